@@ -1,0 +1,117 @@
+"""Train cards: the eight card colours, the locomotive, and hands of cards (RULES.md E1).
+
+Cards are :class:`Color` members everywhere in the public API. Each member also carries a small
+integer ``code`` (its position in :data:`COLORS`) that the engine uses to index card-count tuples
+without hashing enum members in the hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from enum import StrEnum
+
+from attrs import frozen
+
+__all__ = [
+    "CARD_COLORS",
+    "COLORS",
+    "LOCOMOTIVE_CODE",
+    "Color",
+    "Hand",
+    "parse_color",
+]
+
+
+class Color(StrEnum):
+    """A train-card colour; values are the lowercase names. ``LOCOMOTIVE`` is the wild card."""
+
+    code: int
+
+    def __new__(cls, value: str, code: int) -> Color:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.code = code
+        return member
+
+    PURPLE = "purple", 0
+    WHITE = "white", 1
+    BLUE = "blue", 2
+    YELLOW = "yellow", 3
+    ORANGE = "orange", 4
+    BLACK = "black", 5
+    RED = "red", 6
+    GREEN = "green", 7
+    LOCOMOTIVE = "locomotive", 8
+
+
+#: Every card kind, indexed by ``Color.code``.
+COLORS: tuple[Color, ...] = tuple(Color)
+#: The eight card colours (every kind except the locomotive).
+CARD_COLORS: tuple[Color, ...] = COLORS[:8]
+LOCOMOTIVE_CODE = Color.LOCOMOTIVE.code
+
+_COLOR_ALIASES: dict[str, Color] = {
+    **{c.value: c for c in COLORS},
+    "pink": Color.PURPLE,
+    "loco": Color.LOCOMOTIVE,
+    "locomotives": Color.LOCOMOTIVE,
+    "wild": Color.LOCOMOTIVE,
+    "l": Color.LOCOMOTIVE,
+}
+
+
+def parse_color(text: str) -> Color:
+    """Return the colour named by ``text`` (case-insensitive; ``pink`` means purple).
+
+    Raises :class:`ValueError` for an unknown name.
+    """
+    try:
+        return _COLOR_ALIASES[text.strip().lower()]
+    except KeyError:
+        names = ", ".join(c.value for c in COLORS)
+        raise ValueError(f"unknown colour {text!r}; expected one of {names} (or pink)") from None
+
+
+@frozen
+class Hand:
+    """A multiset of train cards: ``hand[Color.RED]`` is the number of red cards held.
+
+    ``counts`` holds one count per :data:`COLORS` entry, locomotives last.
+    """
+
+    counts: tuple[int, ...] = (0,) * 9
+
+    @classmethod
+    def of(cls, cards: Mapping[Color, int] | Iterable[Color] = ()) -> Hand:
+        """Build a hand from ``{Color: count}`` or from an iterable of cards."""
+        counts = [0] * 9
+        if isinstance(cards, Mapping):
+            for color, n in cards.items():
+                counts[Color(color).code] += int(n)
+        else:
+            for color in cards:
+                counts[Color(color).code] += 1
+        return cls(tuple(counts))
+
+    def __getitem__(self, color: Color) -> int:
+        return self.counts[color.code]
+
+    def __iter__(self) -> Iterator[Color]:
+        """Iterate over the colours held at least once, in :data:`COLORS` order."""
+        return (COLORS[i] for i, n in enumerate(self.counts) if n)
+
+    def __len__(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def total(self) -> int:
+        """The number of cards in the hand."""
+        return sum(self.counts)
+
+    def as_dict(self) -> dict[Color, int]:
+        """The non-zero counts as a ``{Color: count}`` dict."""
+        return {COLORS[i]: n for i, n in enumerate(self.counts) if n}
+
+    def __str__(self) -> str:
+        parts = [f"{COLORS[i].value}:{n}" for i, n in enumerate(self.counts) if n]
+        return "{" + ", ".join(parts) + "}"

@@ -1,0 +1,100 @@
+"""The library's exception classes. Every rule violation and every bad input has its own class."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "AmbiguousActionError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "MapConflictError",
+    "MapError",
+    "MapLoadError",
+    "MapNotFoundError",
+    "Reason",
+    "RecordError",
+]
+
+
+class MapError(Exception):
+    """Base class of every map problem."""
+
+
+class MapNotFoundError(MapError, LookupError):
+    """No installed map has the requested name; the message lists the available maps."""
+
+
+class MapLoadError(MapError, ValueError):
+    """A map file or a map plugin could not be loaded or is invalid.
+
+    ``problems`` lists every problem found, each as ``"<file>: <json path>: <message>"``.
+    """
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+class MapConflictError(MapError):
+    """Two installed distributions provide a map under the same name."""
+
+
+class Reason(StrEnum):
+    """Why an action was rejected (the ``reason`` of :class:`IllegalActionError`)."""
+
+    NOT_AN_ACTION = "not an action"
+    GAME_OVER = "game over"
+    NOT_YOUR_TURN = "not your turn"
+    WRONG_PHASE = "wrong phase"
+    NO_SUCH_SLOT = "no such face-up slot"
+    EMPTY_SLOT = "empty face-up slot"
+    LOCOMOTIVE_AS_SECOND_CARD = "face-up locomotive as second card"
+    DECK_EMPTY = "no card to draw"
+    NO_SUCH_ROUTE = "no such route"
+    ROUTE_TAKEN = "route taken"
+    DOUBLE_ROUTE_OWNED = "other track of double route already yours"
+    DOUBLE_ROUTE_CLOSED = "double route closed"
+    WRONG_COLOR = "wrong colour"
+    BAD_PAYMENT = "payment does not fit"
+    NOT_ENOUGH_CARDS = "not enough cards"
+    NOT_ENOUGH_TRAINS = "not enough trains"
+    FERRY_NEEDS_LOCOMOTIVES = "ferry needs locomotives"
+    NO_SUCH_CITY = "no such city"
+    STATION_TAKEN = "station taken"
+    NO_STATIONS_LEFT = "no stations left"
+    NO_TICKETS_LEFT = "no tickets left"
+    NOT_OFFERED = "ticket not offered"
+    MUST_KEEP_MORE_TICKETS = "must keep more tickets"
+    PASS_NOT_ALLOWED = "pass only when nothing else is legal"
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in this state (RULES.md U22).
+
+    The state it was applied to is unchanged. ``reason`` says why; ``action`` is the action.
+    """
+
+    def __init__(self, reason: Reason, action: Any, detail: str = "") -> None:
+        self.reason = reason
+        self.action = action
+        self.detail = detail
+        text = f"illegal action {action!s}: {reason.value}"
+        super().__init__(f"{text} ({detail})" if detail else text)
+
+
+class InvalidActionError(ValueError):
+    """Text that is not a well-formed action in this state (``parse_action``)."""
+
+
+class AmbiguousActionError(InvalidActionError):
+    """Text that could mean more than one action (``parse_action``)."""
+
+
+class RecordError(ValueError):
+    """A game record that does not replay; ``index`` is the first failing action (or None)."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index

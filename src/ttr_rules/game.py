@@ -1,0 +1,251 @@
+"""Starting a game and the one dispatch point for legal moves and transitions.
+
+``new_game → (legal_actions → apply_action)* → final_scores``: nothing here mutates a state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from attrs import frozen
+
+from .actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from .board import board_for
+from .cards import CARD_COLORS, Color, Hand
+from .errors import IllegalActionError, Reason
+from .events import Event
+from .maps import GameMap
+from .moves.claim import (
+    apply_claim,
+    apply_decline_tunnel,
+    apply_pay_tunnel,
+    claim_actions,
+    tunnel_actions,
+)
+from .moves.draw import apply_draw_blind, apply_draw_face_up, draw_actions
+from .moves.stations import apply_build_station, station_actions
+from .moves.tickets import apply_draw_tickets, apply_keep_tickets, keep_actions, ticket_actions
+from .moves.turn import finish_action
+from .piles import Piles, fisher_yates
+from .rules import Rules
+from .state import GameState, Phase, PlayerState, evolve
+
+__all__ = [
+    "StepResult",
+    "apply_action",
+    "current_player",
+    "full_deck",
+    "is_terminal",
+    "legal_actions",
+    "new_game",
+    "resolve_map",
+    "step",
+]
+
+_PASS = Pass()
+_ONLY_PASS: tuple[Action, ...] = (_PASS,)
+
+
+def resolve_map(game_map: str | GameMap) -> GameMap:
+    """A map given by name is loaded through the plugin registry."""
+    if isinstance(game_map, GameMap):
+        return game_map
+    from .plugins import load_map
+
+    return load_map(game_map)
+
+
+def full_deck(rules: Rules) -> tuple[Color, ...]:
+    """The train cards in colour order: ``cards_per_color`` of each colour, then the
+    locomotives (E1)."""
+    cards: list[Color] = []
+    for color in CARD_COLORS:
+        cards.extend([color] * rules.cards_per_color)
+    cards.extend([Color.LOCOMOTIVE] * rules.locomotive_cards)
+    return tuple(cards)
+
+
+def _check_player_count(players: object, rules: Rules) -> int:
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ValueError(f"players must be an integer, got {players!r}")
+    if not rules.min_players <= players <= rules.max_players:
+        raise ValueError(
+            f"players must be between {rules.min_players} and {rules.max_players}, got {players}"
+        )
+    return players
+
+
+def new_game(
+    map: str | GameMap = "europe",  # noqa: A002 - the contract's parameter name
+    players: int = 4,
+    seed: int = 0,
+    rules: Rules | None = None,
+    first_player: int = 0,
+) -> GameState:
+    """A new game, dealt as the rules say, waiting for the initial ticket choices (E1–E5).
+
+    Everything is deterministic from ``seed``: the train deck and both ticket piles are
+    shuffled by Fisher–Yates from ``random.Random(seed)``; cards are dealt round-robin from
+    ``first_player``, then the face-up row is turned and checked for locomotives (U20); each
+    player gets the long tickets and then the regular ones (E3). Players choose their tickets
+    in seat order from ``first_player`` (U21).
+    """
+    game_map = resolve_map(map)
+    rules = rules or game_map.rules
+    count = _check_player_count(players, rules)
+    if not isinstance(first_player, int) or not 0 <= first_player < count:
+        raise ValueError(f"first_player must be a seat from 0 to {count - 1}, got {first_player!r}")
+    rnd = random.Random(seed)
+    deck = fisher_yates(full_deck(rules), rnd)
+    long_tickets = fisher_yates([t.id for t in game_map.tickets if t.long], rnd)
+    regular_tickets = fisher_yates([t.id for t in game_map.tickets if not t.long], rnd)
+    seats = [(first_player + i) % count for i in range(count)]
+
+    hands = [[0] * 9 for _ in range(count)]
+    for _ in range(rules.starting_hand):
+        for seat in seats:
+            card, deck = deck[0], deck[1:]
+            hands[seat][card.code] += 1
+    offered: list[list[int]] = [[] for _ in range(count)]
+    for seat in seats:
+        offered[seat].extend(long_tickets[: rules.initial_long_tickets])
+        long_tickets = long_tickets[rules.initial_long_tickets :]
+    for seat in seats:
+        offered[seat].extend(regular_tickets[: rules.initial_regular_tickets])
+        regular_tickets = regular_tickets[rules.initial_regular_tickets :]
+    face_up, deck = deck[:5], deck[5:]
+    state = GameState(
+        map=game_map,
+        rules=rules,
+        players=tuple(
+            PlayerState(Hand(tuple(hands[s])), rules.trains_per_player, offered=tuple(offered[s]))
+            for s in range(count)
+        ),
+        current=first_player,
+        phase=Phase.INITIAL_TICKETS if any(offered) else Phase.START,
+        face_up=face_up,
+        deck=deck,
+        discard=(),
+        ticket_deck=regular_tickets,
+        ticket_box=long_tickets,  # undealt long tickets leave the game (E3)
+        route_owner=(None,) * len(game_map.routes),
+        first_player=first_player,
+        rng=int(rnd.random() * 2**53),
+    )
+    piles = Piles(state, None)
+    piles.settle_row(rules)
+    return evolve(state, face_up=piles.face_up, deck=piles.deck, discard=piles.discard,
+                  rng=piles.rng)
+
+
+def current_player(state: GameState) -> int | None:
+    """The seat of the player to act; None once the game is over."""
+    return None if state.phase is Phase.GAME_OVER else state.current
+
+
+def is_terminal(state: GameState) -> bool:
+    return state.phase is Phase.GAME_OVER
+
+
+def _start_actions(state: GameState) -> list[Action]:
+    board = board_for(state.map)
+    return (
+        draw_actions(state)
+        + claim_actions(state, board)
+        + ticket_actions(state)
+        + station_actions(state, board)
+    )
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the player to act, without duplicates, in a fixed order: face-up
+    draws, blind draw, claims (by route, colour, locomotives), ticket draw, stations (by city,
+    colour, locomotives). ``(Pass(),)`` when nothing else is legal (U1); empty only when the
+    game is over."""
+    phase = state.phase
+    if phase is Phase.START:
+        return tuple(_start_actions(state)) or _ONLY_PASS
+    if phase is Phase.SECOND_CARD:
+        return tuple(draw_actions(state))
+    if phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS:
+        return tuple(keep_actions(state))
+    if phase is Phase.TUNNEL:
+        return tuple(tunnel_actions(state))
+    return ()
+
+
+def _apply_pass(state: GameState, action: Pass, log: list[Event] | None) -> GameState:
+    """A forced pass: only when nothing else is legal; a full round of passes ends the game
+    (E20, U1)."""
+    if state.phase is not Phase.START:
+        raise IllegalActionError(Reason.WRONG_PHASE, action, f"phase is {state.phase.value}")
+    if _start_actions(state):
+        raise IllegalActionError(Reason.PASS_NOT_ALLOWED, action)
+    return finish_action(state, Piles(state, log), state.players, log, Phase.START, passed=True)
+
+
+_Transition = Callable[[GameState, Any, "list[Event] | None"], GameState]
+_TRANSITIONS: dict[type, _Transition] = {
+    DrawFaceUp: apply_draw_face_up,
+    DrawBlind: apply_draw_blind,
+    ClaimRoute: apply_claim,
+    PayTunnel: apply_pay_tunnel,
+    DeclineTunnel: apply_decline_tunnel,
+    DrawTickets: apply_draw_tickets,
+    KeepTickets: apply_keep_tickets,
+    BuildStation: apply_build_station,
+    Pass: _apply_pass,
+}
+
+
+def _apply(
+    state: GameState, action: Action, log: list[Event] | None, player: int | None
+) -> GameState:
+    transition = _TRANSITIONS.get(type(action))
+    if transition is None:
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action, f"a {type(action).__name__}")
+    if state.phase is Phase.GAME_OVER:
+        raise IllegalActionError(Reason.GAME_OVER, action)
+    if player is not None and player != state.current:
+        raise IllegalActionError(Reason.NOT_YOUR_TURN, action, f"player {state.current} acts")
+    return transition(state, action, log)
+
+
+def apply_action(state: GameState, action: Action, player: int | None = None) -> GameState:
+    """The state after ``action``. The given state is never changed (U22).
+
+    Raises :class:`~ttr_rules.IllegalActionError` (with ``.reason`` and ``.action``) for any
+    action that is not legal now, including objects that are not actions of this library.
+    ``player``, when given, must be the player to act (``Reason.NOT_YOUR_TURN`` otherwise).
+    """
+    return _apply(state, action, None, player)
+
+
+@frozen
+class StepResult:
+    """The state after an action and the events it caused, in order."""
+
+    state: GameState
+    events: tuple[Event, ...]
+
+
+def step(state: GameState, action: Action, player: int | None = None) -> StepResult:
+    """Like :func:`apply_action`, also returning the events a front end needs (cards drawn,
+    face-up replacements and resets, reshuffles, tunnel reveals, claims, stations, tickets,
+    the final round, the end of the game)."""
+    log: list[Event] = []
+    new = _apply(state, action, log, player)
+    return StepResult(new, tuple(log))

@@ -1,0 +1,210 @@
+"""The map model: cities, routes (tracks), tickets and the map's default rules.
+
+A :class:`GameMap` is plain immutable data. Map files are read and validated by
+:mod:`ttr_rules.mapfile`; installed map plugins are found by :mod:`ttr_rules.plugins`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from attrs import asdict, field, frozen
+
+from .cards import Color
+from .rules import Rules
+
+__all__ = ["GameMap", "Route", "Ticket", "compute_digest"]
+
+
+@frozen
+class Route:
+    """One track between two cities. The two tracks of a double route are two routes whose
+    ``double_of`` names each other (RULES.md E31–E34)."""
+
+    id: int
+    a: str
+    b: str
+    length: int
+    #: The colour of the track; None for a gray route (any one colour, E24).
+    color: Color | None = None
+    tunnel: bool = False
+    #: Locomotive symbols on a ferry (0 for a route that is not a ferry) (E35).
+    ferry_locomotives: int = 0
+    #: The id of the other track of a double route, or None.
+    double_of: int | None = None
+
+    @property
+    def is_ferry(self) -> bool:
+        return self.ferry_locomotives > 0
+
+    @property
+    def cities(self) -> tuple[str, str]:
+        return (self.a, self.b)
+
+    def __str__(self) -> str:
+        color = self.color.value if self.color is not None else "gray"
+        kind = " tunnel" if self.tunnel else ""
+        ferry = f" ferry({self.ferry_locomotives}L)" if self.ferry_locomotives else ""
+        return f"{self.a}-{self.b} {color} {self.length}{kind}{ferry}"
+
+
+@frozen
+class Ticket:
+    """A destination ticket: connect ``a`` and ``b`` for ``points`` (lose them otherwise)."""
+
+    id: int
+    a: str
+    b: str
+    points: int
+    #: True for the long (blue-backed) tickets dealt only at setup (E3).
+    long: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.a}-{self.b} ({self.points})"
+
+
+def _content(
+    name: str,
+    version: str,
+    cities: Iterable[str],
+    routes: Iterable[Route],
+    tickets: Iterable[Ticket],
+    rules: Rules,
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "version": version,
+        "cities": list(cities),
+        "routes": [asdict(r) for r in routes],
+        "tickets": [asdict(t) for t in tickets],
+        "rules": asdict(rules),
+    }
+
+
+def compute_digest(
+    name: str,
+    version: str,
+    cities: Iterable[str],
+    routes: Iterable[Route],
+    tickets: Iterable[Ticket],
+    rules: Rules,
+) -> str:
+    """The sha256 of the canonical JSON of everything that affects play.
+
+    City coordinates, aliases and the title are presentation and do not enter the digest.
+    """
+    content = _content(name, version, cities, routes, tickets, rules)
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@frozen
+class GameMap:
+    """A board: ``routes[i].id == i`` and ``tickets[i].id == i``.
+
+    Build one with :meth:`GameMap.create` (which numbers routes and tickets and computes the
+    digest) or load one with :func:`ttr_rules.load_map` / :func:`ttr_rules.load_map_file`.
+    """
+
+    name: str
+    version: str
+    cities: tuple[str, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    rules: Rules = Rules()
+    digest: str = ""
+    title: str = ""
+    #: (latitude, longitude) of each city, aligned with ``cities``; empty when unknown.
+    locations: tuple[tuple[float, float], ...] = field(default=(), eq=False)
+    #: Alternative names accepted when parsing text: ``(alias, city)`` pairs.
+    aliases: tuple[tuple[str, str], ...] = field(default=(), eq=False)
+
+    @classmethod
+    def create(
+        cls,
+        name: str,
+        cities: Iterable[str],
+        routes: Iterable[tuple[str, str, int, Color | None] | dict[str, Any] | Route],
+        tickets: Iterable[tuple[str, str, int] | tuple[str, str, int, bool] | Ticket],
+        *,
+        version: str = "1",
+        rules: Rules | None = None,
+        title: str = "",
+        locations: Iterable[tuple[float, float]] = (),
+        aliases: Iterable[tuple[str, str]] = (),
+    ) -> GameMap:
+        """Build a map, numbering routes and tickets in the given order.
+
+        ``routes`` items are :class:`Route` objects (their ``id`` is replaced), keyword dicts of
+        Route fields without ``id`` (``double_of`` then refers to the index in this list), or
+        ``(a, b, length, color)`` tuples. Tracks joining the same two cities become double
+        routes of each other unless ``double_of`` is given explicitly.
+        No validation happens here: see :func:`ttr_rules.mapfile.validate_map`.
+        """
+        built: list[Route] = []
+        for i, item in enumerate(routes):
+            if isinstance(item, Route):
+                built.append(
+                    Route(i, item.a, item.b, item.length, item.color, item.tunnel,
+                          item.ferry_locomotives, item.double_of)
+                )
+            elif isinstance(item, dict):
+                built.append(Route(id=i, **item))
+            else:
+                a, b, length, color = item
+                built.append(Route(i, a, b, length, color))
+        if all(r.double_of is None for r in built):
+            built = _pair_double_routes(built)
+        ticket_list: list[Ticket] = []
+        for i, t in enumerate(tickets):
+            if isinstance(t, Ticket):
+                ticket_list.append(Ticket(i, t.a, t.b, t.points, t.long))
+            else:
+                ticket_list.append(Ticket(i, t[0], t[1], t[2], bool(t[3]) if len(t) > 3 else False))
+        rules = rules or Rules()
+        city_tuple = tuple(cities)
+        route_tuple = tuple(built)
+        ticket_tuple = tuple(ticket_list)
+        digest = compute_digest(name, version, city_tuple, route_tuple, ticket_tuple, rules)
+        return cls(
+            name=name,
+            version=version,
+            cities=city_tuple,
+            routes=route_tuple,
+            tickets=ticket_tuple,
+            rules=rules,
+            digest=digest,
+            title=title,
+            locations=tuple(locations),
+            aliases=tuple(aliases),
+        )
+
+    def route_between(self, a: str, b: str) -> tuple[Route, ...]:
+        """The tracks joining cities ``a`` and ``b`` (either order)."""
+        pair = {a, b}
+        return tuple(r for r in self.routes if {r.a, r.b} == pair)
+
+    def __str__(self) -> str:
+        return (
+            f"GameMap({self.name!r} v{self.version}: {len(self.cities)} cities, "
+            f"{len(self.routes)} routes, {len(self.tickets)} tickets)"
+        )
+
+
+def _pair_double_routes(routes: list[Route]) -> list[Route]:
+    by_pair: dict[frozenset[str], list[int]] = {}
+    for r in routes:
+        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r.id)
+    out = list(routes)
+    for ids in by_pair.values():
+        if len(ids) == 2:
+            i, j = ids
+            ri, rj = out[i], out[j]
+            out[i] = Route(ri.id, ri.a, ri.b, ri.length, ri.color, ri.tunnel,
+                           ri.ferry_locomotives, j)
+            out[j] = Route(rj.id, rj.a, rj.b, rj.length, rj.color, rj.tunnel,
+                           rj.ferry_locomotives, i)
+    return out

@@ -1,0 +1,1 @@
+"""One module per family of actions, each holding its legality check and its transition."""

@@ -1,0 +1,76 @@
+"""Helpers shared by the action families: paying with cards, updating one player."""
+
+from __future__ import annotations
+
+from ..cards import LOCOMOTIVE_CODE, Color, Hand
+from ..state import PlayerState
+
+__all__ = [
+    "affordable_payments",
+    "can_pay",
+    "hand_add",
+    "pay",
+    "payment_cards",
+    "with_player",
+]
+
+_LOCO = LOCOMOTIVE_CODE
+
+
+def with_player(
+    players: tuple[PlayerState, ...], seat: int, player: PlayerState
+) -> tuple[PlayerState, ...]:
+    """``players`` with seat ``seat`` replaced."""
+    return players[:seat] + (player,) + players[seat + 1 :]
+
+
+def can_pay(hand: Hand, color: Color, locomotives: int, total: int) -> bool:
+    """Whether ``hand`` holds ``total − locomotives`` cards of ``color`` and ``locomotives``
+    locomotives (for an all-locomotive payment ``color`` is ``Color.LOCOMOTIVE``)."""
+    counts = hand.counts
+    if color is Color.LOCOMOTIVE:
+        return counts[_LOCO] >= total
+    return counts[color.code] >= total - locomotives and counts[_LOCO] >= locomotives
+
+
+def pay(hand: Hand, color: Color, locomotives: int, total: int) -> Hand:
+    """``hand`` without the payment (which the caller has checked with :func:`can_pay`)."""
+    counts = list(hand.counts)
+    if color is not Color.LOCOMOTIVE:
+        counts[color.code] -= total - locomotives
+    counts[_LOCO] -= locomotives
+    return Hand(tuple(counts))
+
+
+def payment_cards(color: Color, locomotives: int, total: int) -> tuple[Color, ...]:
+    """The cards of a payment in discard order: coloured cards first, then locomotives (U8)."""
+    if color is Color.LOCOMOTIVE:
+        return (Color.LOCOMOTIVE,) * total
+    return (color,) * (total - locomotives) + (Color.LOCOMOTIVE,) * locomotives
+
+
+def affordable_payments(
+    counts: tuple[int, ...], total: int, color_code: int, min_locomotives: int = 0
+) -> list[tuple[int, int]]:
+    """Every ``(colour code, locomotives)`` payment of ``total`` cards the hand allows.
+
+    ``color_code`` −1 means any one colour (gray). At least ``min_locomotives`` locomotives
+    are used (ferries, E35). The all-locomotive payment is ``(8, total)`` and comes last.
+    """
+    locos = counts[_LOCO]
+    colors = range(8) if color_code < 0 else (color_code,)
+    out = [
+        (code, k)
+        for code in colors
+        for k in range(max(min_locomotives, total - counts[code]), min(total - 1, locos) + 1)
+    ]
+    if locos >= total:
+        out.append((_LOCO, total))
+    return out
+
+
+def hand_add(hand: Hand, color: Color) -> Hand:
+    counts = list(hand.counts)
+    counts[color.code] += 1
+    return Hand(tuple(counts))
+

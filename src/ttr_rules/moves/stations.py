@@ -1,0 +1,87 @@
+"""Building train stations (RULES.md E51–E54).
+
+A station goes in any city without one; the n-th station of a player costs n cards of one
+colour, locomotives wild; one per turn (it is the whole turn), at most ``stations_per_player``.
+Stations use no trains, so they are legal with none left.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, BuildStation
+from ..board import Board, board_for
+from ..errors import IllegalActionError, Reason
+from ..events import Event, StationBuilt
+from ..piles import Piles
+from ..state import GameState, Phase
+from .claim import _payment_problem
+from .common import affordable_payments, can_pay, pay, payment_cards, with_player
+from .turn import finish_action
+
+__all__ = ["apply_build_station", "station_actions", "station_problem"]
+
+
+def built_cities(state: GameState) -> set[str]:
+    return {city for p in state.players for city in p.stations}
+
+
+def station_actions(state: GameState, board: Board) -> list[Action]:
+    """Every city without a station × every affordable payment of the next station's cost."""
+    player = state.players[state.current]
+    built = len(player.stations)
+    if built >= state.rules.stations_per_player or not player.hand.total:
+        return []
+    payments = affordable_payments(player.hand.counts, built + 1, -1)
+    if not payments:
+        return []
+    indices = [code * 9 + k for code, k in payments]
+    taken = built_cities(state)
+    out: list[Action] = []
+    for city, table in zip(state.map.cities, board.station_tables, strict=True):
+        if city not in taken:
+            out.extend(table[i] for i in indices)  # type: ignore[misc]
+    return out
+
+
+def station_problem(state: GameState, action: BuildStation) -> tuple[Reason, str] | None:
+    """Why ``action`` is not a legal station build now, or None when it is."""
+    if state.phase is not Phase.START:
+        return Reason.WRONG_PHASE, f"phase is {state.phase.value}"
+    board = board_for(state.map)
+    if not isinstance(action.city, str) or action.city not in board.city_index:
+        return Reason.NO_SUCH_CITY, f"{action.city!r}"
+    owner = state.station_owner(action.city)
+    if owner is not None:
+        return Reason.STATION_TAKEN, f"player {owner} has a station in {action.city}"
+    player = state.players[state.current]
+    cost = len(player.stations) + 1
+    if cost > state.rules.stations_per_player:
+        return Reason.NO_STATIONS_LEFT, f"{len(player.stations)} built"
+    problem = _payment_problem(action.color, action.locomotives, cost, -1)
+    if problem is not None:
+        return problem
+    if not can_pay(player.hand, action.color, action.locomotives, cost):
+        return Reason.NOT_ENOUGH_CARDS, f"hand {player.hand}, station costs {cost}"
+    return None
+
+
+def apply_build_station(
+    state: GameState, action: BuildStation, log: list[Event] | None
+) -> GameState:
+    """Pay the station's cost and place it; the turn ends (E52, E53)."""
+    problem = station_problem(state, action)
+    if problem is not None:
+        raise IllegalActionError(problem[0], action, problem[1])
+    seat = state.current
+    player = state.players[seat]
+    cost = len(player.stations) + 1
+    paid = payment_cards(action.color, action.locomotives, cost)
+    player = player.replace(
+        hand=pay(player.hand, action.color, action.locomotives, cost),
+        stations=(*player.stations, action.city),
+    )
+    piles = Piles(state, log)
+    piles.discard = piles.discard + paid
+    if log is not None:
+        log.append(StationBuilt(seat, action.city, paid))
+    players = with_player(state.players, seat, player)
+    return finish_action(state, piles, players, log, Phase.START)

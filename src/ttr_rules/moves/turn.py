@@ -1,0 +1,92 @@
+"""The end of an action and the end of a turn: the face-up row's upkeep, the final round and
+the forced-pass rule (RULES.md E5, E19, E20, E66–E70, U1, U3, U5, U19)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Color
+from ..events import Event, FinalRoundStarted, GameOver, Passed, TurnEnded
+from ..piles import Piles
+from ..state import GameState, Phase, PlayerState, evolve
+
+__all__ = ["finish_action", "second_card_available"]
+
+_LOCO = Color.LOCOMOTIVE
+
+
+def second_card_available(piles: Piles) -> bool:
+    """U5: a second card must be taken when the deck, the discard or a face-up card other than
+    a locomotive can provide one (E9, E19)."""
+    if piles.deck or piles.discard:
+        return True
+    return any(c is not None and c is not _LOCO for c in piles.face_up)
+
+
+def finish_action(
+    state: GameState,
+    piles: Piles,
+    players: tuple[PlayerState, ...],
+    log: list[Event] | None,
+    phase: Phase,
+    *,
+    passed: bool = False,
+    **changes: Any,
+) -> GameState:
+    """Build the state after an action.
+
+    The face-up row is settled first (U3). ``phase`` is where the same player continues:
+    :attr:`Phase.SECOND_CARD` only if a second card can be drawn (U5), or :attr:`Phase.START`
+    to say that the turn is over, in which case the end-of-turn rules run.
+    """
+    piles.settle_row(state.rules)
+    if phase is Phase.SECOND_CARD and not second_card_available(piles):
+        phase = Phase.START
+    if phase is Phase.START:
+        changes.update(_end_turn(state, players, passed, log))
+    else:
+        changes["phase"] = phase
+    return evolve(
+        state,
+        players=players,
+        deck=piles.deck,
+        discard=piles.discard,
+        face_up=piles.face_up,
+        rng=piles.rng,
+        **changes,
+    )
+
+
+def _end_turn(
+    state: GameState, players: tuple[PlayerState, ...], passed: bool, log: list[Event] | None
+) -> dict[str, Any]:
+    """Pass the turn on; start or count down the final round; end the game (E66–E68, E20)."""
+    seat = state.current
+    count = len(players)
+    passes = state.passes + 1 if passed else 0
+    final_turns = state.final_turns
+    over: str | None = None
+    if passed and log is not None:
+        log.append(Passed(seat))
+    if passes >= count:
+        over = "all passed"
+    elif final_turns is not None:
+        final_turns -= 1
+        if final_turns == 0:
+            over = "final round"
+    elif players[seat].trains <= state.rules.end_trigger_trains:
+        final_turns = count
+        if log is not None:
+            log.append(FinalRoundStarted(seat, players[seat].trains))
+    next_seat = (seat + 1) % count
+    if log is not None:
+        log.append(TurnEnded(seat, None if over else next_seat))
+        if over:
+            log.append(GameOver(over))
+    return {
+        "current": seat if over else next_seat,
+        "phase": Phase.GAME_OVER if over else Phase.START,
+        "passes": passes,
+        "final_turns": final_turns,
+        "turn": state.turn + 1,
+    }
