@@ -88,13 +88,15 @@ class Piles:
             cards.append(card)
         return tuple(cards)
 
-    def take_face_up(self, slot: int) -> Color:
-        row = list(self.face_up)
+    def take_face_up(self, slot: int) -> Color | None:
+        """Take the card in ``slot`` and replace it at once from the deck (E7); the slot stays
+        empty when no card can be drawn (U3)."""
+        row = self.face_up
         card = row[slot]
-        if card is None:
-            raise ValueError(f"face-up slot {slot} is empty")
-        row[slot] = None
-        self.face_up = tuple(row)
+        new = self.draw()
+        self.face_up = row[:slot] + (new,) + row[slot + 1 :]
+        if new is not None and self.log is not None:
+            self.log.append(FaceUpReplaced(slot, new))
         return card
 
     def settle_row(self, rules: Rules) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from ..cards import Color
 from ..events import Event, FinalRoundStarted, GameOver, Passed, TurnEnded
 from ..piles import Piles
-from ..state import GameState, Phase, PlayerState, evolve
+from ..state import GameState, Phase, PlayerState, evolve_with
 
 __all__ = ["finish_action", "second_card_available"]
 
@@ -42,25 +42,27 @@ def finish_action(
     piles.settle_row(state.rules)
     if phase is Phase.SECOND_CARD and not second_card_available(piles):
         phase = Phase.START
+    changes["players"] = players
+    changes["deck"] = piles.deck
+    changes["discard"] = piles.discard
+    changes["face_up"] = piles.face_up
+    changes["rng"] = piles.rng
     if phase is Phase.START:
-        changes.update(_end_turn(state, players, passed, log))
+        _end_turn(state, players, passed, log, changes)
     else:
         changes["phase"] = phase
-    return evolve(
-        state,
-        players=players,
-        deck=piles.deck,
-        discard=piles.discard,
-        face_up=piles.face_up,
-        rng=piles.rng,
-        **changes,
-    )
+    return evolve_with(state, changes)
 
 
 def _end_turn(
-    state: GameState, players: tuple[PlayerState, ...], passed: bool, log: list[Event] | None
-) -> dict[str, Any]:
-    """Pass the turn on; start or count down the final round; end the game (E66–E68, E20)."""
+    state: GameState,
+    players: tuple[PlayerState, ...],
+    passed: bool,
+    log: list[Event] | None,
+    changes: dict[str, Any],
+) -> None:
+    """Pass the turn on; start or count down the final round; end the game (E66–E68, E20).
+    The new turn's fields are written into ``changes``."""
     seat = state.current
     count = len(players)
     passes = state.passes + 1 if passed else 0
@@ -83,10 +85,8 @@ def _end_turn(
         log.append(TurnEnded(seat, None if over else next_seat))
         if over:
             log.append(GameOver(over))
-    return {
-        "current": seat if over else next_seat,
-        "phase": Phase.GAME_OVER if over else Phase.START,
-        "passes": passes,
-        "final_turns": final_turns,
-        "turn": state.turn + 1,
-    }
+    changes["current"] = seat if over else next_seat
+    changes["phase"] = Phase.GAME_OVER if over else Phase.START
+    changes["passes"] = passes
+    changes["final_turns"] = final_turns
+    changes["turn"] = state.turn + 1
