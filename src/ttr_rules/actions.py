@@ -6,6 +6,7 @@ Actions carry fully resolved choices: which route, which colour, how many locomo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeAlias
 
 from attrs import field, frozen
@@ -33,6 +34,10 @@ def payment_text(color: Color, locomotives: int) -> str:
     if color is Color.LOCOMOTIVE:
         return f"{locomotives}L"
     return f"{color.value}+{locomotives}L" if locomotives else color.value
+
+
+def _ticket_set(tickets: Iterable[int]) -> frozenset[int]:
+    return frozenset(tickets)
 
 
 @frozen
@@ -98,7 +103,7 @@ class DrawTickets:
 class KeepTickets:
     """Keep these of the offered tickets; the rest leave (E4, E61)."""
 
-    tickets: frozenset[int] = field(converter=frozenset)
+    tickets: frozenset[int] = field(converter=_ticket_set)
 
     def __str__(self) -> str:
         return "tickets keep " + ",".join(str(t) for t in sorted(self.tickets))

@@ -7,13 +7,13 @@ it reads these flat tuples instead, and hands out action objects created once he
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import field, frozen
 
-from .actions import BuildStation, ClaimRoute
+from .actions import Action, BuildStation, ClaimRoute
 from .cards import COLORS, LOCOMOTIVE_CODE, Color
 from .maps import GameMap
 
-__all__ = ["Board", "board_for", "payment_index"]
+__all__ = ["Board", "board_for", "payment_index", "payment_indices"]
 
 _LOCO = LOCOMOTIVE_CODE
 #: Card kinds (0–8) × locomotive counts (0–8): ``payment_index(color_code, locos)``.
@@ -23,6 +23,24 @@ _MAX_PAYMENT = 9
 def payment_index(color_code: int, locomotives: int) -> int:
     """Position of a ``(colour, locomotives)`` payment in a per-route or per-city action table."""
     return color_code * _MAX_PAYMENT + locomotives
+
+
+def payment_indices(counts: tuple[int, ...], total: int, color_code: int, ferry: int) -> list[int]:
+    """The :func:`payment_index` of every payment of ``total`` cards that ``counts`` allows.
+
+    ``color_code`` −1 means any one colour (gray); at least ``ferry`` locomotives are used
+    (E35). Colour by colour, fewest locomotives first, the all-locomotive payment last.
+    """
+    locos = counts[_LOCO]
+    high = (locos if locos < total else total - 1) + 1
+    out: list[int] = []
+    for code in range(8) if color_code < 0 else (color_code,):
+        low = total - counts[code]
+        base = code * _MAX_PAYMENT
+        out += range(base + (low if low > ferry else ferry), base + high)
+    if locos >= total:
+        out.append(_LOCO * _MAX_PAYMENT + total)
+    return out
 
 
 def _claim_table(route_id: int, length: int) -> tuple[ClaimRoute | None, ...]:
@@ -66,24 +84,41 @@ class Board:
     claim_tables: tuple[tuple[ClaimRoute | None, ...], ...]
     station_tables: tuple[tuple[BuildStation | None, ...], ...]
     max_length: int
-    #: Routes grouped by kind: ``(length, colour code, ferry locomotives, route ids)``, by
-    #: increasing length.
-    kind_routes: tuple[tuple[int, int, int, tuple[int, ...]], ...]
+    #: Routes by colour code (−1 gray), then by kind: ``(length, ferry locomotives, route
+    #: ids)`` in increasing length.
+    kinds_by_color: tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
+    #: Station actions by (stations of every player, payment indices): a bounded memo.
+    station_cache: dict[object, list[Action]] = field(factory=dict)
 
 
 def _build(game_map: GameMap) -> Board:
     routes = game_map.routes
     max_length = max((r.length for r in routes), default=0)
-    up_to = tuple(
-        tuple(r.id for r in routes if r.length <= n) for n in range(max_length + 1)
-    )
-    max_cost = min(game_map.rules.stations_per_player, _MAX_PAYMENT - 1)
+    up_to = tuple(tuple(r.id for r in routes if r.length <= n) for n in range(max_length + 1))
+    # Every cost the tables can index, not just the map's default stations_per_player: a game
+    # may be played with other Rules (E53 variant), and a missing entry would be a None action.
+    max_cost = _MAX_PAYMENT - 1
     route_kinds = [
         (r.length, -1 if r.color is None else r.color.code, r.ferry_locomotives) for r in routes
     ]
-    kind_routes = tuple(
-        (*kind, tuple(r.id for r, k in zip(routes, route_kinds, strict=True) if k == kind))
-        for kind in sorted(set(route_kinds))
+    kinds_by_color = tuple(
+        (
+            code,
+            tuple(
+                (
+                    length,
+                    ferry,
+                    tuple(
+                        r.id
+                        for r, k in zip(routes, route_kinds, strict=True)
+                        if k == (length, code, ferry)
+                    ),
+                )
+                for length, kind_code, ferry in sorted(set(route_kinds))
+                if kind_code == code
+            ),
+        )
+        for code in sorted({k[1] for k in route_kinds})
     )
     return Board(
         length=tuple(r.length for r in routes),
@@ -96,7 +131,7 @@ def _build(game_map: GameMap) -> Board:
         claim_tables=tuple(_claim_table(r.id, r.length) for r in routes),
         station_tables=tuple(_station_table(c, max_cost) for c in game_map.cities),
         max_length=max_length,
-        kind_routes=kind_routes,
+        kinds_by_color=kinds_by_color,
     )
 
 

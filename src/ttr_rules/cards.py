@@ -87,10 +87,10 @@ class Hand:
         counts = [0] * 9
         if isinstance(cards, Mapping):
             for color, n in cards.items():
-                counts[Color(color).code] += int(n)
+                counts[parse_color(color).code] += int(n)
         else:
             for color in cards:
-                counts[Color(color).code] += 1
+                counts[parse_color(color).code] += 1
         return cls(tuple(counts))
 
     def __getitem__(self, color: Color) -> int:

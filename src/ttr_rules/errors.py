@@ -15,6 +15,7 @@ __all__ = [
     "MapNotFoundError",
     "Reason",
     "RecordError",
+    "SerializationError",
 ]
 
 
@@ -98,3 +99,16 @@ class RecordError(ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
         self.index = index
+
+
+class SerializationError(ValueError):
+    """JSON that does not decode to the requested type (``from_json``).
+
+    ``problems`` lists every problem found, each as ``"<json path>: <message>"`` (for example
+    ``"$.players[1].hand.red: expected int"``); the message joins them. No partial object is
+    ever returned.
+    """
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems

@@ -89,7 +89,7 @@ def _check_player_count(players: object, rules: Rules) -> int:
 
 
 def new_game(
-    map: str | GameMap = "europe",  # noqa: A002 - the contract's parameter name
+    map: str | GameMap = "europe",  # the contract's parameter name
     players: int = 4,
     seed: int = 0,
     rules: Rules | None = None,
@@ -147,8 +147,9 @@ def new_game(
     )
     piles = Piles(state, None)
     piles.settle_row(rules)
-    return evolve(state, face_up=piles.face_up, deck=piles.deck, discard=piles.discard,
-                  rng=piles.rng)
+    return evolve(
+        state, face_up=piles.face_up, deck=piles.deck, discard=piles.discard, rng=piles.rng
+    )
 
 
 def current_player(state: GameState) -> int | None:
@@ -162,12 +163,11 @@ def is_terminal(state: GameState) -> bool:
 
 def _start_actions(state: GameState) -> list[Action]:
     board = board_for(state.map)
-    return (
-        draw_actions(state)
-        + claim_actions(state, board)
-        + ticket_actions(state)
-        + station_actions(state, board)
-    )
+    actions = draw_actions(state)
+    actions += claim_actions(state, board)
+    actions += ticket_actions(state)
+    actions += station_actions(state, board)
+    return actions
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:

@@ -148,8 +148,16 @@ class GameMap:
         for i, item in enumerate(routes):
             if isinstance(item, Route):
                 built.append(
-                    Route(i, item.a, item.b, item.length, item.color, item.tunnel,
-                          item.ferry_locomotives, item.double_of)
+                    Route(
+                        i,
+                        item.a,
+                        item.b,
+                        item.length,
+                        item.color,
+                        item.tunnel,
+                        item.ferry_locomotives,
+                        item.double_of,
+                    )
                 )
             elif isinstance(item, dict):
                 built.append(Route(id=i, **item))
@@ -203,8 +211,10 @@ def _pair_double_routes(routes: list[Route]) -> list[Route]:
         if len(ids) == 2:
             i, j = ids
             ri, rj = out[i], out[j]
-            out[i] = Route(ri.id, ri.a, ri.b, ri.length, ri.color, ri.tunnel,
-                           ri.ferry_locomotives, j)
-            out[j] = Route(rj.id, rj.a, rj.b, rj.length, rj.color, rj.tunnel,
-                           rj.ferry_locomotives, i)
+            out[i] = Route(
+                ri.id, ri.a, ri.b, ri.length, ri.color, ri.tunnel, ri.ferry_locomotives, j
+            )
+            out[j] = Route(
+                rj.id, rj.a, rj.b, rj.length, rj.color, rj.tunnel, rj.ferry_locomotives, i
+            )
     return out

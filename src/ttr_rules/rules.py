@@ -39,7 +39,8 @@ class Rules:
     initial_regular_tickets: int = 3
     #: Tickets each player must keep from the initial deal (E4).
     initial_keep_at_least: int = 2
-    #: Where unkept initial tickets go: "box" (official) or "bottom" of the ticket deck (pt/cs) (E4).
+    #: Where unkept initial tickets go (E4): "box" (official) or "bottom" of the ticket deck
+    #: (the pt/cs variant).
     initial_discard: Literal["box", "bottom"] = "box"
     #: Both tracks of a double route are open only with at least this many players (E32, E33).
     double_route_min_players: int = 4
@@ -104,24 +105,52 @@ class Rules:
             need(isinstance(value, int) and not isinstance(value, bool), name, "must be an integer")
             need(not isinstance(value, int) or value >= 0, name, "must be >= 0")
         limit = self.face_up_locomotive_limit
-        need(limit is None or (isinstance(limit, int) and 1 <= limit <= 5),
-             "face_up_locomotive_limit", "must be null or an integer from 1 to 5")
-        need(self.initial_discard in ("box", "bottom"), "initial_discard", 'must be "box" or "bottom"')
-        need(isinstance(self.tunnel_reveal_uses_discard, bool), "tunnel_reveal_uses_discard",
-             "must be a boolean")
+        need(
+            limit is None or (isinstance(limit, int) and 1 <= limit <= 5),
+            "face_up_locomotive_limit",
+            "must be null or an integer from 1 to 5",
+        )
+        need(
+            self.initial_discard in ("box", "bottom"),
+            "initial_discard",
+            'must be "box" or "bottom"',
+        )
+        need(
+            isinstance(self.tunnel_reveal_uses_discard, bool),
+            "tunnel_reveal_uses_discard",
+            "must be a boolean",
+        )
         dealt = self.initial_long_tickets + self.initial_regular_tickets
-        need(self.initial_keep_at_least <= dealt, "initial_keep_at_least",
-             f"cannot exceed the {dealt} tickets dealt")
-        need(1 <= self.tickets_drawn, "tickets_drawn", "must be >= 1")
-        need(1 <= self.tickets_keep_at_least <= self.tickets_drawn, "tickets_keep_at_least",
-             "must be between 1 and tickets_drawn")
-        need(2 <= self.min_players <= self.max_players, "min_players",
-             "must be >= 2 and <= max_players")
+        need(
+            self.initial_keep_at_least <= dealt,
+            "initial_keep_at_least",
+            f"cannot exceed the {dealt} tickets dealt",
+        )
+        need(self.tickets_drawn >= 1, "tickets_drawn", "must be >= 1")
+        need(
+            1 <= self.tickets_keep_at_least <= self.tickets_drawn,
+            "tickets_keep_at_least",
+            "must be between 1 and tickets_drawn",
+        )
+        need(
+            2 <= self.min_players <= self.max_players,
+            "min_players",
+            "must be >= 2 and <= max_players",
+        )
         for i, name in enumerate(self.tie_breakers):
-            need(name in TIE_BREAKERS, f"tie_breakers[{i}]",
-                 f"unknown tie-breaker {name!r}; expected one of {', '.join(TIE_BREAKERS)}")
-        need(len(set(self.tie_breakers)) == len(self.tie_breakers), "tie_breakers",
-             "must not repeat a tie-breaker")
-        need(len(self.route_scores) >= 2 and all(isinstance(s, int) for s in self.route_scores),
-             "route_scores", "must list integer points for lengths 0, 1, 2, ...")
+            need(
+                name in TIE_BREAKERS,
+                f"tie_breakers[{i}]",
+                f"unknown tie-breaker {name!r}; expected one of {', '.join(TIE_BREAKERS)}",
+            )
+        need(
+            len(set(self.tie_breakers)) == len(self.tie_breakers),
+            "tie_breakers",
+            "must not repeat a tie-breaker",
+        )
+        need(
+            len(self.route_scores) >= 2 and all(isinstance(s, int) for s in self.route_scores),
+            "route_scores",
+            "must list integer points for lengths 0, 1, 2, ...",
+        )
         return found

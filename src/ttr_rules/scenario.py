@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
-from .cards import COLORS, Color, Hand
+from .cards import COLORS, Color, Hand, parse_color
 from .game import full_deck, resolve_map
 from .maps import GameMap, Ticket
 from .piles import fisher_yates
@@ -30,7 +30,7 @@ def _card(value: object, where: str) -> Color:
         return value
     if isinstance(value, str):
         try:
-            return Color(value.lower())
+            return parse_color(value)
         except ValueError:
             pass
     raise ValueError(f"{where}: {value!r} is not a train card colour")
@@ -109,7 +109,7 @@ def _inject_tickets(
 
 
 def scenario(
-    map: str | GameMap = "europe",  # noqa: A002 - the contract's parameter name
+    map: str | GameMap = "europe",  # the contract's parameter name
     players: int = 2,
     *,
     current: int = 0,
@@ -146,8 +146,7 @@ def scenario(
     rules = rules or game_map.rules
     if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
         raise ValueError(
-            f"players: must be between {rules.min_players} and {rules.max_players}, "
-            f"got {players!r}"
+            f"players: must be between {rules.min_players} and {rules.max_players}, got {players!r}"
         )
     current = _check_seat(current, players, "current")
     if shuffle not in ("random", "identity"):
@@ -244,8 +243,9 @@ def _unplaced_cards(
                 f"but only {available[color]} exist"
             )
     available.subtract(placed)
-    return tuple(color for color, n in sorted(available.items(), key=lambda kv: kv[0].code)
-                 for _ in range(n))
+    return tuple(
+        color for color, n in sorted(available.items(), key=lambda kv: kv[0].code) for _ in range(n)
+    )
 
 
 def _place_routes(
@@ -262,10 +262,10 @@ def _place_routes(
         length = game_map.routes[route].length
         points[seat] += rules.route_scores[length]
         used[seat] += length
-    for route in game_map.routes:
-        other = route.double_of
-        if other is not None and owners[route.id] is not None and owners[route.id] == owners[other]:
-            raise ValueError(f"routes: player {owners[other]} owns both tracks {route.id}, {other}")
+    for track in game_map.routes:
+        other = track.double_of
+        if other is not None and owners[track.id] is not None and owners[track.id] == owners[other]:
+            raise ValueError(f"routes: player {owners[other]} owns both tracks {track.id}, {other}")
     return tuple(owners), points, used
 
 
@@ -279,8 +279,9 @@ def _place_stations(
         seat = _check_seat(seat, players, f"stations[{city!r}]")
         built[seat].append(city)
         if len(built[seat]) > rules.stations_per_player:
-            raise ValueError(f"stations: player {seat} has more than "
-                             f"{rules.stations_per_player} stations")
+            raise ValueError(
+                f"stations: player {seat} has more than {rules.stations_per_player} stations"
+            )
     return built
 
 

@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
-from ..board import Board, board_for, payment_index
+from ..board import Board, board_for, payment_indices
 from ..cards import COLORS, LOCOMOTIVE_CODE, Color
 from ..errors import IllegalActionError, Reason
 from ..events import Event, RouteClaimed, TunnelDeclined, TunnelRevealed
 from ..piles import Piles
 from ..state import GameState, PendingTunnel, Phase, PlayerState
-from .common import affordable_payments, can_pay, pay, payment_cards, with_player
+from .common import can_pay, pay, payment_cards, with_player
 from .turn import finish_action
 
 __all__ = [
@@ -39,31 +39,33 @@ def claim_actions(state: GameState, board: Board) -> list[Action]:
     player = state.players[seat]
     counts = player.hand.counts
     locos = counts[_LOCO]
-    best = max(counts[:8])
     trains = player.trains
     owner = state.route_owner
     doubles_open = len(state.players) >= state.rules.double_route_min_players
     doubles = board.double
-    # Routes of one kind (length, colour, ferry symbols) allow the same payments, so the
-    # affordability test runs once per kind rather than once per route.
     found: list[tuple[int, list[int]]] = []
-    for length, code, ferry, routes in board.kind_routes:
-        if length > trains:
-            break
-        if locos < ferry or (best if code < 0 else counts[code]) + locos < length:
-            continue
-        payments: list[int] | None = None
-        for r in routes:
-            if owner[r] is not None:
+    # Routes are grouped by colour and then by kind (length, ferry symbols), shortest first:
+    # the hand affords a kind, or not, for all its routes at once.
+    for code, kinds in board.kinds_by_color:
+        reach = (max(counts[:8]) if code < 0 else counts[code]) + locos
+        longest = trains if trains < reach else reach
+        for length, ferry, routes in kinds:
+            if length > longest:
+                break
+            if locos < ferry:
                 continue
-            other = doubles[r]
-            if other >= 0:
-                other_owner = owner[other]
-                if other_owner is not None and (other_owner == seat or not doubles_open):
+            payments: list[int] | None = None
+            for r in routes:
+                if owner[r] is not None:
                     continue
-            if payments is None:
-                payments = [c * 9 + k for c, k in affordable_payments(counts, length, code, ferry)]
-            found.append((r, payments))
+                other = doubles[r]
+                if other >= 0:
+                    other_owner = owner[other]
+                    if other_owner is not None and (other_owner == seat or not doubles_open):
+                        continue
+                if payments is None:
+                    payments = payment_indices(counts, length, code, ferry)
+                found.append((r, payments))
     found.sort()
     tables = board.claim_tables
     out: list[Action] = []
@@ -171,8 +173,9 @@ def _complete_claim(
     seat = state.current
     length = state.map.routes[route].length
     points = state.rules.route_scores[length]
-    player = player.replace(trains=player.trains - length,
-                            route_points=player.route_points + points)
+    player = player.replace(
+        trains=player.trains - length, route_points=player.route_points + points
+    )
     piles.discard = piles.discard + paid + revealed
     owners = state.route_owner
     owners = owners[:route] + (seat,) + owners[route + 1 :]
@@ -253,7 +256,9 @@ def apply_decline_tunnel(
     length = state.map.routes[tunnel.route].length
     for card in payment_cards(tunnel.color, tunnel.locomotives, length):
         counts[card.code] += 1
-    players = with_player(state.players, seat, player.replace(hand=type(player.hand)(tuple(counts))))
+    players = with_player(
+        state.players, seat, player.replace(hand=type(player.hand)(tuple(counts)))
+    )
     piles = Piles(state, log)
     piles.discard = piles.discard + tunnel.revealed
     if log is not None:

@@ -6,7 +6,6 @@ from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..state import PlayerState
 
 __all__ = [
-    "affordable_payments",
     "can_pay",
     "hand_add",
     "pay",
@@ -49,28 +48,7 @@ def payment_cards(color: Color, locomotives: int, total: int) -> tuple[Color, ..
     return (color,) * (total - locomotives) + (Color.LOCOMOTIVE,) * locomotives
 
 
-def affordable_payments(
-    counts: tuple[int, ...], total: int, color_code: int, min_locomotives: int = 0
-) -> list[tuple[int, int]]:
-    """Every ``(colour code, locomotives)`` payment of ``total`` cards the hand allows.
-
-    ``color_code`` −1 means any one colour (gray). At least ``min_locomotives`` locomotives
-    are used (ferries, E35). The all-locomotive payment is ``(8, total)`` and comes last.
-    """
-    locos = counts[_LOCO]
-    colors = range(8) if color_code < 0 else (color_code,)
-    out = [
-        (code, k)
-        for code in colors
-        for k in range(max(min_locomotives, total - counts[code]), min(total - 1, locos) + 1)
-    ]
-    if locos >= total:
-        out.append((_LOCO, total))
-    return out
-
-
 def hand_add(hand: Hand, color: Color) -> Hand:
     counts = list(hand.counts)
     counts[color.code] += 1
     return Hand(tuple(counts))
-

@@ -8,13 +8,13 @@ Stations use no trains, so they are legal with none left.
 from __future__ import annotations
 
 from ..actions import Action, BuildStation
-from ..board import Board, board_for
+from ..board import Board, board_for, payment_indices
 from ..errors import IllegalActionError, Reason
 from ..events import Event, StationBuilt
 from ..piles import Piles
 from ..state import GameState, Phase
 from .claim import _payment_problem
-from .common import affordable_payments, can_pay, pay, payment_cards, with_player
+from .common import can_pay, pay, payment_cards, with_player
 from .turn import finish_action
 
 __all__ = ["apply_build_station", "station_actions", "station_problem"]
@@ -28,18 +28,24 @@ def station_actions(state: GameState, board: Board) -> list[Action]:
     """Every city without a station × every affordable payment of the next station's cost."""
     player = state.players[state.current]
     built = len(player.stations)
-    if built >= state.rules.stations_per_player or not player.hand.total:
+    if built >= state.rules.stations_per_player:
         return []
-    payments = affordable_payments(player.hand.counts, built + 1, -1)
+    payments = tuple(payment_indices(player.hand.counts, built + 1, -1, 0))
     if not payments:
         return []
-    indices = [code * 9 + k for code, k in payments]
-    taken = built_cities(state)
-    out: list[Action] = []
-    for city, table in zip(state.map.cities, board.station_tables, strict=True):
-        if city not in taken:
-            out.extend(table[i] for i in indices)  # type: ignore[misc]
-    return out
+    key = (tuple(p.stations for p in state.players), payments)
+    actions: list[Action] | None = board.station_cache.get(key)
+    if actions is None:
+        if len(board.station_cache) > 4096:
+            board.station_cache.clear()
+        taken = built_cities(state)
+        actions = board.station_cache[key] = [
+            table[i]  # type: ignore[misc]
+            for city, table in zip(state.map.cities, board.station_tables, strict=True)
+            if city not in taken
+            for i in payments
+        ]
+    return actions
 
 
 def station_problem(state: GameState, action: BuildStation) -> tuple[Reason, str] | None:

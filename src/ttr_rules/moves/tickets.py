@@ -10,7 +10,7 @@ from ..actions import Action, DrawTickets, KeepTickets
 from ..errors import IllegalActionError, Reason
 from ..events import Event, TicketsDrawn, TicketsKept
 from ..piles import Piles
-from ..state import GameState, Phase, evolve
+from ..state import GameState, Phase, PlayerState, evolve
 from .common import with_player
 from .turn import finish_action
 
@@ -103,14 +103,18 @@ def apply_keep_tickets(state: GameState, action: KeepTickets, log: list[Event] |
         log.append(TicketsKept(seat, len(kept), len(returned)))
     if phase is Phase.KEEP_TICKETS:
         return finish_action(
-            state, Piles(state, log), players, log, Phase.START,
+            state,
+            Piles(state, log),
+            players,
+            log,
+            Phase.START,
             ticket_deck=state.ticket_deck + returned,
         )
     return _next_initial_choice(state, players, returned)
 
 
 def _next_initial_choice(
-    state: GameState, players: tuple, returned: tuple[int, ...]  # type: ignore[type-arg]
+    state: GameState, players: tuple[PlayerState, ...], returned: tuple[int, ...]
 ) -> GameState:
     """Players choose their initial tickets in seat order from the first player (U21); then the
     first player starts the game."""
@@ -120,10 +124,7 @@ def _next_initial_choice(
     else:
         deck = deck + returned
     following = (state.current + 1) % len(players)
-    if following == state.first_player:
-        phase = Phase.START
-    else:
-        phase = Phase.INITIAL_TICKETS
+    phase = Phase.START if following == state.first_player else Phase.INITIAL_TICKETS
     return evolve(
         state, players=players, ticket_box=box, ticket_deck=deck, current=following, phase=phase
     )
