@@ -77,7 +77,8 @@ class Piles:
 
     def reveal(self, count: int, use_discard: bool) -> tuple[Color, ...]:
         """Up to ``count`` cards from the deck, then from the reshuffled discard when allowed
-        (tunnels, E47, U14)."""
+        (tunnels, E47, U14). Revealed cards are set aside, never placed in the face-up row, so
+        they never count for the locomotive reset (E22)."""
         cards: list[Color] = []
         for _ in range(count):
             if not self.deck and not use_discard:
