@@ -1,0 +1,274 @@
+"""Content checks of maps: what a map author can get wrong beyond the file's structure.
+
+These checks work on a :class:`~ttr_rules.maps.GameMap`. :func:`validate_map` runs them on a map
+built in memory; :mod:`ttr_rules.mapfile` runs them on every map file it reads (where each
+problem's path is the JSON path in the file). networkx is used here, never in the game engine.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+import networkx as nx
+
+from .maps import GameMap, Route, compute_digest
+
+__all__ = [
+    "Problem",
+    "alias_collisions",
+    "content_problems",
+    "did_you_mean",
+    "validate_map",
+]
+
+
+class Problem(NamedTuple):
+    """One problem: where (a JSON path), what, and the other entries it involves."""
+
+    path: str
+    message: str
+    involves: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def validate_map(game_map: GameMap) -> list[str]:
+    """Every problem of a map built in memory, as ``"<path>: <message>"`` lines (empty if valid).
+
+    Checks the ids, the cities, routes (ends, length, ferry locomotives, double routes), tickets,
+    the rules, that every route length is scored, that the board is connected, and the digest.
+    """
+    problems = list(_id_problems(game_map))
+    problems.extend(content_problems(game_map))
+    problems.extend(_double_of_problems(game_map))
+    problems.extend(_alias_problems(game_map))
+    expected = compute_digest(
+        game_map.name,
+        game_map.version,
+        game_map.cities,
+        game_map.routes,
+        game_map.tickets,
+        game_map.rules,
+    )
+    if game_map.digest != expected:
+        problems.append(Problem("digest", "does not match the map's content"))
+    return [str(p) for p in problems]
+
+
+def content_problems(game_map: GameMap) -> Iterator[Problem]:
+    """Everything about the content that a map author can get wrong (shared by files and maps)."""
+    yield from _city_problems(game_map)
+    yield from _route_problems(game_map)
+    yield from _pair_problems(game_map)
+    yield from _ticket_problems(game_map)
+    yield from _ticket_supply_problems(game_map)
+    yield from (Problem(f"rules.{name}", message) for name, message in game_map.rules.problems())
+    yield from _connectivity_problems(game_map)
+
+
+def _id_problems(game_map: GameMap) -> Iterator[Problem]:
+    for i, r in enumerate(game_map.routes):
+        if r.id != i:
+            yield Problem(f"routes[{i}].id", f"is {r.id}; must equal its position {i}")
+    for i, t in enumerate(game_map.tickets):
+        if t.id != i:
+            yield Problem(f"tickets[{i}].id", f"is {t.id}; must equal its position {i}")
+
+
+def _city_problems(game_map: GameMap) -> Iterator[Problem]:
+    if len(game_map.cities) < 2:
+        yield Problem("cities", "must list at least two cities")
+    first: dict[str, int] = {}
+    for i, city in enumerate(game_map.cities):
+        if not city:
+            yield Problem(f"cities[{i}]", "the name must not be empty")
+        elif city in first:
+            yield Problem(f"cities[{i}]", f"duplicate city {city!r} (also cities[{first[city]}])")
+        else:
+            first[city] = i
+
+
+def _route_problems(game_map: GameMap) -> Iterator[Problem]:
+    known = set(game_map.cities)
+    scored = len(game_map.rules.route_scores) - 1
+    if not game_map.routes:
+        yield Problem("routes", "must list at least one route")
+    for r in game_map.routes:
+        path = f"routes[{r.id}]"
+        for end in ("a", "b"):
+            city = getattr(r, end)
+            if city not in known:
+                yield Problem(
+                    f"{path}.{end}",
+                    f"unknown city {city!r}{did_you_mean(city, known)}",
+                    ("cities",),
+                )
+        if r.a == r.b:
+            yield Problem(path, f"joins {r.a!r} to itself")
+        if r.length < 1:
+            yield Problem(f"{path}.length", "must be >= 1")
+        elif r.length > scored:
+            yield Problem(
+                f"{path}.length",
+                f"{r.length} is longer than rules.route_scores covers (up to {scored})",
+                ("rules.route_scores",),
+            )
+        if r.ferry_locomotives < 0:
+            yield Problem(f"{path}.ferry_locomotives", "must be >= 0")
+        elif r.ferry_locomotives > r.length:
+            yield Problem(
+                f"{path}.ferry_locomotives",
+                f"{r.ferry_locomotives} locomotives exceed the length {r.length}",
+            )
+
+
+def _pair_problems(game_map: GameMap) -> Iterator[Problem]:
+    """At most two tracks between two cities, and the two tracks of a double route equally long."""
+    by_pair: dict[frozenset[str], list[Route]] = {}
+    for r in game_map.routes:
+        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r)
+    for tracks in by_pair.values():
+        first = tracks[0]
+        for extra in tracks[2:]:
+            yield Problem(
+                f"routes[{extra.id}]",
+                f"a third track between {first.a} and {first.b} (routes[{first.id}], "
+                f"routes[{tracks[1].id}]); at most two tracks may join two cities",
+                tuple(f"routes[{t.id}]" for t in tracks[:2]),
+            )
+        if len(tracks) == 2 and tracks[0].length != tracks[1].length:
+            second = tracks[1]
+            yield Problem(
+                f"routes[{second.id}].length",
+                f"{second.length} differs from {first.length}, the length of routes[{first.id}], "
+                f"the other track of the double route {first.a}–{first.b}",
+                (f"routes[{first.id}]",),
+            )
+
+
+def _double_of_problems(game_map: GameMap) -> Iterator[Problem]:
+    """``double_of`` links of an in-memory map: symmetric, and exactly the same-pair tracks."""
+    routes = game_map.routes
+    by_pair: dict[frozenset[str], list[int]] = {}
+    for r in routes:
+        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r.id)
+    for r in routes:
+        path = f"routes[{r.id}].double_of"
+        others = [i for i in by_pair[frozenset((r.a, r.b))] if i != r.id]
+        if r.double_of is None:
+            if len(others) == 1:
+                yield Problem(
+                    path, f"must be {others[0]}: routes[{others[0]}] joins the same cities"
+                )
+        elif r.double_of not in others:
+            yield Problem(
+                path,
+                f"routes[{r.double_of}] does not join {r.a}–{r.b}"
+                if 0 <= r.double_of < len(routes)
+                else "is not a route id",
+            )
+        elif routes[r.double_of].double_of != r.id:
+            yield Problem(path, f"routes[{r.double_of}].double_of does not name this route")
+
+
+def _ticket_problems(game_map: GameMap) -> Iterator[Problem]:
+    known = set(game_map.cities)
+    seen: dict[tuple[frozenset[str], int], int] = {}
+    for t in game_map.tickets:
+        path = f"tickets[{t.id}]"
+        for end in ("a", "b"):
+            city = getattr(t, end)
+            if city not in known:
+                yield Problem(
+                    f"{path}.{end}",
+                    f"unknown city {city!r}{did_you_mean(city, known)}",
+                    ("cities",),
+                )
+        if t.a == t.b:
+            yield Problem(path, f"joins {t.a!r} to itself")
+        if t.points < 1:
+            yield Problem(f"{path}.points", "must be >= 1")
+        key = (frozenset((t.a, t.b)), t.points)
+        if key in seen:
+            yield Problem(
+                path,
+                f"duplicate ticket {t.a}–{t.b} ({t.points} points), also tickets[{seen[key]}]",
+                (f"tickets[{seen[key]}]",),
+            )
+        else:
+            seen[key] = t.id
+
+
+def _ticket_supply_problems(game_map: GameMap) -> Iterator[Problem]:
+    """Enough long and regular tickets for the initial deal at the largest player count."""
+    rules = game_map.rules
+    players = rules.max_players
+    long_count = sum(t.long for t in game_map.tickets)
+    regular_count = len(game_map.tickets) - long_count
+    needs = (
+        ("long", long_count, rules.initial_long_tickets * players),
+        ("regular", regular_count, rules.initial_regular_tickets * players),
+    )
+    for kind, have, need in needs:
+        if isinstance(need, int) and have < need:
+            yield Problem(
+                "tickets",
+                f"{have} {kind} tickets are too few to deal {need} at setup "
+                f"(rules.max_players = {players})",
+                ("rules.max_players", f"rules.initial_{kind}_tickets"),
+            )
+
+
+def _connectivity_problems(game_map: GameMap) -> Iterator[Problem]:
+    if not game_map.cities:
+        return
+    graph = nx.Graph()
+    graph.add_nodes_from(game_map.cities)
+    graph.add_edges_from((r.a, r.b) for r in game_map.routes if r.a in graph and r.b in graph)
+    if nx.is_connected(graph):
+        return
+    start = game_map.cities[0]
+    reached = nx.node_connected_component(graph, start)
+    cut_off = [c for c in game_map.cities if c not in reached]
+    yield Problem(
+        "routes",
+        f"the board is not connected: {', '.join(cut_off)} cannot be reached from {start}",
+        ("cities",),
+    )
+
+
+def _alias_problems(game_map: GameMap) -> Iterator[Problem]:
+    known = set(game_map.cities)
+    for k, (alias, city) in enumerate(game_map.aliases):
+        if city not in known:
+            yield Problem(f"aliases[{k}]", f"alias {alias!r} of unknown city {city!r}")
+    yield from alias_collisions(list(game_map.cities), list(game_map.aliases))
+
+
+def alias_collisions(cities: list[str], aliases: list[tuple[str, str]]) -> Iterator[Problem]:
+    """Aliases that are ambiguous: the name of another city, or an alias of two cities."""
+    owner = {c.casefold(): c for c in cities}
+    positions = Counter[str]()
+    for alias, city in aliases:
+        index = positions[city]
+        positions[city] += 1
+        key = alias.casefold()
+        if owner.setdefault(key, city) != city:
+            yield Problem(
+                _alias_path(cities, city, index),
+                f"alias {alias!r} of {city} already names {owner[key]}",
+            )
+
+
+def _alias_path(cities: list[str], city: str, index: int) -> str:
+    position = cities.index(city) if city in cities else -1
+    return f"cities[{position}].aliases[{index}]"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -1,0 +1,645 @@
+"""The JSON map format: reading, writing and validating map files.
+
+A map file is a JSON object described by the JSON Schema shipped with the library
+(:func:`map_schema`; the format is documented in ``docs/map-format.md``).
+:func:`load_map_file` reads one, checks everything a map author can get wrong and raises
+:class:`~ttr_rules.errors.MapLoadError` listing *every* problem at once, each as
+``"<file>: <json path>: <message>"``, for example ``europe.json: routes[17].length: must be >= 1``.
+
+Validation happens here, at the boundary; the :class:`~ttr_rules.maps.GameMap` that comes out is
+trusted by the engine. :func:`validate_map` runs the same content checks on a map built in memory
+(for instance by a plugin or by :meth:`GameMap.create <ttr_rules.maps.GameMap.create>`).
+
+The core checks are plain Python. When the optional ``jsonschema`` package is installed, a file
+that passes them is also checked against the schema, as a safety net.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import types
+from collections.abc import Callable, Iterable, Iterator
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import (
+    Any,
+    Literal,
+    TypeAlias,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+import attrs
+
+from .cards import CARD_COLORS, Color
+from .errors import MapLoadError
+from .mapcheck import Problem, alias_collisions, content_problems, did_you_mean, validate_map
+from .maps import GameMap, Route, Ticket
+from .rules import Rules
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "MapSource",
+    "load_map_file",
+    "map_from_dict",
+    "map_problems",
+    "map_schema",
+    "map_to_dict",
+    "parse_map_text",
+    "validate_map",
+]
+
+#: The value of the ``format`` member of every map file.
+FORMAT = "ttr-rules-map"
+#: The version of the map format that this library reads and writes.
+FORMAT_VERSION = 1
+
+#: What :func:`load_map_file` accepts: a path or a :mod:`importlib.resources` traversable.
+MapSource: TypeAlias = str | os.PathLike[str] | Traversable
+
+#: Colour names accepted in a map file: the eight card colours, ``pink`` (purple) and ``gray``.
+_ROUTE_COLORS: dict[str, Color | None] = {
+    **{c.value: c for c in CARD_COLORS},
+    "pink": Color.PURPLE,
+    "gray": None,
+}
+
+_TOP_KEYS = (
+    "$schema",
+    "format",
+    "format_version",
+    "name",
+    "version",
+    "title",
+    "description",
+    "cities",
+    "routes",
+    "tickets",
+    "rules",
+)
+_CITY_KEYS = ("name", "lat", "lon", "aliases")
+_ROUTE_KEYS = ("a", "b", "length", "color", "tunnel", "ferry_locomotives", "double_of")
+_TICKET_KEYS = ("a", "b", "points", "long")
+
+
+# --------------------------------------------------------------------------- public functions
+
+
+def map_schema() -> dict[str, Any]:
+    """The JSON Schema of the map format, as shipped in ``ttr_rules/schemas/map.schema.json``."""
+    text = files("ttr_rules").joinpath("schemas", "map.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def load_map_file(path: MapSource) -> GameMap:
+    """Read, validate and build the map in the JSON file at ``path``.
+
+    ``path`` may be a string, a :class:`os.PathLike` or an :mod:`importlib.resources`
+    traversable (what ``files(package) / "map.json"`` returns). Raises
+    :class:`~ttr_rules.errors.MapLoadError` whose ``problems`` name the file and the JSON path of
+    every problem found.
+    """
+    source = _source_name(path)
+    try:
+        data = _read_bytes(path)
+    except OSError as exc:
+        line = f"{source}: cannot read the map file: {exc.strerror or exc}"
+        raise MapLoadError(line, problems=(line,)) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        raise MapLoadError(line, problems=(line,)) from None
+    return parse_map_text(text, source)
+
+
+def parse_map_text(text: str, source: str = "<string>") -> GameMap:
+    """Build a map from the text of a map file; ``source`` names the file in messages."""
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        line = f"{source}: {_json_error_text(exc)}"
+        raise MapLoadError(line, problems=(line,)) from None
+    return map_from_dict(data, source)
+
+
+def map_from_dict(data: Any, source: str = "<map>") -> GameMap:
+    """Build a map from the decoded JSON of a map file; raises ``MapLoadError`` if it is invalid."""
+    game_map, problems = _build(data)
+    if problems or game_map is None:
+        lines = tuple(f"{source}: {p}" for p in problems)
+        raise MapLoadError(_summary(source, lines), problems=lines)
+    return game_map
+
+
+def map_problems(data: Any) -> list[str]:
+    """Every problem of the decoded JSON of a map file, as ``"<json path>: <message>"`` lines."""
+    return [str(p) for p in _build(data)[1]]
+
+
+def map_to_dict(game_map: GameMap) -> dict[str, Any]:
+    """The map-file JSON object of ``game_map`` (rules are written only where they differ)."""
+    locations = dict(zip(game_map.cities, game_map.locations, strict=False))
+    aliases: dict[str, list[str]] = {}
+    for alias, city in game_map.aliases:
+        aliases.setdefault(city, []).append(alias)
+    cities: list[dict[str, Any]] = []
+    for city in game_map.cities:
+        entry: dict[str, Any] = {"name": city}
+        if city in locations:
+            entry["lat"], entry["lon"] = locations[city]
+        entry["aliases"] = aliases.get(city, [])
+        cities.append(entry)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": game_map.name,
+        "version": game_map.version,
+        "title": game_map.title,
+        "cities": cities,
+        "routes": [_route_to_dict(r) for r in game_map.routes],
+        "tickets": [
+            {"a": t.a, "b": t.b, "points": t.points, "long": t.long} for t in game_map.tickets
+        ],
+        "rules": _rules_overrides(game_map.rules),
+    }
+
+
+# --------------------------------------------------------------------------- reading helpers
+
+
+def _source_name(path: MapSource) -> str:
+    if isinstance(path, str | os.PathLike):
+        return os.fspath(path)
+    return str(path)
+
+
+def _read_bytes(path: MapSource) -> bytes:
+    if isinstance(path, str | os.PathLike):
+        return Path(path).read_bytes()
+    return path.read_bytes()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _json_error_text(exc: ValueError) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}"
+    return f"invalid JSON: {exc}"
+
+
+def _summary(source: str, lines: tuple[str, ...]) -> str:
+    count = f"{len(lines)} problem" + ("" if len(lines) == 1 else "s")
+    return f"invalid map file {source} ({count}):\n" + "\n".join(f"  {line}" for line in lines)
+
+
+# --------------------------------------------------------------------------- building
+
+
+class _Collector:
+    """Problems found so far, and the JSON paths whose values could not be read.
+
+    Content checks run on a map built with harmless substitutes for unreadable values; their
+    problems about (or involving) such a *tainted* path are dropped, so that one mistake does
+    not cascade into follow-up reports.
+    """
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.tainted: set[str] = set()
+
+    def add(self, path: str, message: str, *, taint: bool = False) -> None:
+        self.problems.append(Problem(path, message))
+        if taint:
+            self.tainted.add(path)
+
+    def add_checked(self, problems: Iterable[Problem]) -> None:
+        """Add content problems, skipping those about values that could not be read."""
+        for p in problems:
+            paths = (p.path, *p.involves)
+            if not any(_overlaps(q, t) for q in paths for t in self.tainted):
+                self.problems.append(p)
+
+
+def _overlaps(path: str, other: str) -> bool:
+    """Whether one JSON path is the other or lies inside it."""
+    return _inside(path, other) or _inside(other, path)
+
+
+def _inside(path: str, outer: str) -> bool:
+    return path == outer or path.startswith((outer + ".", outer + "["))
+
+
+#: The members whose values the content checks use: unreadable ones are *tainted*.
+_CONTENT_FIELDS = frozenset({"name", "a", "b", "length", "ferry_locomotives", "points"})
+
+
+def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
+    out = _Collector()
+    if not isinstance(data, dict):
+        out.add("(root)", "must be a JSON object")
+        return None, out.problems
+    _check_header(data, out)
+    cities, locations, aliases = _read_cities(data.get("cities"), out)
+    routes, explicit = _read_routes(data.get("routes"), out)
+    tickets = _read_tickets(data.get("tickets"), out)
+    rules = _read_rules(data.get("rules", {}), out)
+    out.problems.extend(alias_collisions(cities, aliases))
+    paired = _pair_tracks(routes)
+    out.add_checked(_explicit_double_problems(paired, explicit))
+    game_map = GameMap.create(
+        name=data["name"] if isinstance(data.get("name"), str) else "",
+        version=data["version"] if isinstance(data.get("version"), str) else "",
+        cities=cities,
+        routes=paired,
+        tickets=tickets,
+        rules=rules,
+        title=data["title"] if isinstance(data.get("title"), str) else "",
+        locations=locations if len(locations) == len(cities) else (),
+        aliases=aliases,
+    )
+    out.add_checked(content_problems(game_map))
+    if not out.problems:
+        out.problems.extend(_schema_problems(data))
+    problems = sorted(out.problems, key=_document_order)
+    return (None if problems else game_map), problems
+
+
+def _document_order(problem: Problem) -> list[tuple[int, int, str]]:
+    """Sort key putting problems in the order of the places they name in the file."""
+    key: list[tuple[int, int, str]] = []
+    for n, token in enumerate(re.findall(r"[^.\[\]]+", problem.path)):
+        if n == 0:
+            rank = _TOP_KEYS.index(token) if token in _TOP_KEYS else len(_TOP_KEYS)
+            key.append((0, rank, token))
+        elif token.isdigit():
+            key.append((1, int(token), ""))
+        else:
+            key.append((2, 0, token))
+    return key
+
+
+def _check_header(data: dict[str, Any], out: _Collector) -> None:
+    _unknown_keys(data, _TOP_KEYS, "", out)
+    for key in ("format", "format_version", "name", "version", "cities", "routes", "tickets"):
+        if key not in data:
+            out.add(key, "is required", taint=True)
+    if "format" in data and data["format"] != FORMAT:
+        out.add("format", f'must be "{FORMAT}"')
+    if "format_version" in data and data["format_version"] != FORMAT_VERSION:
+        out.add(
+            "format_version",
+            f"unsupported version {data['format_version']!r}; "
+            f"this library reads version {FORMAT_VERSION}",
+        )
+    name = data.get("name")
+    if "name" in data and not _is_map_name(name):
+        out.add("name", "must be a non-empty string of lowercase letters, digits, '_', '.', '-'")
+    for key in ("version", "title", "description", "$schema"):
+        if key in data and not isinstance(data[key], str):
+            out.add(key, "must be a string")
+    if isinstance(data.get("version"), str) and not data["version"]:
+        out.add("version", "must not be empty")
+
+
+def _is_map_name(name: Any) -> bool:
+    if not isinstance(name, str) or not name:
+        return False
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+    return name[0].isalnum() and all(ch in allowed for ch in name)
+
+
+def _unknown_keys(
+    entry: dict[str, Any], known: tuple[str, ...], path: str, out: _Collector
+) -> None:
+    for key in entry:
+        if key not in known:
+            where = f"{path}.{key}" if path else str(key)
+            out.add(where, f"unknown field{did_you_mean(str(key), known)}")
+
+
+def _list_of_objects(
+    raw: Any, path: str, out: _Collector
+) -> list[tuple[int, str, dict[str, Any] | None]]:
+    """The ``(index, path, object)`` items of the JSON list ``raw``.
+
+    Items that are not objects are reported and given as None, so that indexes stay aligned.
+    """
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        out.add(path, "must be a list", taint=True)
+        return []
+    items: list[tuple[int, str, dict[str, Any] | None]] = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            out.add(f"{path}[{i}]", "must be an object", taint=True)
+        items.append((i, f"{path}[{i}]", item if isinstance(item, dict) else None))
+    return items
+
+
+# Field readers: each returns the value or a harmless substitute after reporting the problem.
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _read(
+    entry: dict[str, Any],
+    key: str,
+    path: str,
+    out: _Collector,
+    check: Callable[[Any], bool],
+    what: str,
+    default: Any,
+    *,
+    required: bool = False,
+) -> Any:
+    if key not in entry:
+        if required:
+            out.add(f"{path}.{key}", "is required", taint=key in _CONTENT_FIELDS)
+        return default
+    value = entry[key]
+    if not check(value):
+        out.add(f"{path}.{key}", f"must be {what}", taint=key in _CONTENT_FIELDS)
+        return default
+    return value
+
+
+def _read_str(entry: dict[str, Any], key: str, path: str, out: _Collector) -> str:
+    value: str = _read(
+        entry, key, path, out, lambda v: isinstance(v, str), "a string", "", required=True
+    )
+    return value
+
+
+def _read_cities(
+    raw: Any, out: _Collector
+) -> tuple[list[str], list[tuple[float, float]], list[tuple[str, str]]]:
+    cities: list[str] = []
+    locations: list[tuple[float, float]] = []
+    aliases: list[tuple[str, str]] = []
+    items = _list_of_objects(raw, "cities", out)
+    for _, path, entry in items:
+        if entry is None:
+            cities.append("")
+            continue
+        _unknown_keys(entry, _CITY_KEYS, path, out)
+        name = _read_str(entry, "name", path, out)
+        cities.append(name)
+        location = _read_location(entry, path, out)
+        if location is not None:
+            locations.append(location)
+        names = _read(entry, "aliases", path, out, _is_str_list, "a list of strings", [])
+        aliases.extend((alias, name) for alias in names)
+    if locations and len(locations) != len(items):
+        out.add("cities", "give lat and lon for every city or for none")
+    return cities, locations, aliases
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+
+
+def _read_location(entry: dict[str, Any], path: str, out: _Collector) -> tuple[float, float] | None:
+    if "lat" not in entry and "lon" not in entry:
+        return None
+    lat = _read(entry, "lat", path, out, _is_number, "a number", 0.0, required=True)
+    lon = _read(entry, "lon", path, out, _is_number, "a number", 0.0, required=True)
+    if not -90 <= lat <= 90:
+        out.add(f"{path}.lat", "must be between -90 and 90")
+    if not -180 <= lon <= 180:
+        out.add(f"{path}.lon", "must be between -180 and 180")
+    return (float(lat), float(lon))
+
+
+def _read_routes(raw: Any, out: _Collector) -> tuple[list[Route], dict[int, Any]]:
+    """The routes (ids = list positions) and the explicit ``double_of`` values by route id."""
+    routes: list[Route] = []
+    explicit: dict[int, Any] = {}
+    for index, path, entry in _list_of_objects(raw, "routes", out):
+        if entry is None:
+            routes.append(Route(index, "", "", 1))
+            continue
+        _unknown_keys(entry, _ROUTE_KEYS, path, out)
+        color = _read_color(entry, path, out)
+        route = Route(
+            id=index,
+            a=_read_str(entry, "a", path, out),
+            b=_read_str(entry, "b", path, out),
+            length=_read(entry, "length", path, out, _is_int, "an integer", 1, required=True),
+            color=color,
+            tunnel=_read(entry, "tunnel", path, out, _is_bool, "true or false", False),
+            ferry_locomotives=_read(
+                entry, "ferry_locomotives", path, out, _is_int, "an integer", 0
+            ),
+        )
+        routes.append(route)
+        if entry.get("double_of") is not None:
+            explicit[index] = entry["double_of"]
+    return routes, explicit
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _read_color(entry: dict[str, Any], path: str, out: _Collector) -> Color | None:
+    value = entry.get("color", "gray")
+    if isinstance(value, str) and value in _ROUTE_COLORS:
+        return _ROUTE_COLORS[value]
+    names = ", ".join([c.value for c in CARD_COLORS] + ["gray"])
+    out.add(f"{path}.color", f"unknown colour {value!r}; expected one of {names} (or pink)")
+    return None
+
+
+def _read_tickets(raw: Any, out: _Collector) -> list[Ticket]:
+    tickets: list[Ticket] = []
+    for index, path, entry in _list_of_objects(raw, "tickets", out):
+        if entry is None:
+            tickets.append(Ticket(index, "", "", 1))
+            continue
+        _unknown_keys(entry, _TICKET_KEYS, path, out)
+        tickets.append(
+            Ticket(
+                id=index,
+                a=_read_str(entry, "a", path, out),
+                b=_read_str(entry, "b", path, out),
+                points=_read(entry, "points", path, out, _is_int, "an integer", 1, required=True),
+                long=_read(entry, "long", path, out, _is_bool, "true or false", False),
+            )
+        )
+    return tickets
+
+
+# --------------------------------------------------------------------------- rule overrides
+
+
+def _read_rules(raw: Any, out: _Collector) -> Rules:
+    """The map's rules: the defaults with the overrides of the ``rules`` member applied."""
+    if not isinstance(raw, dict):
+        out.add("rules", "must be an object", taint=True)
+        return Rules()
+    hints = _rule_hints()
+    overrides: dict[str, Any] = {}
+    for key, value in raw.items():
+        path = f"rules.{key}"
+        if key not in hints:
+            out.add(path, f"unknown rule{did_you_mean(str(key), hints)}")
+        elif not _matches(value, hints[key]):
+            out.add(path, f"must be {_describe(hints[key])}", taint=True)
+        else:
+            overrides[key] = tuple(value) if isinstance(value, list) else value
+    rules = Rules(**overrides)
+    for name, message in rules.problems():
+        out.add(f"rules.{name}", message, taint=True)
+    return rules
+
+
+@functools.cache
+def _rule_hints() -> dict[str, Any]:
+    names = {f.name for f in attrs.fields(Rules) if f.init}
+    return {k: v for k, v in get_type_hints(Rules).items() if k in names}
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    """Whether the JSON ``value`` fits the type ``hint`` (JSON lists stand for tuples)."""
+    origin = get_origin(hint)
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return _is_int(value)
+    if hint is float:
+        return _is_number(value)
+    if hint is str:
+        return isinstance(value, str)
+    if origin in (Union, types.UnionType):
+        return any(_matches(value, arg) for arg in get_args(hint))
+    if origin is Literal:
+        return any(type(value) is type(arg) and value == arg for arg in get_args(hint))
+    if origin is tuple:
+        return isinstance(value, list) and _matches_items(value, get_args(hint))
+    return False
+
+
+def _matches_items(value: list[Any], args: tuple[Any, ...]) -> bool:
+    if len(args) == 2 and args[1] is Ellipsis:
+        return all(_matches(v, args[0]) for v in value)
+    return len(value) == len(args) and all(_matches(v, a) for v, a in zip(value, args, strict=True))
+
+
+def _describe(hint: Any) -> str:
+    """How a type hint reads in a message: ``an integer or null``, ``a list of strings``..."""
+    simple = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+    if hint is type(None):
+        return "null"
+    if hint in simple:
+        return simple[hint]
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return " or ".join(_describe(arg) for arg in get_args(hint))
+    if origin is Literal:
+        return " or ".join(json.dumps(arg) for arg in get_args(hint))
+    if origin is tuple:
+        item = _describe(get_args(hint)[0])
+        return f"a list of {item.removeprefix('an ').removeprefix('a ')}s"
+    return str(hint)
+
+
+def _rules_overrides(rules: Rules) -> dict[str, Any]:
+    defaults = Rules()
+    found: dict[str, Any] = {}
+    for f in attrs.fields(Rules):
+        value = getattr(rules, f.name)
+        if value != getattr(defaults, f.name):
+            found[f.name] = list(value) if isinstance(value, tuple) else value
+    return found
+
+
+# --------------------------------------------------------------------------- double routes
+
+
+def _pair_tracks(routes: list[Route]) -> list[Route]:
+    """Set ``double_of`` on the two tracks of every pair of cities joined exactly twice."""
+    by_pair: dict[frozenset[str], list[int]] = {}
+    for r in routes:
+        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r.id)
+    out = [attrs.evolve(r, double_of=None) for r in routes]
+    for ids in by_pair.values():
+        if len(ids) == 2:
+            i, j = ids
+            out[i] = attrs.evolve(out[i], double_of=j)
+            out[j] = attrs.evolve(out[j], double_of=i)
+    return out
+
+
+def _explicit_double_problems(routes: list[Route], explicit: dict[int, Any]) -> Iterator[Problem]:
+    """Check the optional ``double_of`` members against the tracks that join the same cities."""
+    for i, value in sorted(explicit.items()):
+        path = f"routes[{i}].double_of"
+        if not _is_int(value) or not 0 <= value < len(routes) or value == i:
+            yield Problem(path, "must be the index of another route")
+            continue
+        mine, other = routes[i], routes[value]
+        if {mine.a, mine.b} != {other.a, other.b}:
+            yield Problem(
+                path,
+                f"routes[{value}] joins {other.a}–{other.b}, not {mine.a}–{mine.b}; "
+                "the tracks of a double route join the same two cities",
+                (f"routes[{value}]",),
+            )
+        elif explicit.get(value, i) != i:
+            yield Problem(
+                path, f"routes[{value}].double_of names another route", (f"routes[{value}]",)
+            )
+
+
+# --------------------------------------------------------------------------- optional schema
+
+
+def _schema_problems(data: Any) -> list[Problem]:
+    """Problems that ``jsonschema`` finds (if installed) and the plain checks did not."""
+    try:
+        import jsonschema
+    except ImportError:  # pragma: no cover - jsonschema is a test extra
+        return []
+    validator = jsonschema.Draft202012Validator(map_schema())
+    return [
+        Problem(_json_path(error.absolute_path) or "(root)", error.message)
+        for error in validator.iter_errors(data)
+    ]
+
+
+def _json_path(parts: Iterable[str | int]) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _route_to_dict(route: Route) -> dict[str, Any]:
+    return {
+        "a": route.a,
+        "b": route.b,
+        "length": route.length,
+        "color": route.color.value if route.color is not None else "gray",
+        "tunnel": route.tunnel,
+        "ferry_locomotives": route.ferry_locomotives,
+    }
