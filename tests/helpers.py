@@ -1,0 +1,58 @@
+"""Shared helpers for the rules tests: map lookups and small card-building shortcuts.
+
+Route facts are always looked up from the map data, never hard-coded as ids.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ttr_rules import Color, GameMap, Route, load_map
+
+__all__ = ["europe", "find_route", "hand", "route_id", "routes_between"]
+
+
+@cache
+def europe() -> GameMap:
+    """The Europe map (loaded once per test session)."""
+    return load_map("europe")
+
+
+def routes_between(game_map: GameMap, a: str, b: str) -> tuple[Route, ...]:
+    """Every track between cities ``a`` and ``b`` (either direction), in id order."""
+    return tuple(r for r in game_map.routes if {r.a, r.b} == {a, b})
+
+
+def find_route(game_map: GameMap, a: str, b: str, color: Color | None = None) -> Route:
+    """The one track between ``a`` and ``b``; ``color`` picks a track of a double route.
+
+    ``color=None`` accepts any single track, or the gray track when the pair has several.
+    Raises ``LookupError`` when no track (or more than one) matches.
+    """
+    tracks = routes_between(game_map, a, b)
+    if not tracks:
+        raise LookupError(f"no route between {a} and {b} on {game_map.name}")
+    if color is None and len(tracks) == 1:
+        return tracks[0]
+    matches = [r for r in tracks if r.color == color]
+    if len(matches) != 1:
+        described = ", ".join(str(r) for r in tracks)
+        raise LookupError(f"{len(matches)} routes {a}-{b} of colour {color}: {described}")
+    return matches[0]
+
+
+def route_id(game_map: GameMap, a: str, b: str, color: Color | None = None) -> int:
+    """The id of the track between ``a`` and ``b`` (see :func:`find_route`)."""
+    return find_route(game_map, a, b, color).id
+
+
+def hand(*cards: Color, **counts: int) -> dict[Color, int]:
+    """A ``{Color: count}`` mapping: ``hand(Color.RED, Color.RED)`` or
+    ``hand(red=2, locomotive=1)``."""
+    result: dict[Color, int] = {}
+    for card in cards:
+        result[card] = result.get(card, 0) + 1
+    for name, n in counts.items():
+        color = Color[name.upper()]
+        result[color] = result.get(color, 0) + n
+    return result
