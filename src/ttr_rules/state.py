@@ -139,6 +139,10 @@ class GameState:
         """The ids of the routes ``player`` has claimed."""
         return tuple(i for i, owner in enumerate(self.route_owner) if owner == player)
 
+    def stations_left(self, player: int) -> int:
+        """Stations ``player`` still has in reserve (E1, E53, E59)."""
+        return self.rules.stations_per_player - len(self.players[player].stations)
+
     def station_owner(self, city: str) -> int | None:
         """The player with a station in ``city``, or None."""
         for seat, p in enumerate(self.players):
