@@ -29,6 +29,7 @@ from .errors import (
     MapNotFoundError,
     Reason,
     RecordError,
+    SerializationError,
 )
 from .events import (
     CardDrawn,
@@ -59,10 +60,15 @@ from .game import (
 )
 from .mapfile import load_map_file
 from .maps import GameMap, Route, Ticket
+from .notation import format_action, parse_action
 from .plugins import available_maps, load_map
+from .records import GameRecord, read_record, record_game, replay, write_record
 from .rules import Rules
 from .scenario import scenario
+from .scoring import PlayerScore, final_scores, longest_path, winners
+from .serialization import from_json, to_json
 from .state import GameState, PendingTunnel, Phase, PlayerState
+from .views import PlayerView, SeatView, determinize, observe, public_view, view_legal_actions
 
 __version__ = "0.1.0"
 
@@ -84,6 +90,7 @@ __all__ = [
     "FinalRoundStarted",
     "GameMap",
     "GameOver",
+    "GameRecord",
     "GameState",
     "Hand",
     "IllegalActionError",
@@ -98,13 +105,17 @@ __all__ = [
     "PayTunnel",
     "PendingTunnel",
     "Phase",
+    "PlayerScore",
     "PlayerState",
+    "PlayerView",
     "Reason",
     "RecordError",
     "ResetCapReached",
     "Route",
     "RouteClaimed",
     "Rules",
+    "SeatView",
+    "SerializationError",
     "StationBuilt",
     "StepResult",
     "Ticket",
@@ -116,11 +127,26 @@ __all__ = [
     "apply_action",
     "available_maps",
     "current_player",
+    "determinize",
+    "final_scores",
+    "format_action",
+    "from_json",
     "is_terminal",
     "legal_actions",
     "load_map",
     "load_map_file",
+    "longest_path",
     "new_game",
+    "observe",
+    "parse_action",
+    "public_view",
+    "read_record",
+    "record_game",
+    "replay",
     "scenario",
     "step",
+    "to_json",
+    "view_legal_actions",
+    "winners",
+    "write_record",
 ]

@@ -7,6 +7,8 @@ it reads these flat tuples instead, and hands out action objects created once he
 
 from __future__ import annotations
 
+import weakref
+
 from attrs import field, frozen
 
 from .actions import Action, BuildStation, ClaimRoute
@@ -135,13 +137,15 @@ def _build(game_map: GameMap) -> Board:
     )
 
 
-# Keyed by id(); the map is kept alive beside its board so that an id is never reused.
-_BOARDS: dict[int, tuple[GameMap, Board]] = {}
+# Keyed by id() (hashing a whole map on every call would cost more than the look-up saves);
+# an entry is dropped when its map is garbage-collected, so an id is never reused stale.
+_BOARDS: dict[int, Board] = {}
 
 
 def board_for(game_map: GameMap) -> Board:
     """The (cached) tables of ``game_map``."""
-    entry = _BOARDS.get(id(game_map))
-    if entry is None:
-        entry = _BOARDS[id(game_map)] = (game_map, _build(game_map))
-    return entry[1]
+    board = _BOARDS.get(id(game_map))
+    if board is None:
+        board = _BOARDS[id(game_map)] = _build(game_map)
+        weakref.finalize(game_map, _BOARDS.pop, id(game_map), None)
+    return board

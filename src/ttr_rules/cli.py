@@ -24,6 +24,7 @@ from .errors import MapError, MapLoadError
 from .mapfile import load_map_file
 from .maps import GameMap
 from .plugins import available_maps, load_map
+from .record_cli import configure_replay, configure_show, run_replay, run_show
 from .simulate import configure_simulate, run_simulate
 
 __all__ = ["COMMANDS", "Command", "build_parser", "main", "register"]
@@ -167,6 +168,8 @@ COMMANDS: list[Command] = [
     Command("map-info", "show a map's statistics", _configure_map_info, _run_map_info),
     Command("validate-map", "check a map file", _configure_validate_map, _run_validate_map),
     Command("simulate", "play random games and print the scores", configure_simulate, run_simulate),
+    Command("replay", "replay a game record turn by turn", configure_replay, run_replay),
+    Command("show", "show a player's view at a turn of a record", configure_show, run_show),
 ]
 
 

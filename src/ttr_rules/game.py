@@ -143,6 +143,7 @@ def new_game(
         ticket_box=long_tickets,  # undealt long tickets leave the game (E3)
         route_owner=(None,) * len(game_map.routes),
         first_player=first_player,
+        seed=seed,
         rng=int(rnd.random() * 2**53),
     )
     piles = Piles(state, None)

@@ -7,6 +7,7 @@ override any of them, and ``new_game(..., rules=...)`` may override the map's de
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from attrs import field, frozen
@@ -15,6 +16,21 @@ __all__ = ["TIE_BREAKERS", "Rules"]
 
 #: The names accepted in :attr:`Rules.tie_breakers` (RULES.md E77).
 TIE_BREAKERS = ("tickets", "stations", "express")
+#: RULES.md's longer names for the tie-breakers, accepted as aliases.
+_TIE_BREAKER_ALIASES = {
+    "completed_tickets": "tickets",
+    "fewest_stations_built": "stations",
+    "european_express": "express",
+}
+
+
+def _tie_breakers(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(_TIE_BREAKER_ALIASES.get(name, name) for name in names)
+
+
+def _points(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
 
 #: Points for a route of each length (index = length). The official table covers lengths
 #: 1, 2, 3, 4, 6 and 8; the values for 5 and 7 follow the series table (RULES.md E71).
@@ -46,8 +62,10 @@ class Rules:
     double_route_min_players: int = 4
     #: A tunnel reveal may reshuffle the discard when the deck runs short (E47, U14).
     tunnel_reveal_uses_discard: bool = True
-    #: Tie-breakers for the win, in order (E77): "tickets", "stations", "express".
-    tie_breakers: tuple[str, ...] = field(default=TIE_BREAKERS, converter=tuple)
+    #: Tie-breakers for the win, in order (E77): "tickets" (most completed), "stations"
+    #: (fewest built), "express" (holds the bonus); RULES.md's "completed_tickets",
+    #: "fewest_stations_built" and "european_express" are accepted too.
+    tie_breakers: tuple[str, ...] = field(default=TIE_BREAKERS, converter=_tie_breakers)
     #: Train cards dealt to each player at setup (E2).
     starting_hand: int = 4
     #: Cards of each of the eight colours, and locomotives, in the train deck (E1).
@@ -67,7 +85,7 @@ class Rules:
     longest_path_bonus: int = 10
     longest_path_min_length: int = 1
     #: Points by route length (index = length) (E71).
-    route_scores: tuple[int, ...] = field(default=DEFAULT_ROUTE_SCORES, converter=tuple)
+    route_scores: tuple[int, ...] = field(default=DEFAULT_ROUTE_SCORES, converter=_points)
     #: Allowed player counts (E1).
     min_players: int = 2
     max_players: int = 5
@@ -131,6 +149,13 @@ class Rules:
             1 <= self.tickets_keep_at_least <= self.tickets_drawn,
             "tickets_keep_at_least",
             "must be between 1 and tickets_drawn",
+        )
+        cards = 8 * self.cards_per_color + self.locomotive_cards
+        need(
+            self.starting_hand * self.max_players + 5 <= cards,
+            "starting_hand",
+            f"{self.max_players} hands of {self.starting_hand} and a face-up row of 5 need more "
+            f"than the {cards} train cards",
         )
         need(
             2 <= self.min_players <= self.max_players,

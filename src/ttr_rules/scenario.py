@@ -214,6 +214,7 @@ def scenario(
         ticket_box=box,
         route_owner=owners,
         first_player=current,
+        seed=seed,
         rng=int(rnd.random() * 2**53),
         identity_shuffle=shuffle == "identity",
         out_of_play=out_of_play,

@@ -112,6 +112,8 @@ class GameState:
     #: Completed turns (initial ticket choices are not turns).
     turn: int = 0
     first_player: int = 0
+    #: The seed the game was dealt from (``new_game``/``scenario``); records replay from it.
+    seed: int = 0
     #: The seed of the next reshuffle (randomness lives in the state, E79).
     rng: int = 0
     #: True when reshuffles keep the discard's order, oldest card on top (RULES.md §0).

@@ -55,12 +55,12 @@ def apply_draw_face_up(state: GameState, action: DrawFaceUp, log: list[Event] | 
     if card is _LOCO and not first:
         raise IllegalActionError(Reason.LOCOMOTIVE_AS_SECOND_CARD, action)
     seat = state.current
+    if log is not None:
+        log.append(CardDrawn(seat, card, slot))
     piles = Piles(state, log)
     piles.take_face_up(slot)
     player = state.players[seat]
     players = with_player(state.players, seat, player.replace(hand=hand_add(player.hand, card)))
-    if log is not None:
-        log.append(CardDrawn(seat, card, slot))
     next_phase = Phase.SECOND_CARD if first and card is not _LOCO else Phase.START
     return finish_action(state, piles, players, log, next_phase)
 

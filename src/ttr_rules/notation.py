@@ -1,0 +1,329 @@
+"""The text notation of actions: :func:`format_action` and :func:`parse_action`.
+
+``str(action)`` is the canonical notation without a map (routes by id: ``claim #57 black+1L``);
+:func:`format_action` writes routes by their cities (``claim Madrid-Pamplona black+1L``), adding
+the track number only when the other track of a double route would take the same payment
+(``claim Dieppe-London#2 red+1L``). Game records store :func:`format_action` text. Both forms,
+and many lenient variants, are read back by :func:`parse_action`; see ``docs/notation.md`` for
+the grammar.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import TypeVar
+
+from .actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    payment_text,
+)
+from .cards import Color, parse_color
+from .errors import AmbiguousActionError, InvalidActionError
+from .game import legal_actions
+from .maps import GameMap, Route
+from .moves.claim import claim_problem
+from .state import GameState
+
+__all__ = ["fold_name", "format_action", "parse_action", "resolve_city"]
+
+A = TypeVar("A", ClaimRoute, BuildStation)
+
+_SIMPLE: dict[str, Action] = {
+    "draw blind": DrawBlind(),
+    "draw deck": DrawBlind(),
+    "tunnel decline": DeclineTunnel(),
+    "tickets draw": DrawTickets(),
+    "draw tickets": DrawTickets(),
+    "pass": Pass(),
+}
+_FACE_UP = re.compile(r"draw\s+(?:face-?\s?up\s+)?(\S+)")
+_TUNNEL_PAY = re.compile(r"tunnel\s+pay\s+(\d+)\s*l?")
+_KEEP = re.compile(r"tickets\s+keep\b(.*)")
+_PAYMENT = re.compile(r"(?:(?P<color>[a-z]+)(?:\+(?P<locos>\d+)l?)?|(?P<all>\d+)l)")
+_TRACK = re.compile(r"^(?P<route>.*?)\s*#\s*(?P<number>\d+)$")
+_GRAMMAR = (
+    "expected one of: draw faceup SLOT | draw blind | claim ROUTE PAYMENT | tunnel pay NL | "
+    "tunnel decline | tickets draw | tickets keep ID,ID,... | station CITY PAYMENT | pass"
+)
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def format_action(action: Action, game_map: GameMap) -> str:
+    """The notation of ``action`` with routes written by their cities.
+
+    ``parse_action(format_action(a, state.map), state) == a`` for every legal action ``a``.
+    Actions other than claims are written as ``str(action)``.
+    """
+    if not isinstance(action, ClaimRoute):
+        return str(action)
+    route = game_map.routes[action.route]
+    track = ""
+    if route.double_of is not None and _fits(
+        game_map.routes[route.double_of], action.color, action.locomotives
+    ):
+        track = f"#{_track_number(game_map, route)}"
+    payment = payment_text(action.color, action.locomotives)
+    return f"claim {route.a}-{route.b}{track} {payment}"
+
+
+def _tracks(game_map: GameMap, a: str, b: str) -> tuple[Route, ...]:
+    """The tracks between two cities, by route id (track 1 first)."""
+    return tuple(sorted(game_map.route_between(a, b), key=lambda r: r.id))
+
+
+def _track_number(game_map: GameMap, route: Route) -> int:
+    return _tracks(game_map, route.a, route.b).index(route) + 1
+
+
+def _fits(route: Route, color: Color, locomotives: int) -> bool:
+    """Whether a payment has the right shape for ``route`` (whatever the hand holds)."""
+    if locomotives < route.ferry_locomotives:
+        return False
+    if color is Color.LOCOMOTIVE:
+        return locomotives == route.length
+    return 0 <= locomotives < route.length and route.color in (None, color)
+
+
+# --------------------------------------------------------------------------- city names
+
+
+_SPECIAL_LETTERS = str.maketrans(
+    {"ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ı": "i", "þ": "th"}
+)
+
+
+def fold_name(name: str) -> str:
+    """A city name folded for lenient matching: lowercase ASCII, single spaces
+    (``"  København"`` -> ``"kobenhavn"``, ``"İzmir"`` -> ``"izmir"``)."""
+    text = unicodedata.normalize("NFKD", name.lower()).translate(_SPECIAL_LETTERS)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(text.split())
+
+
+_CITY_INDEX: dict[int, tuple[GameMap, dict[str, str]]] = {}
+
+
+def _city_index(game_map: GameMap) -> dict[str, str]:
+    """Folded city names and aliases -> city, cached per map."""
+    entry = _CITY_INDEX.get(id(game_map))
+    if entry is None:
+        names: dict[str, str] = {}
+        for alias, city in (*((c, c) for c in game_map.cities), *game_map.aliases):
+            names.setdefault(fold_name(alias), city)
+        entry = _CITY_INDEX[id(game_map)] = (game_map, names)
+    return entry[1]
+
+
+def resolve_city(name: str, game_map: GameMap) -> str:
+    """The city called ``name`` (any case, an alias, with or without diacritics).
+
+    Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
+    """
+    index = _city_index(game_map)
+    city = index.get(fold_name(name))
+    if city is None:
+        close = difflib.get_close_matches(fold_name(name), list(index), n=3)
+        hint = f"; did you mean {', '.join(sorted({index[c] for c in close}))}?" if close else ""
+        raise InvalidActionError(f"unknown city {name.strip()!r}{hint}")
+    return city
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_action(text: str, state: GameState) -> Action:
+    """The action written as ``text`` in ``state`` (see ``docs/notation.md``).
+
+    Lenient: any case and spacing, city aliases and names without diacritics, either city order,
+    ``pink`` for purple, routes by id (``#57``). A claim or station without a payment stands for
+    the only legal one. Parsing does not check legality (``apply_action`` does), except to pick
+    the track of a double route when only one of them can take the payment.
+
+    Raises :class:`~ttr_rules.InvalidActionError` for text that is not an action, saying what
+    was expected, and :class:`~ttr_rules.AmbiguousActionError` for text that fits several.
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"expected action text, got {type(text).__name__}")
+    words = " ".join(text.split())
+    lower = words.lower()
+    if lower in _SIMPLE:
+        return _SIMPLE[lower]
+    keyword = lower.partition(" ")[0]
+    rest = words[len(keyword) :].strip()
+    if keyword == "draw":
+        return _parse_face_up(lower, state)
+    if keyword == "claim":
+        return _parse_claim(rest, state)
+    if keyword == "station":
+        return _parse_station(rest, state)
+    if keyword == "tunnel":
+        return _parse_tunnel(lower)
+    if keyword == "tickets":
+        return _parse_keep(lower)
+    raise InvalidActionError(f"cannot read {text!r}: {_GRAMMAR}")
+
+
+def _parse_face_up(lower: str, state: GameState) -> DrawFaceUp:
+    match = _FACE_UP.fullmatch(lower)
+    slots = len(state.face_up)
+    if match is None or not match.group(1).isdigit() or int(match.group(1)) >= slots:
+        raise InvalidActionError(
+            f"cannot read {lower!r}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
+            "or 'draw blind'"
+        )
+    return DrawFaceUp(int(match.group(1)))
+
+
+def _parse_tunnel(lower: str) -> PayTunnel:
+    match = _TUNNEL_PAY.fullmatch(lower)
+    if match is None:
+        raise InvalidActionError(
+            f"cannot read {lower!r}: expected 'tunnel pay NL' (N locomotives among the extra "
+            "cards) or 'tunnel decline'"
+        )
+    return PayTunnel(int(match.group(1)))
+
+
+def _parse_keep(lower: str) -> KeepTickets:
+    match = _KEEP.fullmatch(lower)
+    items = [] if match is None else match.group(1).replace(",", " ").split()
+    if match is None or not all(item.isdigit() for item in items):
+        raise InvalidActionError(
+            f"cannot read {lower!r}: expected 'tickets draw' or 'tickets keep ID,ID,...' "
+            "(ticket ids)"
+        )
+    return KeepTickets(frozenset(int(item) for item in items))
+
+
+def _split_payment(rest: str) -> tuple[str, tuple[Color, int | None] | None]:
+    """``"Madrid-Pamplona black+1L"`` -> (``"Madrid-Pamplona"``, (black, 1)); the payment is
+    None when the last word is not one. A locomotive count of None means "all locomotives"."""
+    head, _, last = rest.rpartition(" ")
+    match = _PAYMENT.fullmatch(last.lower())
+    if not head or match is None:
+        return rest, None
+    if match.group("all") is not None:
+        return head, (Color.LOCOMOTIVE, int(match.group("all")))
+    try:
+        color = parse_color(match.group("color"))
+    except ValueError:
+        return rest, None
+    locos = match.group("locos")
+    if color is Color.LOCOMOTIVE:
+        return head, (color, None if locos is None else int(locos))
+    return head, (color, int(locos or 0))
+
+
+def _parse_station(rest: str, state: GameState) -> BuildStation:
+    place, payment = _split_payment(rest)
+    if not place:
+        raise InvalidActionError("expected 'station CITY PAYMENT', e.g. 'station Wien red'")
+    city = resolve_city(place, state.map)
+    if payment is None:
+        options = [
+            a for a in legal_actions(state) if isinstance(a, BuildStation) and a.city == city
+        ]
+        return _only(options, f"station {city}", state.map)
+    color, locos = payment
+    if locos is None:  # "locomotive": the whole cost in locomotives
+        locos = len(state.players[state.current].stations) + 1
+    return BuildStation(city, color, locos)
+
+
+def _parse_claim(rest: str, state: GameState) -> ClaimRoute:
+    route_text, payment = _split_payment(rest)
+    tracks = _parse_route(route_text, state.map)
+    if payment is None:
+        ids = {r.id for r in tracks}
+        options = [a for a in legal_actions(state) if isinstance(a, ClaimRoute) and a.route in ids]
+        return _only(options, f"claim {route_text}", state.map)
+    color, locos = payment
+    claims = [ClaimRoute(r.id, color, r.length if locos is None else locos) for r in tracks]
+    if len(claims) == 1:
+        return claims[0]
+    fitting = [c for c in claims if _fits(state.map.routes[c.route], c.color, c.locomotives)]
+    if len(fitting) == 1:
+        return fitting[0]
+    if not fitting:
+        raise InvalidActionError(
+            f"no track of {route_text} takes {payment_text(color, claims[0].locomotives)}: "
+            + ", ".join(str(r) for r in tracks)
+        )
+    legal = [c for c in fitting if claim_problem(state, c) is None]
+    return _only(legal if legal else fitting, f"claim {rest}", state.map)
+
+
+def _only(options: Sequence[A], what: str, game_map: GameMap) -> A:
+    """The one option, or an error listing them all."""
+    if len(options) == 1:
+        return options[0]
+    if not options:
+        raise InvalidActionError(f"{what}: no legal payment; write one, e.g. 'red+1L' or '2L'")
+    listed = ", ".join(format_action(a, game_map) for a in options)
+    raise AmbiguousActionError(f"{what!r} is ambiguous; it may mean {listed}")
+
+
+def _parse_route(text: str, game_map: GameMap) -> tuple[Route, ...]:
+    """The tracks a route text may mean: ``#57``, ``A-B`` (every track) or ``A-B#2``."""
+    number: int | None = None
+    match = _TRACK.fullmatch(text)
+    if match is not None:
+        if not match.group("route"):
+            return (_route_by_id(int(match.group("number")), game_map),)
+        text, number = match.group("route"), int(match.group("number"))
+    a, b = _split_cities(text, game_map)
+    tracks = _tracks(game_map, a, b)
+    if not tracks:
+        raise InvalidActionError(f"no route joins {a} and {b}")
+    if number is None:
+        return tracks
+    if not 1 <= number <= len(tracks):
+        raise InvalidActionError(f"{a}-{b} has {len(tracks)} track(s); got track #{number}")
+    return (tracks[number - 1],)
+
+
+def _route_by_id(route_id: int, game_map: GameMap) -> Route:
+    if not 0 <= route_id < len(game_map.routes):
+        raise InvalidActionError(
+            f"no route #{route_id}; route ids are 0-{len(game_map.routes) - 1}"
+        )
+    return game_map.routes[route_id]
+
+
+def _split_cities(text: str, game_map: GameMap) -> tuple[str, str]:
+    """Two cities joined by ``-``; a city name may itself contain hyphens (Rostov-on-Don)."""
+    splits: list[tuple[str, str]] = []
+    problems: list[str] = []
+    for i, ch in enumerate(text):
+        if ch != "-":
+            continue
+        try:
+            pair = (resolve_city(text[:i], game_map), resolve_city(text[i + 1 :], game_map))
+        except InvalidActionError as exc:
+            problems.append(str(exc))
+            continue
+        splits.append(pair)
+    if len(set(splits)) == 1:
+        return splits[0]
+    if not splits:
+        reason = problems[0] if problems else "no '-' between the cities"
+        raise InvalidActionError(
+            f"cannot read route {text!r}: expected CITY-CITY, CITY-CITY#TRACK or #ID ({reason})"
+        )
+    raise AmbiguousActionError(
+        f"route {text!r} can be read as " + " or ".join(f"{a}-{b}" for a, b in splits)
+    )

@@ -1,0 +1,202 @@
+"""Game records: a whole game as its setup and its actions in notation, and replaying them.
+
+A record is what a bug report, a tournament log or a regression test stores: the map (name,
+version and digest), the rules when they differ from the map's, the number of players, the seed
+and the first player — everything :func:`~ttr_rules.new_game` needs — and every action from the
+first initial ticket choice on, written with :func:`~ttr_rules.notation.format_action`
+(``claim Madrid-Pamplona black+1L``). Records are JSON files (``write_record`` /
+``read_record``) described by the JSON Schema ``ttr_rules/schemas/record.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from importlib.resources import files
+from typing import Any
+
+import attrs
+from attrs import field, frozen
+
+from .actions import Action
+from .errors import IllegalActionError, InvalidActionError, MapError, RecordError
+from .events import Event
+from .game import apply_action, new_game, resolve_map, step
+from .maps import GameMap
+from .notation import format_action, parse_action
+from .rules import Rules
+from .serialization import from_json, to_json
+from .state import GameState
+
+__all__ = [
+    "FORMAT_VERSION",
+    "GameRecord",
+    "ReplayStep",
+    "read_record",
+    "record_game",
+    "record_schema",
+    "replay",
+    "replay_steps",
+    "start_state",
+    "write_record",
+]
+
+#: The record format written by this version of the library.
+FORMAT_VERSION = 1
+
+
+def _texts(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(items)
+
+
+@frozen(kw_only=True)
+class GameRecord:
+    """One game: its setup and its actions in notation (see the module docstring)."""
+
+    #: The map's name, as given to ``load_map``.
+    map: str
+    players: int
+    seed: int
+    #: Every action from the first initial ticket choice on, in notation.
+    actions: tuple[str, ...] = field(converter=_texts)
+    first_player: int = 0
+    #: The rules played, or None for the map's default rules.
+    rules: Rules | None = None
+    #: The map's digest; when given, replaying on a map with another digest is refused.
+    map_digest: str | None = None
+    #: The map's version (informative; the digest decides).
+    map_version: str | None = None
+    format_version: int = FORMAT_VERSION
+
+
+@frozen
+class ReplayStep:
+    """One replayed action: its index in the record, its text, the action, the state before
+    it and the events it caused (``after`` is the state after it)."""
+
+    index: int
+    text: str
+    action: Action
+    before: GameState
+    after: GameState
+    events: tuple[Event, ...]
+
+
+def record_game(
+    start_state: GameState, actions: Iterable[Action], *, seed: int | None = None
+) -> GameRecord:
+    """The record of the game that starts at ``start_state`` and goes on with ``actions``.
+
+    ``start_state`` must be ``new_game(map, players, seed, rules, first_player)`` for an
+    installed map; its seed is ``start_state.seed`` unless ``seed`` is given (it is checked by
+    dealing the game again). Raises :class:`ValueError` when ``start_state`` is not
+    that new game, and :class:`~ttr_rules.IllegalActionError` for an action that is not legal.
+    """
+    seed = start_state.seed if seed is None else seed
+    game_map = start_state.map
+    rules = None if start_state.rules == game_map.rules else start_state.rules
+    record = GameRecord(
+        map=game_map.name,
+        players=start_state.num_players,
+        seed=seed,
+        actions=(),
+        first_player=start_state.first_player,
+        rules=rules,
+        map_digest=game_map.digest,
+        map_version=game_map.version,
+    )
+    if _start(record, game_map) != start_state:
+        raise ValueError(
+            f"the state is not new_game({game_map.name!r}, players={record.players}, "
+            f"seed={seed}, first_player={record.first_player}) with its rules"
+        )
+    texts: list[str] = []
+    state = start_state
+    for action in actions:
+        state = apply_action(state, action)
+        texts.append(format_action(action, game_map))
+    return attrs.evolve(record, actions=tuple(texts))
+
+
+def _start(record: GameRecord, game_map: GameMap) -> GameState:
+    return new_game(game_map, record.players, record.seed, record.rules, record.first_player)
+
+
+def _record_map(record: GameRecord) -> GameMap:
+    """The installed map of the record, checked against its digest and version."""
+    if record.format_version != FORMAT_VERSION:
+        raise RecordError(
+            f"record format version {record.format_version} is not supported "
+            f"(this library reads version {FORMAT_VERSION})"
+        )
+    try:
+        game_map = resolve_map(record.map)
+    except MapError as exc:
+        raise RecordError(f"the record's map cannot be loaded: {exc}") from None
+    if record.map_digest is not None and record.map_digest != game_map.digest:
+        raise RecordError(
+            f"the record was played on map {record.map!r} with digest {record.map_digest}; "
+            f"the installed map (version {game_map.version}) has digest {game_map.digest}"
+        )
+    if record.map_version is not None and record.map_version != game_map.version:
+        raise RecordError(
+            f"the record was played on map {record.map!r} version {record.map_version}; "
+            f"version {game_map.version} is installed"
+        )
+    return game_map
+
+
+def start_state(record: GameRecord) -> GameState:
+    """The state before the record's first action (the new game it describes)."""
+    game_map = _record_map(record)
+    try:
+        return _start(record, game_map)
+    except ValueError as exc:
+        raise RecordError(f"the record's setup is invalid: {exc}") from None
+
+
+def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
+    """Replay ``record`` one action at a time, yielding each step with its events.
+
+    Raises :class:`~ttr_rules.RecordError` (``index`` = the failing action) when an action
+    cannot be read or is not legal, and (``index`` None) for a map that does not match.
+    """
+    state = start_state(record)
+    for index, text in enumerate(record.actions):
+        try:
+            action = parse_action(text, state)
+            result = step(state, action)
+        except (InvalidActionError, IllegalActionError) as exc:
+            raise RecordError(f"action {index} ({text!r}) does not replay: {exc}", index) from None
+        yield ReplayStep(index, text, action, state, result.state, result.events)
+        state = result.state
+
+
+def replay(record: GameRecord) -> GameState:
+    """The state at the end of ``record`` (see :func:`replay_steps` for the errors)."""
+    state: GameState | None = None
+    for replayed in replay_steps(record):
+        state = replayed.after
+    return start_state(record) if state is None else state
+
+
+def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
+    """Write ``record`` as a JSON file (UTF-8, indented)."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(to_json(record, indent=2) + "\n")
+
+
+def read_record(path: str | os.PathLike[str]) -> GameRecord:
+    """Read a record written by :func:`write_record`; raises
+    :class:`~ttr_rules.errors.SerializationError` naming the JSON path of any problem."""
+    with open(path, encoding="utf-8") as source:
+        record: GameRecord = from_json(source.read(), GameRecord)
+    return record
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of record files (``ttr_rules/schemas/record.schema.json``)."""
+    text = files("ttr_rules").joinpath("schemas", "record.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

@@ -1,0 +1,396 @@
+"""JSON for states, views, actions, events, scores and game records, through one cattrs converter.
+
+Conventions (the round trip ``from_json(to_json(x), type(x)) == x`` is exact):
+
+- attrs classes are JSON objects with one key per field; unknown keys are refused.
+- Actions and events are tagged: ``{"type": "claim_route", "route": 57, ...}``; the tag is the
+  class name in snake case. ``to_json`` always writes the tag, and ``from_json`` accepts it for
+  the :data:`~ttr_rules.Action` / :data:`~ttr_rules.Event` unions and for each concrete class.
+- :class:`~ttr_rules.Color` and :class:`~ttr_rules.Phase` are their string values; tuples are
+  arrays; frozensets are sorted arrays; a :class:`~ttr_rules.Hand` is an object of its non-zero
+  counts in colour order, ``{"red": 2, "locomotive": 1}``.
+- A :class:`~ttr_rules.GameMap` (in a state or a view) is a reference ``{"name", "version",
+  "digest"}`` when the installed map of that name has that digest, and is reloaded with
+  ``load_map``; any other map is embedded in full under ``"embedded"`` (in the map-file format),
+  so a state on a custom map still reloads. A reference to a map that is not installed, or whose
+  installed digest differs, is refused.
+
+Every problem in the input raises :class:`~ttr_rules.errors.SerializationError`, whose
+``problems`` name the JSON path of each problem (``$.players[1].hand.red: expected int``); no
+partially built object is ever returned.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from enum import Enum
+from typing import Any, TypeVar, get_args, get_origin, overload
+
+import cattrs
+from cattrs.errors import (
+    AttributeValidationNote,
+    BaseValidationError,
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+    IterableValidationNote,
+)
+from cattrs.v import transform_error
+
+from .actions import ACTION_TYPES, Action
+from .cards import COLORS, Color, Hand
+from .errors import MapError, SerializationError
+from .events import Event
+from .maps import GameMap
+from .state import Phase
+
+__all__ = ["EVENT_TYPES", "converter", "from_json", "structure", "tag_of", "to_json"]
+
+T = TypeVar("T")
+
+
+class _Invalid(ValueError):
+    """A problem found by one of our hooks; its message is reported as is."""
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+#: Every concrete event class, in the order of the :data:`~ttr_rules.Event` union.
+EVENT_TYPES: tuple[type, ...] = get_args(Event)
+_ACTION_TAGS: dict[str, type] = {_snake(cls.__name__): cls for cls in ACTION_TYPES}
+_EVENT_TAGS: dict[str, type] = {_snake(cls.__name__): cls for cls in EVENT_TYPES}
+_TAG_OF: dict[type, str] = {cls: tag for tag, cls in (*_ACTION_TAGS.items(), *_EVENT_TAGS.items())}
+
+
+def tag_of(cls: type) -> str:
+    """The ``"type"`` tag of an action or event class (``ClaimRoute`` -> ``"claim_route"``)."""
+    return _TAG_OF[cls]
+
+
+# --------------------------------------------------------------------------- primitive hooks
+
+
+def _strict(kind: type, name: str) -> Callable[[Any, Any], Any]:
+    """A hook accepting only JSON values of ``kind`` (no ``"3"`` for 3, no ``true`` for 1)."""
+
+    def hook(value: Any, _: Any) -> Any:
+        if type(value) is not kind:
+            raise _Invalid(f"expected {name}, got {_json_type(value)}")
+        return value
+
+    return hook
+
+
+def _structure_float(value: Any, _: Any) -> float:
+    if type(value) not in (int, float):
+        raise _Invalid(f"expected number, got {_json_type(value)}")
+    return float(value)
+
+
+def _json_type(value: Any) -> str:
+    names = {
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "array",
+        dict: "object",
+        type(None): "null",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def _enum_hook(value: Any, cls: type[Enum]) -> Enum:
+    if isinstance(value, str):
+        for member in cls:
+            if member.value == value:
+                return member
+    names = ", ".join(repr(m.value) for m in cls)
+    raise _Invalid(f"expected one of {names}, got {json.dumps(value)}")
+
+
+def _require_list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Invalid(f"expected array, got {_json_type(value)}")
+    return value
+
+
+def _is_homogeneous(t: Any) -> bool:
+    args = get_args(t)
+    if get_origin(t) is tuple:
+        return len(args) == 2 and args[1] is Ellipsis
+    return get_origin(t) is frozenset and len(args) == 1
+
+
+def _collection_hook(t: Any) -> Callable[[Any, Any], Any]:
+    """Arrays into ``tuple[X, ...]`` or ``frozenset[X]``, with the index of each bad item."""
+    origin = get_origin(t)
+    item_type = get_args(t)[0]
+    item_hook = converter.get_structure_hook(item_type)
+
+    def hook(value: Any, _: Any) -> Any:
+        items = []
+        problems: list[Exception] = []
+        for i, item in enumerate(_require_list(value)):
+            try:
+                items.append(item_hook(item, item_type))
+            except Exception as exc:
+                exc.__notes__ = [IterableValidationNote(f"item {i}", i, item_type)]
+                problems.append(exc)
+        if problems:
+            raise IterableValidationError(f"while structuring {t}", problems, t)
+        return origin(items)
+
+    return hook
+
+
+def _unstructure_frozenset(value: frozenset[Any]) -> list[Any]:
+    return [converter.unstructure(v) for v in sorted(value)]
+
+
+# --------------------------------------------------------------------------- hand and map hooks
+
+
+def _unstructure_hand(hand: Hand) -> dict[str, int]:
+    return {COLORS[i].value: n for i, n in enumerate(hand.counts) if n}
+
+
+def _structure_hand(value: Any, _: Any) -> Hand:
+    if not isinstance(value, dict):
+        raise _Invalid(f"expected object of card counts, got {_json_type(value)}")
+    counts = [0] * len(COLORS)
+    problems: list[Exception] = []
+    for key, n in value.items():
+        color = next((c for c in COLORS if c.value == key), None)
+        if color is None:
+            problem = _Invalid(
+                f"unknown colour; expected one of {', '.join(c.value for c in COLORS)}"
+            )
+        elif type(n) is not int or n < 0:
+            problem = _Invalid(f"expected int >= 0, got {json.dumps(n)}")
+        else:
+            counts[color.code] = n
+            continue
+        problem.__notes__ = [AttributeValidationNote(f"card {key}", str(key), int)]
+        problems.append(problem)
+    if problems:
+        raise ClassValidationError("while structuring Hand", problems, Hand)
+    return Hand(tuple(counts))
+
+
+def _map_is_installed(game_map: GameMap) -> bool:
+    from .plugins import load_map
+
+    try:
+        return load_map(game_map.name).digest == game_map.digest
+    except MapError:
+        return False
+
+
+def _unstructure_map(game_map: GameMap) -> dict[str, Any]:
+    ref: dict[str, Any] = {
+        "name": game_map.name,
+        "version": game_map.version,
+        "digest": game_map.digest,
+    }
+    if not _map_is_installed(game_map):
+        from .mapfile import map_to_dict
+
+        ref["embedded"] = map_to_dict(game_map)
+    return ref
+
+
+def _structure_map(value: Any, _: Any) -> GameMap:
+    if not isinstance(value, dict):
+        raise _Invalid(f"expected a map reference object, got {_json_type(value)}")
+    extra = set(value) - {"name", "version", "digest", "embedded"}
+    if extra:
+        raise _Invalid(f"unexpected fields {', '.join(sorted(extra))}")
+    name, digest = value.get("name"), value.get("digest")
+    if not isinstance(name, str) or not isinstance(digest, str):
+        raise _Invalid("a map reference needs string fields name and digest")
+    game_map = _embedded_map(value["embedded"]) if "embedded" in value else _installed_map(name)
+    if game_map.digest != digest:
+        raise _Invalid(f"map {name!r} has digest {game_map.digest}, the JSON expects {digest}")
+    return game_map
+
+
+def _installed_map(name: str) -> GameMap:
+    from .plugins import load_map
+
+    try:
+        return load_map(name)
+    except MapError as exc:
+        raise _Invalid(f"map {name!r} cannot be loaded: {exc}") from None
+
+
+def _embedded_map(data: Any) -> GameMap:
+    from .mapfile import map_from_dict
+
+    try:
+        return map_from_dict(data, "embedded map")
+    except MapError as exc:
+        raise _Invalid(str(exc)) from None
+
+
+# --------------------------------------------------------------------------- tagged unions
+
+
+def _tagged_union_hooks(
+    tags: Mapping[str, type], kind: str
+) -> tuple[Callable[[Any], Any], Callable[[Any, Any], Any]]:
+    """Unstructure and structure hooks for a union tagged by ``"type"``."""
+    classes = {cls: tag for tag, cls in tags.items()}
+
+    def unstructure(value: Any) -> dict[str, Any]:
+        fields = converter.unstructure(value, unstructure_as=type(value))
+        return {"type": classes[type(value)], **fields}
+
+    def structure(value: Any, _: Any) -> Any:
+        if not isinstance(value, dict):
+            raise _Invalid(f"expected {kind} object, got {_json_type(value)}")
+        tag = value.get("type")
+        cls = tags.get(tag) if isinstance(tag, str) else None
+        if cls is None:
+            known = ", ".join(tags)
+            raise _Invalid(f"unknown {kind} type {json.dumps(tag)}; expected one of {known}")
+        fields = {k: v for k, v in value.items() if k != "type"}
+        return converter.structure(fields, cls)
+
+    return unstructure, structure
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    strict: tuple[tuple[type, str], ...] = ((int, "int"), (str, "string"), (bool, "boolean"))
+    for kind, label in strict:
+        conv.register_structure_hook(kind, _strict(kind, label))
+    conv.register_structure_hook(float, _structure_float)
+    # Each enum by name: the hook for ``str`` would otherwise catch these StrEnums.
+    for enum in (Color, Phase):
+        conv.register_structure_hook(enum, _enum_hook)
+    conv.register_structure_hook_factory(_is_homogeneous, _collection_hook)
+    conv.register_unstructure_hook_func(_is_frozenset, _unstructure_frozenset)
+    conv.register_unstructure_hook(Hand, _unstructure_hand)
+    conv.register_structure_hook(Hand, _structure_hand)
+    conv.register_unstructure_hook(GameMap, _unstructure_map)
+    conv.register_structure_hook(GameMap, _structure_map)
+    unions: tuple[tuple[Any, dict[str, type], str], ...] = (
+        (Action, _ACTION_TAGS, "action"),
+        (Event, _EVENT_TAGS, "event"),
+    )
+    for union, tags, noun in unions:
+        unstructure_hook, structure_hook = _tagged_union_hooks(tags, noun)
+        conv.register_unstructure_hook_func(_is_exactly(union), unstructure_hook)
+        conv.register_structure_hook_func(_is_exactly(union), structure_hook)
+    return conv
+
+
+def _is_exactly(union: Any) -> Callable[[Any], bool]:
+    def predicate(t: Any) -> bool:
+        return bool(t == union)
+
+    return predicate
+
+
+def _is_frozenset(t: Any) -> bool:
+    return t is frozenset or get_origin(t) is frozenset
+
+
+#: The one converter behind :func:`to_json` and :func:`from_json`; use it to (un)structure to
+#: plain Python data (``converter.unstructure(state)``) without going through text.
+converter: cattrs.Converter = _make_converter()
+
+
+# --------------------------------------------------------------------------- the public functions
+
+
+_UNION_NAMES: dict[Any, str] = {Action: "action", Event: "event"}
+
+
+def _union_of(cls: Any) -> Any:
+    """The tagged union an action or event class belongs to, or ``cls`` itself."""
+    if cls in _ACTION_TAGS.values():
+        return Action
+    if cls in _EVENT_TAGS.values():
+        return Event
+    return cls
+
+
+def to_json(obj: Any, cls: Any = None, *, indent: int | None = None) -> str:
+    """The JSON text of ``obj`` (as ``cls`` when given, e.g. ``tuple[Event, ...]``).
+
+    Actions and events carry their ``"type"`` tag. Non-ASCII text (city names) is kept as is.
+    """
+    data = converter.unstructure(obj, unstructure_as=_union_of(cls or type(obj)))
+    return json.dumps(data, ensure_ascii=False, indent=indent)
+
+
+@overload
+def from_json(text: str | bytes, cls: type[T]) -> T: ...
+@overload
+def from_json(text: str | bytes, cls: Any) -> Any: ...
+def from_json(text: str | bytes, cls: Any) -> Any:
+    """Decode ``text`` into a ``cls`` (a class, or the ``Action`` / ``Event`` unions).
+
+    Raises :class:`~ttr_rules.errors.SerializationError` naming the JSON path of every problem.
+    """
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        problem = f"$: invalid JSON: {exc}"
+        raise SerializationError(problem, (problem,)) from None
+    return structure(data, cls)
+
+
+def structure(data: Any, cls: Any) -> Any:
+    """Build a ``cls`` from decoded JSON data, raising ``SerializationError`` on any problem."""
+    target = _union_of(cls)
+    try:
+        obj = converter.structure(data, target)
+    except Exception as exc:  # cattrs groups every problem; see _problems
+        problems = _problems(exc)
+        name = _UNION_NAMES.get(target) or getattr(cls, "__name__", str(cls))
+        raise SerializationError(f"not a valid {name}: " + "; ".join(problems), problems) from None
+    if target is not cls and not isinstance(obj, cls):
+        problem = f"$.type: expected {json.dumps(tag_of(cls))}, got {json.dumps(tag_of(type(obj)))}"
+        raise SerializationError(problem, (problem,))
+    return obj
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _problems(exc: BaseException) -> tuple[str, ...]:
+    """``"<path>: <message>"`` lines for an exception raised while structuring."""
+    if not isinstance(exc, BaseValidationError):
+        return (f"$: {_describe(exc, None)}",)
+    lines = transform_error(exc, "$", _describe)
+    return tuple(_path_first(line) for line in lines)
+
+
+def _path_first(line: str) -> str:
+    message, _, path = line.rpartition(" @ ")
+    return f"{path}: {message}"
+
+
+def _describe(exc: BaseException, type_: Any) -> str:
+    """One problem's message: ours verbatim, cattrs' and Python's made short."""
+    if isinstance(exc, _Invalid):
+        return str(exc)
+    if isinstance(exc, KeyError):
+        return "required field missing"
+    if isinstance(exc, ForbiddenExtraKeysError):
+        return f"unexpected fields {', '.join(sorted(exc.extra_fields))}"
+    if isinstance(exc, (ValueError, TypeError)) and type_ is not None:
+        return f"expected {getattr(type_, '__name__', type_)} ({exc})"
+    if isinstance(exc, AttributeError):
+        return "expected object"
+    if isinstance(exc, cattrs.errors.CattrsError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"

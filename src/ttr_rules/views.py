@@ -1,0 +1,311 @@
+"""What one player may know: player views, spectator views and determinization (RULES.md E79).
+
+:func:`observe` keeps exactly the information a seat at the table has *now*: its own hand, kept
+and offered tickets; for every player the hand size, ticket counts, trains, stations and route
+points; the board, the face-up row, the discard pile (its contents are public), the sizes of the
+deck and the ticket deck, the phase and a pending tunnel reveal. The deck order, the reshuffle
+seed, the opponents' cards and tickets never enter a view. Once the game is over every player's
+kept tickets are shown (they are revealed at scoring, E70).
+
+A view is a snapshot, not a memory: tickets a player returned earlier are not part of it.
+
+:func:`determinize` turns a view back into a full :class:`~ttr_rules.GameState` by dealing the
+hidden cards and tickets at random from what remains, which is what information-set search
+needs; :func:`view_legal_actions` lists the acting player's legal actions from their own view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from typing import TypeVar
+
+from attrs import field, frozen
+
+from .actions import Action
+from .cards import COLORS, Color, Hand
+from .game import full_deck, legal_actions
+from .maps import GameMap
+from .moves.common import payment_cards
+from .rules import Rules
+from .state import GameState, PendingTunnel, Phase, PlayerState
+
+__all__ = ["PlayerView", "SeatView", "determinize", "observe", "public_view", "view_legal_actions"]
+
+T = TypeVar("T")
+
+
+@frozen
+class SeatView:
+    """One player as seen by the viewer.
+
+    The counts are public; ``hand`` and ``offered`` are set only for the viewer's own seat, and
+    ``tickets`` for the viewer's own seat and, after the game, for everyone.
+    """
+
+    hand_size: int
+    trains: int
+    stations: tuple[str, ...]
+    route_points: int
+    #: Kept tickets.
+    ticket_count: int
+    #: Tickets drawn (or dealt) and not yet kept or returned.
+    offered_count: int
+    hand: Hand | None = None
+    tickets: tuple[int, ...] | None = None
+    offered: tuple[int, ...] | None = None
+
+
+@frozen
+class PlayerView:
+    """Everything ``player`` may know about a position (``player`` None: a spectator).
+
+    Holds only tuples, ints, strings, enums and frozen values; compare views with ``==`` and
+    send them with :func:`ttr_rules.to_json`.
+    """
+
+    #: The viewer's seat; None for :func:`public_view`.
+    player: int | None
+    map: GameMap = field(repr=False)
+    rules: Rules = field(repr=False)
+    seats: tuple[SeatView, ...]
+    current: int
+    phase: Phase
+    face_up: tuple[Color | None, ...]
+    deck_size: int
+    #: The discard pile, oldest first: every card in it was shown when it was discarded.
+    discard: tuple[Color, ...]
+    ticket_deck_size: int
+    #: Tickets out of the game (unkept initial tickets, undealt long tickets).
+    ticket_box_size: int
+    route_owner: tuple[int | None, ...]
+    #: A tunnel attempt waiting for payment: route, base payment, revealed cards, cards owed.
+    tunnel: PendingTunnel | None = None
+    final_turns: int | None = None
+    passes: int = 0
+    turn: int = 0
+    first_player: int = 0
+    identity_shuffle: bool = False
+    #: Cards set aside by ``scenario`` (their colours are hidden).
+    out_of_play_size: int = 0
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def num_players(self) -> int:
+        return len(self.seats)
+
+
+def observe(state: GameState, player: int) -> PlayerView:
+    """What ``player`` knows about ``state``: nothing hidden from them, nothing more."""
+    if not isinstance(player, int) or not 0 <= player < state.num_players:
+        raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
+    return _view(state, player)
+
+
+def public_view(state: GameState) -> PlayerView:
+    """What a spectator knows: the public information only (``player`` is None)."""
+    return _view(state, None)
+
+
+def _view(state: GameState, viewer: int | None) -> PlayerView:
+    over = state.phase is Phase.GAME_OVER
+    seats = tuple(
+        _seat_view(p, own=seat == viewer, tickets_shown=over or seat == viewer)
+        for seat, p in enumerate(state.players)
+    )
+    return PlayerView(
+        player=viewer,
+        map=state.map,
+        rules=state.rules,
+        seats=seats,
+        current=state.current,
+        phase=state.phase,
+        face_up=state.face_up,
+        deck_size=len(state.deck),
+        discard=state.discard,
+        ticket_deck_size=len(state.ticket_deck),
+        ticket_box_size=len(state.ticket_box),
+        route_owner=state.route_owner,
+        tunnel=state.tunnel,
+        final_turns=state.final_turns,
+        passes=state.passes,
+        turn=state.turn,
+        first_player=state.first_player,
+        identity_shuffle=state.identity_shuffle,
+        out_of_play_size=len(state.out_of_play),
+    )
+
+
+def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
+    return SeatView(
+        hand_size=p.hand.total,
+        trains=p.trains,
+        stations=p.stations,
+        route_points=p.route_points,
+        ticket_count=len(p.tickets),
+        offered_count=len(p.offered),
+        hand=p.hand if own else None,
+        tickets=p.tickets if tickets_shown else None,
+        offered=p.offered if own else None,
+    )
+
+
+def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
+    """The legal actions of the viewer, who must be the player to act: equal to
+    ``legal_actions(state)`` for every state the view was observed from.
+
+    Legality depends only on what the actor knows, so any determinization of the view gives the
+    same list. Raises :class:`ValueError` for a spectator's view or when another player acts.
+    """
+    if view.player is None:
+        raise ValueError("a spectator's view has no legal actions")
+    if view.phase is not Phase.GAME_OVER and view.player != view.current:
+        raise ValueError(f"player {view.current} acts, not player {view.player}")
+    return legal_actions(determinize(view, 0))
+
+
+# --------------------------------------------------------------------------- determinization
+
+
+def determinize(view: PlayerView, seed: int) -> GameState:
+    """A full state consistent with ``view``: ``observe(determinize(v, s), v.player) == v``
+    (``public_view(...) == v`` for a spectator's view).
+
+    The hidden information is dealt at random (from ``random.Random(seed)``) out of what the
+    viewer cannot see: the unseen train cards go to the other players' hands, the cards set
+    aside, and the deck in a random order; the unseen tickets to the other players' kept and
+    offered tickets, the ticket deck and the box (under the official ``initial_discard="box"``
+    rule the ticket deck holds regular tickets only, as in a real game); the reshuffle seed is
+    drawn afresh. Different seeds give different deals. Raises :class:`ValueError` when the view
+    is inconsistent (more hidden cards or tickets than remain).
+    """
+    rnd = random.Random(seed)
+    hands, out_of_play, deck = _deal_cards(view, rnd)
+    kept, offered, ticket_deck, box = _deal_tickets(view, rnd)
+    players = tuple(
+        PlayerState(
+            hand=hands[i],
+            trains=s.trains,
+            stations=s.stations,
+            tickets=kept[i],
+            offered=offered[i],
+            route_points=s.route_points,
+        )
+        for i, s in enumerate(view.seats)
+    )
+    return GameState(
+        map=view.map,
+        rules=view.rules,
+        players=players,
+        current=view.current,
+        phase=view.phase,
+        face_up=view.face_up,
+        deck=deck,
+        discard=view.discard,
+        ticket_deck=ticket_deck,
+        ticket_box=box,
+        route_owner=view.route_owner,
+        tunnel=view.tunnel,
+        final_turns=view.final_turns,
+        passes=view.passes,
+        turn=view.turn,
+        first_player=view.first_player,
+        rng=int(rnd.random() * 2**53),
+        identity_shuffle=view.identity_shuffle,
+        out_of_play=out_of_play,
+    )
+
+
+def _visible_cards(view: PlayerView) -> Counter[Color]:
+    """Every train card whose colour the viewer sees: face-up row, discard, a pending tunnel's
+    base payment and revealed cards, and the hands shown in the view."""
+    seen: Counter[Color] = Counter(c for c in view.face_up if c is not None)
+    seen.update(view.discard)
+    tunnel = view.tunnel
+    if tunnel is not None:
+        length = view.map.routes[tunnel.route].length
+        seen.update(payment_cards(tunnel.color, tunnel.locomotives, length))
+        seen.update(tunnel.revealed)
+    for s in view.seats:
+        if s.hand is not None:
+            seen.update({color: s.hand[color] for color in COLORS})
+    return seen
+
+
+def _deal_cards(
+    view: PlayerView, rnd: random.Random
+) -> tuple[list[Hand], tuple[Color, ...], tuple[Color, ...]]:
+    """Hands (own hand kept), the cards set aside and the deck, dealt from the unseen cards."""
+    unseen = Counter(full_deck(view.rules))
+    unseen.subtract(_visible_cards(view))
+    if any(n < 0 for n in unseen.values()):
+        raise ValueError("inconsistent view: more cards of a colour are visible than exist")
+    pool = list(_shuffle(sorted(unseen.elements(), key=lambda c: c.code), rnd))
+    hidden = sum(s.hand_size for s in view.seats if s.hand is None)
+    if len(pool) != hidden + view.out_of_play_size + view.deck_size:
+        raise ValueError(
+            f"inconsistent view: {len(pool)} unseen cards for {hidden} in hands, "
+            f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
+        )
+    hands: list[Hand] = []
+    for s in view.seats:
+        if s.hand is not None:
+            hands.append(s.hand)
+        else:
+            hands.append(Hand.of(pool[: s.hand_size]))
+            del pool[: s.hand_size]
+    out_of_play = tuple(pool[: view.out_of_play_size])
+    return hands, out_of_play, tuple(pool[view.out_of_play_size :])
+
+
+def _deal_tickets(
+    view: PlayerView, rnd: random.Random
+) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...], tuple[int, ...]]:
+    """Kept and offered tickets per player, the ticket deck and the box, dealt from the tickets
+    the viewer cannot see."""
+    seen: set[int] = set()
+    for s in view.seats:
+        seen.update(s.tickets or ())
+        seen.update(s.offered or ())
+    unseen = [t for t in view.map.tickets if t.id not in seen]
+    if view.rules.initial_discard == "box":
+        # Only regular tickets ever enter the ticket deck under the box rule.
+        regular = _shuffle([t.id for t in unseen if not t.long], rnd)
+        deck = regular[: view.ticket_deck_size]
+        taken = set(deck)
+        rest = list(_shuffle([t.id for t in unseen if t.id not in taken], rnd))
+    else:
+        rest = list(_shuffle([t.id for t in unseen], rnd))
+        deck, rest = tuple(rest[: view.ticket_deck_size]), rest[view.ticket_deck_size :]
+    if len(deck) != view.ticket_deck_size:
+        raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
+    kept = [s.tickets if s.tickets is not None else _take(rest, s.ticket_count) for s in view.seats]
+    offered = [
+        s.offered if s.offered is not None else _take(rest, s.offered_count) for s in view.seats
+    ]
+    if len(rest) != view.ticket_box_size:
+        raise ValueError(
+            f"inconsistent view: {len(rest)} unseen tickets left for a box of "
+            f"{view.ticket_box_size}"
+        )
+    return kept, offered, tuple(deck), tuple(rest)
+
+
+def _take(pool: list[int], count: int) -> tuple[int, ...]:
+    """Remove and return the first ``count`` items of ``pool``."""
+    if count > len(pool):
+        raise ValueError("inconsistent view: more hidden tickets than unseen tickets")
+    taken = tuple(pool[:count])
+    del pool[:count]
+    return taken
+
+
+def _shuffle(items: Iterable[T], rnd: random.Random) -> tuple[T, ...]:
+    """A uniformly random permutation (the items' input order must be deterministic)."""
+    out = list(items)
+    rnd.shuffle(out)
+    return tuple(out)

@@ -1,0 +1,244 @@
+"""Property tests of scoring (issue 4): brute-force cross-checks of the longest trail and of the
+station assignment, score bookkeeping on random games, monotonicity of tickets."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from itertools import product
+
+from helpers import europe
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ttr_rules import (
+    GameMap,
+    GameState,
+    apply_action,
+    final_scores,
+    legal_actions,
+    longest_path,
+    new_game,
+    scenario,
+    winners,
+)
+from ttr_rules.scenario import InjectedTicket
+from ttr_rules.scoring import longest_trail
+
+Edge = tuple[int, int, int]
+
+# -- brute forces, written independently of the library -----------------------------------
+
+
+def brute_longest_trail(edges: Sequence[Edge]) -> int:
+    """Walk every trail from every vertex: each edge at most once."""
+    best = 0
+
+    def walk(at: int, used: frozenset[int], length: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        for i, (u, v, w) in enumerate(edges):
+            if i in used:
+                continue
+            if u == at:
+                walk(v, used | {i}, length + w)
+            elif v == at:
+                walk(u, used | {i}, length + w)
+
+    for start in {x for u, v, _ in edges for x in (u, v)}:
+        walk(start, frozenset(), 0)
+    return best
+
+
+def connected(game_map: GameMap, route_ids: Sequence[int], a: str, b: str) -> bool:
+    """Breadth-first search from ``a`` over the given routes."""
+    seen, frontier = {a}, [a]
+    while frontier:
+        city = frontier.pop()
+        for r in route_ids:
+            route = game_map.routes[r]
+            for x, y in ((route.a, route.b), (route.b, route.a)):
+                if x == city and y not in seen:
+                    seen.add(y)
+                    frontier.append(y)
+    return b in seen
+
+
+def brute_tickets(state: GameState, seat: int) -> tuple[int, int, tuple[int | None, ...]]:
+    """Every assignment of every station to no route or any adjacent opponent route: the best
+    (points, completed), then the lowest route ids, None first (U9)."""
+    game_map = state.map
+    own = [r for r, owner in enumerate(state.route_owner) if owner == seat]
+    choices = [
+        [None]
+        + [
+            r.id
+            for r in game_map.routes
+            if city in (r.a, r.b) and state.route_owner[r.id] not in (None, seat)
+        ]
+        for city in state.players[seat].stations
+    ]
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    chosen: tuple[int | None, ...] = ()
+    for combo in product(*choices):
+        network = own + [r for r in combo if r is not None]
+        points = done = 0
+        for t in state.players[seat].tickets:
+            ticket = game_map.tickets[t]
+            if connected(game_map, network, ticket.a, ticket.b):
+                points, done = points + ticket.points, done + 1
+            else:
+                points -= ticket.points
+        key = (points, done, tuple(1 if r is None else -r for r in combo))
+        if best is None or key > best:
+            best, chosen = key, combo
+    assert best is not None
+    return best[0], best[1], chosen
+
+
+# -- strategies ---------------------------------------------------------------------------
+
+small_networks = st.lists(
+    st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 4)), max_size=9
+)
+
+
+@st.composite
+def station_positions(draw: st.DrawFn, max_stations: int = 3) -> GameState:
+    """A 3-player Europe position around a random area: random owners (respecting double
+    routes), 0–3 stations and 1–4 fixture tickets for A, drawn from the cities in play."""
+    game_map = europe()
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    centre = rnd.choice(game_map.cities)
+    area = {centre}
+    for _ in range(draw(st.integers(2, 4))):
+        area |= {c for r in game_map.routes if area & {r.a, r.b} for c in (r.a, r.b)}
+    routes: dict[int, int] = {}
+    for r in game_map.routes:
+        if r.a in area and r.b in area and rnd.random() < 0.6:
+            seat = rnd.randrange(3)
+            if r.double_of is None or routes.get(r.double_of) != seat:
+                routes[r.id] = seat
+    cities = sorted(area)
+    stations = {
+        c: 0 for c in rnd.sample(cities, min(len(cities), draw(st.integers(0, max_stations))))
+    }
+    tickets: list[InjectedTicket] = []
+    for _ in range(draw(st.integers(1, 4))):
+        a, b = rnd.sample(cities, 2)
+        others = [c for c in stations if c != b]
+        if others and rnd.random() < 0.5:  # tickets from station cities need them most
+            a = rnd.choice(others)
+        tickets.append((a, b, rnd.randint(1, 12)))
+    return scenario(
+        players=3, routes=routes, stations=stations, tickets=[tickets, [], []], trains=[9] * 3
+    )
+
+
+def random_play(players: int, seed: int, steps: int | None) -> Iterator[GameState]:
+    """States of a game of uniformly random legal actions (to the end when ``steps`` is None)."""
+    rnd = random.Random(seed)
+    state = new_game(players=players, seed=seed)
+    yield state
+    count = 0
+    while not state.is_terminal and (steps is None or count < steps):
+        options = legal_actions(state)
+        state = apply_action(state, options[int(rnd.random() * len(options))])
+        count += 1
+        yield state
+
+
+def check_breakdown(state: GameState) -> None:
+    """Bookkeeping every score breakdown must satisfy (E59, E71, E76)."""
+    rules = state.rules
+    scores = final_scores(state)
+    assert [s.player for s in scores] == list(range(state.num_players))
+    for s, player in zip(scores, state.players, strict=True):
+        assert s.total == s.route_points + s.ticket_points + s.station_bonus + s.express_bonus
+        owned = state.routes_of(s.player)
+        assert s.route_points == sum(rules.route_score(state.map.routes[r].length) for r in owned)
+        assert s.tickets_completed + s.tickets_failed == len(player.tickets)
+        assert s.station_bonus == rules.station_bonus * (
+            rules.stations_per_player - len(player.stations)
+        )
+        assert [city for city, _ in s.station_routes] == list(player.stations)
+        for city, route in s.station_routes:
+            if route is not None:
+                assert city in state.map.routes[route].cities
+                assert state.route_owner[route] not in (None, s.player)
+    top = max(s.longest_path for s in scores)
+    for s in scores:
+        holds = top >= rules.longest_path_min_length and s.longest_path == top
+        assert s.express_bonus == (rules.longest_path_bonus if holds else 0)
+    best = max(s.total for s in scores)
+    assert winners(state) and all(scores[w].total == best for w in winners(state))
+
+
+# -- properties ---------------------------------------------------------------------------
+
+
+@given(small_networks)
+def test_longest_trail_equals_brute_force(edges: list[Edge]) -> None:
+    assert longest_trail(edges) == brute_longest_trail(edges)
+
+
+@given(st.lists(st.integers(0, 100), max_size=9, unique=True), st.integers(0, 3))
+def test_longest_path_on_the_map_equals_brute_force(route_ids: list[int], shift: int) -> None:
+    game_map = europe()
+    routes = {}
+    for r in route_ids:
+        if game_map.routes[r].double_of not in routes:
+            routes[r] = 0
+    state = scenario(players=2, routes=routes)
+    index = {c: i + shift for i, c in enumerate(game_map.cities)}
+    edges = [
+        (index[game_map.routes[r].a], index[game_map.routes[r].b], game_map.routes[r].length)
+        for r in routes
+    ]
+    assert longest_path(state, 0) == brute_longest_trail(edges)
+
+
+@given(station_positions())
+def test_station_assignment_equals_brute_force(state: GameState) -> None:
+    result = final_scores(state)[0]
+    points, done, chosen = brute_tickets(state, 0)
+    assert (result.ticket_points, result.tickets_completed) == (points, done)
+    assert tuple(route for _, route in result.station_routes) == chosen
+
+
+@given(station_positions(max_stations=0), st.integers(0, 100))
+def test_a_new_route_never_lowers_ticket_points_without_stations(
+    state: GameState, pick: int
+) -> None:
+    game_map = state.map
+    owner = state.route_owner
+    candidates = [
+        r.id
+        for r in game_map.routes
+        if owner[r.id] != 0 and (r.double_of is None or owner[r.double_of] != 0)
+    ]
+    added = candidates[pick % len(candidates)]
+    routes = {r: seat for r, seat in enumerate(owner) if seat is not None}
+    routes[added] = 0
+    grown = scenario(
+        game_map,
+        players=3,
+        routes=routes,
+        tickets=[list(p.tickets) for p in state.players],
+        trains=[9] * 3,
+    )
+    assert final_scores(grown)[0].ticket_points >= final_scores(state)[0].ticket_points
+
+
+@given(st.integers(2, 5), st.integers(0, 10_000), st.integers(0, 400))
+def test_scores_of_random_positions_add_up(players: int, seed: int, steps: int) -> None:
+    *_, state = random_play(players, seed, steps)
+    check_breakdown(state)
+
+
+@given(st.integers(0, 10_000))
+def test_end_states_of_random_games_are_scored(seed: int) -> None:
+    for players in range(2, 6):
+        *_, end = random_play(players, seed + players, None)
+        assert end.is_terminal
+        check_breakdown(end)

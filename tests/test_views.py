@@ -1,0 +1,114 @@
+"""Player views, spectator views, legal actions from a view and determinization (issue 5)."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from random_games import random_game
+
+from ttr_rules import (
+    GameState,
+    Phase,
+    PlayerView,
+    determinize,
+    legal_actions,
+    observe,
+    public_view,
+    to_json,
+    view_legal_actions,
+)
+from ttr_rules.testing import check_invariants
+from ttr_rules.testing.strategies import states
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+@given(states(), seeds)
+def test_determinize_is_consistent_with_every_view(state: GameState, seed: int) -> None:
+    for player in range(state.num_players):
+        view = observe(state, player)
+        guess = determinize(view, seed)
+        assert observe(guess, player) == view
+        check_invariants(guess)
+    spectator = public_view(state)
+    assert public_view(determinize(spectator, seed)) == spectator
+
+
+@given(states())
+def test_legal_actions_from_the_actors_view(state: GameState) -> None:
+    if state.is_terminal:
+        return
+    assert view_legal_actions(observe(state, state.current)) == legal_actions(state)
+
+
+@given(states(), seeds)
+def test_no_leak_hidden_information_changes_nothing(state: GameState, seed: int) -> None:
+    """A state differing from ``state`` only in what ``player`` cannot see gives the same JSON."""
+    for player in range(state.num_players):
+        other = determinize(observe(state, player), seed)
+        assert to_json(observe(other, player)) == to_json(observe(state, player))
+        reseeded = attrs.evolve(state, rng=state.rng + 1)
+        assert to_json(observe(reseeded, player)) == to_json(observe(state, player))
+
+
+def test_different_seeds_deal_different_hidden_cards() -> None:
+    _, _, state = random_game(3, steps=40)
+    view = observe(state, 0)
+    deals = {(determinize(view, s).deck, determinize(view, s).players[1].hand) for s in range(8)}
+    assert len(deals) == 8
+    tickets = {determinize(view, s).players[1].tickets for s in range(8)}
+    assert len(tickets) > 1
+
+
+def test_view_contents() -> None:
+    _, _, state = random_game(11, steps=60)
+    view = observe(state, 1)
+    me, other = view.seats[1], view.seats[0]
+    assert me.hand == state.players[1].hand and me.tickets == state.players[1].tickets
+    assert other.hand is None and other.tickets is None and other.offered is None
+    assert other.hand_size == state.players[0].hand.total
+    assert other.ticket_count == len(state.players[0].tickets)
+    assert view.deck_size == len(state.deck) and view.discard == state.discard
+    assert view.ticket_deck_size == len(state.ticket_deck)
+    assert view.route_owner == state.route_owner and view.face_up == state.face_up
+    assert not hasattr(view, "deck") and not hasattr(view, "rng")
+    spectator = public_view(state)
+    assert spectator.player is None
+    assert all(s.hand is None and s.tickets is None for s in spectator.seats)
+
+
+def test_offered_tickets_are_seen_by_their_owner_only() -> None:
+    _, _, state = random_game(5, steps=0)
+    assert state.phase is Phase.INITIAL_TICKETS
+    view = observe(state, state.current)
+    assert view.seats[state.current].offered == state.players[state.current].offered
+    assert view.seats[1].offered is None and view.seats[1].offered_count == 4
+
+
+def test_tickets_are_revealed_after_the_game() -> None:
+    _, _, state = random_game(2)
+    assert state.is_terminal
+    for view in (observe(state, 0), public_view(state)):
+        assert [s.tickets for s in view.seats] == [p.tickets for p in state.players]
+        assert all(s.hand is None for i, s in enumerate(view.seats) if i != view.player)
+
+
+def test_bad_arguments() -> None:
+    _, _, state = random_game(1, steps=10)
+    with pytest.raises(ValueError, match="seat"):
+        observe(state, state.num_players)
+    waiting = (state.current + 1) % state.num_players
+    with pytest.raises(ValueError, match="acts"):
+        view_legal_actions(observe(state, waiting))
+    with pytest.raises(ValueError, match="spectator"):
+        view_legal_actions(public_view(state))
+
+
+def test_inconsistent_view_is_refused() -> None:
+    _, _, state = random_game(4, steps=30)
+    view = observe(state, 0)
+    broken: PlayerView = attrs.evolve(view, deck_size=view.deck_size + 1)
+    with pytest.raises(ValueError, match="inconsistent view"):
+        determinize(broken, 0)
