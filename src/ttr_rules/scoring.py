@@ -13,6 +13,7 @@ them; the per-map tables are built once per map.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from heapq import heappop, heappush
 from itertools import product
 
 from attrs import frozen
@@ -229,9 +230,35 @@ def _component_trail(edges: list[Edge]) -> int:
     if not odd and not hanging:
         return total  # an Euler circuit uses every edge
     contracted = _contract(core, degree, hanging)
+    if len(contracted) > _SEARCH_LIMIT:
+        with_descents = contracted + _descent_edges(degree, peeled)
+        return max(peeled.inside, _branch_and_bound(with_descents))
     starts = sorted(hanging.union(odd))
     bound = _upper_bound(contracted, peeled)
     return max(peeled.inside, _search(contracted, starts, peeled, bound))
+
+
+#: Cores with more edges than this (after contraction) go to :func:`_branch_and_bound`: the
+#: memoized search is exponential in the number of core edges. Realistic networks (45 trains)
+#: stay far below it.
+_SEARCH_LIMIT = 24
+
+
+def _descent_edges(core_degree: dict[int, int], peeled: _Peeled) -> list[Edge]:
+    """The tree descents as pendant edges to fresh vertices (numbered after every core vertex).
+
+    A pendant edge can only be the first or the last edge of a trail, exactly like a descent, so
+    the longest trail of the core plus these edges is the longest trail of the core with its
+    descents.
+    """
+    fresh = max(core_degree) + 1
+    pendants: list[Edge] = []
+    for x in sorted(core_degree):
+        for descent in (peeled.down1[x], peeled.down2[x]):
+            if descent:
+                pendants.append((x, fresh, descent))
+                fresh += 1
+    return pendants
 
 
 def _max_degree(edges: list[Edge]) -> int:
@@ -346,6 +373,206 @@ def _longest_from(
         return longest
 
     return extend(start, 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Longest trail on large networks: branch and bound over T-join relaxations
+#
+# A trail is a connected subgraph H with at most two odd vertices (its ends), and every such H
+# is a trail (Euler). The longest trail is therefore the total length minus the lightest set R
+# of removed edges that leaves (a) at most two odd vertices and (b) the kept edges connected.
+# Dropping (b) leaves a classic problem: R is a T-join, solved exactly by a minimum-weight
+# perfect matching (:func:`_relaxation`). Where the relaxed answer is disconnected, the search
+# branches on how the true answer crosses one of its pieces (:func:`_expand`).
+
+#: A subproblem: the edges forced out (removed) and forced in (kept), by edge index.
+_Constraints = tuple[frozenset[int], frozenset[int]]
+
+
+def _branch_and_bound(edges: list[Edge], search_limit: int = _SEARCH_LIMIT) -> int:
+    """The exact longest trail over ``edges`` (a connected multigraph of any size).
+
+    Best-first search over subproblems keyed by an upper bound of their longest trail; each
+    subproblem that is not solved outright yields trails (lower bounds, valid for the whole
+    graph since its edges are edges of the graph) and children that partition its trails. The
+    search stops when no open subproblem can beat the best trail found. Components without
+    constraints of at most ``search_limit`` edges go to the memoized search (0: never).
+    """
+    best = 0
+    heap: list[tuple[int, int, _Constraints]] = [
+        (-sum(length for _, _, length in edges), 0, (frozenset(), frozenset()))
+    ]
+    pushed = 1
+    while heap:
+        negative_bound, _, constraints = heappop(heap)
+        if -negative_bound <= best:
+            break
+        found, children = _expand(edges, constraints, best, search_limit)
+        best = max(best, found)
+        for bound, child in children:
+            if bound > best:
+                heappush(heap, (-bound, pushed, child))
+                pushed += 1
+    return best
+
+
+def _expand(
+    edges: list[Edge], constraints: _Constraints, best: int, search_limit: int
+) -> tuple[int, list[tuple[int, _Constraints]]]:
+    """Solve or split one subproblem: the longest trail using no removed edge and every kept
+    edge. Returns a trail length found (0 when none) and the children with their bounds.
+
+    A trail is connected, so it lies in one component of the allowed edges: the one with every
+    kept edge (none if they are spread over several), or any one of them when nothing is kept.
+    A small component without kept edges is solved exactly by :func:`_component_trail`. Else
+    the T-join relaxation gives a bound and a subgraph H whose components are all trails (H has
+    at most two odd vertices, so each component has 0 or 2). If H is connected it is optimal.
+    Otherwise take the piece S of H with the fewest edges leaving it (all removed in H): the
+    best trail uses none of them, so it lies inside S or outside it (one child with the whole
+    cut removed), or uses a first one e_i (child i: e_1 ... e_{i-1} removed, e_i kept). These
+    children partition the subproblem and each strictly adds a constraint.
+    """
+    removed, kept = constraints
+    allowed = [eid for eid in range(len(edges)) if eid not in removed]
+    groups = _edge_components(edges, allowed)
+    if kept:
+        groups = [group for group in groups if not kept.isdisjoint(group)]
+        if len(groups) != 1:
+            return 0, []
+    if len(groups) > 1:
+        return 0, [
+            (_weight(edges, group), (removed.union(allowed).difference(group), kept))
+            for group in groups
+        ]
+    if not groups:
+        return 0, []
+    group = groups[0]
+    if _weight(edges, group) <= best:
+        return 0, []
+    if not kept and len(group) <= search_limit:
+        return _component_trail([edges[eid] for eid in group]), []
+    relaxed = _relaxation(edges, group, kept)
+    if relaxed is None or relaxed[0] <= best:
+        return 0, []
+    bound, join = relaxed
+    pieces = _edge_components(edges, [eid for eid in group if eid not in join])
+    found = max((_weight(edges, piece) for piece in pieces), default=0)
+    if len(pieces) <= 1 or found >= bound:
+        return found, []
+    cut = min((_cut(edges, group, piece) for piece in pieces), key=len)
+    children = [(bound, (removed.union(cut), kept))]
+    for i, eid in enumerate(cut):
+        children.append((bound, (removed.union(cut[:i]), kept | {eid})))
+    return found, children
+
+
+def _weight(edges: list[Edge], ids: Iterable[int]) -> int:
+    return sum(edges[eid][2] for eid in ids)
+
+
+def _edge_components(edges: list[Edge], ids: list[int]) -> list[list[int]]:
+    """The edge indices ``ids`` grouped by connected component."""
+    parent: dict[int, int] = {}
+    for eid in ids:
+        u, v, _ = edges[eid]
+        ru, rv = _root_of(parent, u), _root_of(parent, v)
+        if ru != rv:
+            parent[ru] = rv
+    groups: dict[int, list[int]] = {}
+    for eid in ids:
+        groups.setdefault(_root_of(parent, edges[eid][0]), []).append(eid)
+    return list(groups.values())
+
+
+def _root_of(parent: dict[int, int], x: int) -> int:
+    root = parent.setdefault(x, x)
+    while root != parent[root]:
+        parent[root] = parent[parent[root]]
+        root = parent[root]
+    return root
+
+
+def _cut(edges: list[Edge], group: list[int], piece: list[int]) -> list[int]:
+    """The edges of ``group`` with exactly one end among the vertices of ``piece``."""
+    inside = {x for eid in piece for x in edges[eid][:2]}
+    return [eid for eid in group if (edges[eid][0] in inside) != (edges[eid][1] in inside)]
+
+
+def _relaxation(
+    edges: list[Edge], group: list[int], kept: frozenset[int]
+) -> tuple[int, set[int]] | None:
+    """An upper bound of the longest trail over ``group`` keeping ``kept``, and an edge set
+    whose removal leaves at most two odd vertices (None when no such removal exists).
+
+    Every trail leaves unused a set R of edges whose odd vertices are those of the graph but
+    the two ends of the trail (a longest trail ends at odd vertices, or is closed and uses
+    everything): R is a T-join. The lightest T-join for a set T is a minimum perfect matching
+    of T under shortest-path distances, taking the symmetric difference of the matched paths;
+    letting two dummy vertices match any vertex at cost 0 (and each other: no open ends)
+    chooses the best two ends at once. Kept edges may not be removed, so paths avoid them. The
+    total minus this minimum bounds every trail of the subproblem from above.
+    """
+    import networkx as nx  # only on this path: large networks at final scoring
+
+    parity: dict[int, int] = {}
+    adjacency: dict[int, list[tuple[int, int, int]]] = {}
+    for eid in group:
+        u, v, length = edges[eid]
+        if u == v:
+            continue
+        parity[u] = parity.get(u, 0) ^ 1
+        parity[v] = parity.get(v, 0) ^ 1
+        if eid not in kept:
+            adjacency.setdefault(u, []).append((v, length, eid))
+            adjacency.setdefault(v, []).append((u, length, eid))
+    total = _weight(edges, group)
+    odd = sorted(x for x, p in parity.items() if p)
+    if len(odd) <= 2:
+        return total, set()
+    paths = {a: _shortest_paths(adjacency, a) for a in odd}
+    matching = nx.Graph()
+    dummies = (-1, -2) if min(odd) >= 0 else (min(odd) - 1, min(odd) - 2)
+    matching.add_edge(*dummies, weight=0)
+    for i, a in enumerate(odd):
+        for dummy in dummies:
+            matching.add_edge(a, dummy, weight=0)
+        for b in odd[i + 1 :]:
+            if b in paths[a][0]:
+                matching.add_edge(a, b, weight=paths[a][0][b])
+    mates: set[tuple[int, int]] = nx.min_weight_matching(matching)
+    if 2 * len(mates) != len(odd) + 2:
+        return None
+    join: set[int] = set()
+    cost = 0
+    for a, b in mates:
+        if a in dummies or b in dummies:
+            continue
+        distance, previous = paths[a]
+        cost += distance[b]
+        at = b
+        while at != a:
+            at, eid = previous[at]
+            join ^= {eid}
+    return total - cost, join
+
+
+def _shortest_paths(
+    adjacency: dict[int, list[tuple[int, int, int]]], source: int
+) -> tuple[dict[int, int], dict[int, tuple[int, int]]]:
+    """Dijkstra from ``source``: distances and, per vertex, (previous vertex, edge index)."""
+    distance = {source: 0}
+    previous: dict[int, tuple[int, int]] = {}
+    queue = [(0, source)]
+    while queue:
+        d, x = heappop(queue)
+        if d > distance[x]:
+            continue
+        for y, length, eid in adjacency.get(x, ()):
+            if d + length < distance.get(y, d + length + 1):
+                distance[y] = d + length
+                previous[y] = (x, eid)
+                heappush(queue, (d + length, y))
+    return distance, previous
 
 
 def longest_path(state: GameState, player: int) -> int:

@@ -17,6 +17,11 @@ from .turn import finish_action
 
 __all__ = ["apply_draw_blind", "apply_draw_face_up", "draw_actions"]
 
+# Enum members are looked up once here: ``Phase.START`` in a function body costs an enum
+# class-attribute look-up (about 0.2 µs on Python 3.11) every time it runs.
+_SECOND_CARD = Phase.SECOND_CARD
+_START = Phase.START
+
 _LOCO = Color.LOCOMOTIVE
 _FACE_UP = tuple(DrawFaceUp(slot) for slot in range(5))
 _BLIND = DrawBlind()
@@ -25,7 +30,7 @@ _BLIND = DrawBlind()
 def draw_actions(state: GameState) -> list[Action]:
     """The legal card draws: any face-up card as the first card, any but a locomotive as the
     second (E8, E9, E11); blind while the deck or the discard holds a card (E18, U6)."""
-    first = state.phase is Phase.START
+    first = state.phase is _START
     out: list[Action] = [
         _FACE_UP[slot]
         for slot, card in enumerate(state.face_up)
@@ -37,7 +42,7 @@ def draw_actions(state: GameState) -> list[Action]:
 
 
 def _check_phase(state: GameState, action: Action) -> None:
-    if state.phase is not Phase.START and state.phase is not Phase.SECOND_CARD:
+    if state.phase is not _START and state.phase is not _SECOND_CARD:
         raise IllegalActionError(Reason.WRONG_PHASE, action, f"phase is {state.phase.value}")
 
 
@@ -51,7 +56,7 @@ def apply_draw_face_up(state: GameState, action: DrawFaceUp, log: list[Event] | 
     card = state.face_up[slot]
     if card is None:
         raise IllegalActionError(Reason.EMPTY_SLOT, action)
-    first = state.phase is Phase.START
+    first = state.phase is _START
     if card is _LOCO and not first:
         raise IllegalActionError(Reason.LOCOMOTIVE_AS_SECOND_CARD, action)
     seat = state.current
@@ -61,7 +66,7 @@ def apply_draw_face_up(state: GameState, action: DrawFaceUp, log: list[Event] | 
     piles.take_face_up(slot)
     player = state.players[seat]
     players = with_player(state.players, seat, player.replace(hand=hand_add(player.hand, card)))
-    next_phase = Phase.SECOND_CARD if first and card is not _LOCO else Phase.START
+    next_phase = _SECOND_CARD if first and card is not _LOCO else _START
     return finish_action(state, piles, players, log, next_phase)
 
 
@@ -78,5 +83,5 @@ def apply_draw_blind(state: GameState, action: DrawBlind, log: list[Event] | Non
     players = with_player(state.players, seat, player.replace(hand=hand_add(player.hand, card)))
     if log is not None:
         log.append(CardDrawn(seat, card, None))
-    next_phase = Phase.SECOND_CARD if state.phase is Phase.START else Phase.START
+    next_phase = _SECOND_CARD if state.phase is _START else _START
     return finish_action(state, piles, players, log, next_phase)

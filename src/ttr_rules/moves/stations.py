@@ -7,6 +7,8 @@ Stations use no trains, so they are legal with none left.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..actions import Action, BuildStation
 from ..board import Board, board_for, payment_indices
 from ..errors import IllegalActionError, Reason
@@ -18,6 +20,13 @@ from .common import can_pay, pay, payment_cards, with_player
 from .turn import finish_action
 
 __all__ = ["apply_build_station", "station_actions", "station_problem"]
+
+# Enum members are looked up once here: ``Phase.START`` in a function body costs an enum
+# class-attribute look-up (about 0.2 µs on Python 3.11) every time it runs.
+_START = Phase.START
+
+
+_stations_of = attrgetter("stations")
 
 
 def built_cities(state: GameState) -> set[str]:
@@ -33,7 +42,7 @@ def station_actions(state: GameState, board: Board) -> list[Action]:
     payments = tuple(payment_indices(player.hand.counts, built + 1, -1, 0))
     if not payments:
         return []
-    key = (tuple(p.stations for p in state.players), payments)
+    key = (tuple(map(_stations_of, state.players)), payments)
     actions: list[Action] | None = board.station_cache.get(key)
     if actions is None:
         if len(board.station_cache) > 4096:
@@ -50,7 +59,7 @@ def station_actions(state: GameState, board: Board) -> list[Action]:
 
 def station_problem(state: GameState, action: BuildStation) -> tuple[Reason, str] | None:
     """Why ``action`` is not a legal station build now, or None when it is."""
-    if state.phase is not Phase.START:
+    if state.phase is not _START:
         return Reason.WRONG_PHASE, f"phase is {state.phase.value}"
     board = board_for(state.map)
     if not isinstance(action.city, str) or action.city not in board.city_index:
@@ -90,4 +99,4 @@ def apply_build_station(
     if log is not None:
         log.append(StationBuilt(seat, action.city, paid))
     players = with_player(state.players, seat, player)
-    return finish_action(state, piles, players, log, Phase.START)
+    return finish_action(state, piles, players, log, _START)

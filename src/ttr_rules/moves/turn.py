@@ -12,6 +12,12 @@ from ..state import GameState, Phase, PlayerState, evolve_with
 
 __all__ = ["finish_action", "second_card_available"]
 
+# Enum members are looked up once here: ``Phase.START`` in a function body costs an enum
+# class-attribute look-up (about 0.2 µs on Python 3.11) every time it runs.
+_GAME_OVER = Phase.GAME_OVER
+_SECOND_CARD = Phase.SECOND_CARD
+_START = Phase.START
+
 _LOCO = Color.LOCOMOTIVE
 
 
@@ -40,14 +46,14 @@ def finish_action(
     to say that the turn is over, in which case the end-of-turn rules run.
     """
     piles.settle_row(state.rules)
-    if phase is Phase.SECOND_CARD and not second_card_available(piles):
-        phase = Phase.START
+    if phase is _SECOND_CARD and not second_card_available(piles):
+        phase = _START
     changes["players"] = players
     changes["deck"] = piles.deck
     changes["discard"] = piles.discard
     changes["face_up"] = piles.face_up
     changes["rng"] = piles.rng
-    if phase is Phase.START:
+    if phase is _START:
         _end_turn(state, players, passed, log, changes)
     else:
         changes["phase"] = phase
@@ -86,7 +92,7 @@ def _end_turn(
         if over:
             log.append(GameOver(over))
     changes["current"] = seat if over else next_seat
-    changes["phase"] = Phase.GAME_OVER if over else Phase.START
+    changes["phase"] = _GAME_OVER if over else _START
     changes["passes"] = passes
     changes["final_turns"] = final_turns
     changes["turn"] = state.turn + 1
