@@ -1,0 +1,135 @@
+"""``scenario()`` input validation (issue 3, item 8) and ``ttr simulate`` (item 9)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ttr_rules import Color, Phase, Rules, load_map, scenario
+from ttr_rules.cli import main
+from ttr_rules.records import read_record, replay
+from ttr_rules.scoring import final_scores
+from ttr_rules.simulate import play_random_game
+
+R, G, L = Color.RED, Color.GREEN, Color.LOCOMOTIVE
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [
+        ({"players": 6}, "players"),
+        ({"current": 2}, "current"),
+        ({"hands": [{R: 1}]}, "hands"),
+        ({"hands": [{R: 13}, {}]}, "red"),
+        ({"hands": [{R: -1}, {}]}, "hands[0]"),
+        ({"face_up": [R, R, R]}, "face_up"),
+        ({"face_up": [R, R, R, R, "mauve"]}, "face_up[4]"),
+        ({"deck": [L] * 15}, "locomotive"),
+        ({"discard": ["nope"]}, "discard[0]"),
+        ({"routes": {999: 0}}, "routes"),
+        ({"routes": {0: 5}}, "routes[0]"),
+        ({"stations": {"Atlantis": 0}}, "Atlantis"),
+        ({"stations": {"Wien": 0, "Roma": 0, "Paris": 0, "Riga": 0}}, "stations"),
+        ({"tickets": [[999], []]}, "tickets[0]"),
+        ({"tickets": [[1], [1]]}, "tickets[1]"),
+        ({"tickets": [[("Paris", "Atlantis", 5)], []]}, "Atlantis"),
+        ({"ticket_deck": [1000]}, "ticket_deck"),
+        ({"trains": [45]}, "trains"),
+        ({"trains": [45, -1]}, "trains[1]"),
+        ({"shuffle": "sorted"}, "shuffle"),
+    ],
+)
+def test_scenario_rejects_inconsistent_input_naming_it(kwargs: dict[str, Any], named: str) -> None:
+    with pytest.raises(ValueError, match=named.replace("[", r"\[").replace("]", r"\]")):
+        scenario("europe", **kwargs)
+
+
+def test_scenario_rejects_both_tracks_of_a_double_route_for_one_player() -> None:
+    track = next(r for r in load_map("europe").routes if r.double_of is not None)
+    assert track.double_of is not None
+    with pytest.raises(ValueError, match="routes"):
+        scenario("europe", 4, routes={track.id: 1, track.double_of: 1})
+
+
+def test_scenario_places_routes_and_derives_points_and_trains() -> None:
+    europe = load_map("europe")
+    route = europe.routes[0]
+    state = scenario(europe, 3, routes={route.id: 2}, current=1)
+    assert state.phase is Phase.START and state.current == 1
+    assert state.route_owner[route.id] == 2
+    assert state.players[2].route_points == state.rules.route_score(route.length)
+    assert state.players[2].trains == 45 - route.length
+    assert len(state.deck) == 110 - 5 and state.discard == ()
+    assert len(state.ticket_deck) == 40 and len(state.ticket_box) == 6
+
+
+def test_scenario_unplaced_cards_go_to_discard_or_out_of_play() -> None:
+    only_deck = scenario(deck=[R, G], face_up=[R, R, R, R, R])
+    assert len(only_deck.discard) == 110 - 7 and only_deck.out_of_play == ()
+    both = scenario(deck=[R], discard=[G], face_up=[None] * 5)
+    assert both.deck == (R,) and both.discard == (G,) and len(both.out_of_play) == 108
+
+
+def test_scenario_injected_tickets_extend_a_copy_of_the_map() -> None:
+    state = scenario(tickets=[[("Brest", "Berlin", 9)], []])
+    ticket = state.map.tickets[state.players[0].tickets[0]]
+    assert (ticket.a, ticket.b, ticket.points) == ("Brest", "Berlin", 9)
+    assert state.map.digest != load_map("europe").digest
+    assert len(load_map("europe").tickets) == 46
+
+
+def test_scenario_rules_override() -> None:
+    state = scenario(rules=Rules(trains_per_player=20), routes={0: 0})
+    assert state.players[0].trains == 20 - state.map.routes[0].length
+
+
+def test_simulate_prints_scores_and_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "3", "--games", "2", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("game ") >= 2 and "winner" in out and "express" in out
+    assert "2 games of 3 players on europe" in out and "games/s" in out
+
+
+def test_simulate_with_jobs_gives_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["simulate", "--players", "2", "--games", "3", "--seed", "1", "--quiet"])
+    single = capsys.readouterr().out
+    main(["simulate", "--players", "2", "--games", "3", "--seed", "1", "--jobs", "2"])
+    parallel = capsys.readouterr().out
+    assert "3 games of 2 players" in single and "3 games of 2 players" in parallel
+    assert single.split(" in ")[0] == parallel.splitlines()[-1].split(" in ")[0]
+
+
+def test_simulate_records_replay_to_the_same_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--games", "2", "--seed", "9", "--record", str(tmp_path)]) == 0
+    capsys.readouterr()
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 2
+    for seed, path in zip((9, 10), files, strict=True):
+        json.loads(path.read_text())
+        end = replay(read_record(path))
+        assert end.phase is Phase.GAME_OVER
+        assert end == play_random_game(load_map("europe"), 4, seed).end
+        assert final_scores(end) == final_scores(play_random_game(load_map("europe"), 4, seed).end)
+    assert main(["replay", str(files[0])]) == 0
+    assert "game over" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--players", "7", "--games", "1"],
+        ["simulate", "--games", "0"],
+        ["simulate", "--map", "atlantis"],
+    ],
+)
+def test_simulate_errors_are_reported_without_traceback(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) != 0
+    err = capsys.readouterr().err
+    assert err.startswith("ttr: error:") and "Traceback" not in err
