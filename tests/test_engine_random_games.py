@@ -29,10 +29,12 @@ from ttr_rules import (
     PayTunnel,
     Phase,
     Reason,
+    Rules,
     apply_action,
     legal_actions,
     load_map,
     new_game,
+    scenario,
 )
 from ttr_rules.actions import Action
 from ttr_rules.game import full_deck
@@ -92,14 +94,15 @@ def brute_force_start_actions(state: GameState) -> set[Action]:
         found.add(DrawBlind())
     if state.ticket_deck:
         found.add(DrawTickets())
-    payments = [(c, k) for c in Color for k in range(9)]
+    longest = max(max(r.length for r in game_map.routes), state.rules.stations_per_player)
+    payments = [(c, k) for c in Color for k in range(longest + 1)]
     for route in game_map.routes:
         for color, k in payments:
             claim = ClaimRoute(route.id, color, k)
             if claim_problem(state, claim) is None:
                 found.add(claim)
     for city in game_map.cities:
-        for color, k in [(c, k) for c in Color for k in range(4)]:
+        for color, k in payments:
             build = BuildStation(city, color, k)
             if station_problem(state, build) is None:
                 found.add(build)
@@ -251,3 +254,36 @@ def test_one_hundred_random_games_end() -> None:
         for state, _ in random_game(players, seed):
             turns = state.turn
         assert 0 < turns < 1000
+
+
+def test_costly_stations_beyond_the_payment_tables() -> None:
+    cities = europe().cities[:9]
+    rules = Rules(stations_per_player=12)
+    state = scenario(
+        europe(),
+        2,
+        rules=rules,
+        hands=[{Color.RED: 9, Color.LOCOMOTIVE: 1}, {}],
+        stations=dict.fromkeys(cities, 0),
+    )
+    stations = {a for a in legal_actions(state) if isinstance(a, BuildStation)}
+    assert stations == {a for a in brute_force_start_actions(state) if isinstance(a, BuildStation)}
+    assert BuildStation("Wien", Color.RED, 1) in stations
+    after = apply_action(state, BuildStation("Wien", Color.RED, 1))
+    assert after.players[0].hand.total == 0
+
+
+def test_routes_longer_than_eight() -> None:
+    long_map = GameMap.create(
+        "long",
+        ["A", "B", "C"],
+        [("A", "B", 10, None), ("B", "C", 9, Color.RED)],
+        [("A", "C", 20)],
+        rules=Rules(route_scores=(0, 1, 2, 4, 7, 10, 15, 18, 21, 25, 30)),
+    )
+    state = scenario(long_map, 2, hands=[{Color.RED: 9, Color.LOCOMOTIVE: 10}, {}])
+    claims = {a for a in legal_actions(state) if isinstance(a, ClaimRoute)}
+    assert claims == {a for a in brute_force_start_actions(state) if isinstance(a, ClaimRoute)}
+    assert ClaimRoute(0, Color.LOCOMOTIVE, 10) in claims and ClaimRoute(1, Color.RED, 0) in claims
+    after = apply_action(state, ClaimRoute(0, Color.LOCOMOTIVE, 10))
+    assert after.players[0].route_points == 30

@@ -13,21 +13,24 @@ from attrs import field, frozen
 
 from .actions import Action, BuildStation, ClaimRoute
 from .cards import COLORS, LOCOMOTIVE_CODE, Color
-from .maps import GameMap
+from .maps import GameMap, Route
 
 __all__ = ["Board", "board_for", "payment_index", "payment_indices"]
 
 _LOCO = LOCOMOTIVE_CODE
-#: Card kinds (0–8) × locomotive counts (0–8): ``payment_index(color_code, locos)``.
-_MAX_PAYMENT = 9
+#: The smallest stride of the payment tables: Europe's longest route (8) and third station.
+_MIN_STRIDE = 9
 
 
-def payment_index(color_code: int, locomotives: int) -> int:
-    """Position of a ``(colour, locomotives)`` payment in a per-route or per-city action table."""
-    return color_code * _MAX_PAYMENT + locomotives
+def payment_index(color_code: int, locomotives: int, stride: int) -> int:
+    """Position of a ``(colour, locomotives)`` payment in a per-route or per-city action table
+    whose rows (one per card kind) have ``stride`` entries (``Board.stride``)."""
+    return color_code * stride + locomotives
 
 
-def payment_indices(counts: tuple[int, ...], total: int, color_code: int, ferry: int) -> list[int]:
+def payment_indices(
+    counts: tuple[int, ...], total: int, color_code: int, ferry: int, stride: int
+) -> list[int]:
     """The :func:`payment_index` of every payment of ``total`` cards that ``counts`` allows.
 
     ``color_code`` −1 means any one colour (gray); at least ``ferry`` locomotives are used
@@ -38,34 +41,31 @@ def payment_indices(counts: tuple[int, ...], total: int, color_code: int, ferry:
     out: list[int] = []
     for code in range(8) if color_code < 0 else (color_code,):
         low = total - counts[code]
-        base = code * _MAX_PAYMENT
+        base = code * stride
         out += range(base + (low if low > ferry else ferry), base + high)
     if locos >= total:
-        out.append(_LOCO * _MAX_PAYMENT + total)
+        out.append(_LOCO * stride + total)
     return out
 
 
-def _claim_table(route_id: int, length: int) -> tuple[ClaimRoute | None, ...]:
-    table: list[ClaimRoute | None] = [None] * (9 * _MAX_PAYMENT)
+def _claim_table(route_id: int, length: int, stride: int) -> tuple[ClaimRoute | None, ...]:
+    table: list[ClaimRoute | None] = [None] * (9 * stride)
     for code, color in enumerate(COLORS):
-        for locos in range(min(length, _MAX_PAYMENT - 1) + 1):
-            if color is Color.LOCOMOTIVE:
-                if locos == length:
-                    table[payment_index(code, locos)] = ClaimRoute(route_id, color, locos)
-            elif locos < length:
-                table[payment_index(code, locos)] = ClaimRoute(route_id, color, locos)
+        if color is Color.LOCOMOTIVE:
+            table[payment_index(code, length, stride)] = ClaimRoute(route_id, color, length)
+        else:
+            for locos in range(length):
+                table[payment_index(code, locos, stride)] = ClaimRoute(route_id, color, locos)
     return tuple(table)
 
 
-def _station_table(city: str, max_cost: int) -> tuple[BuildStation | None, ...]:
-    table: list[BuildStation | None] = [None] * (9 * _MAX_PAYMENT)
-    for cost in range(1, max_cost + 1):
-        for code, color in enumerate(COLORS):
-            if color is Color.LOCOMOTIVE:
-                table[payment_index(code, cost)] = BuildStation(city, color, cost)
-            else:
-                for locos in range(cost):
-                    table[payment_index(code, locos)] = BuildStation(city, color, locos)
+def _station_table(city: str, stride: int) -> tuple[BuildStation | None, ...]:
+    """Every station payment of up to ``stride − 1`` cards."""
+    table: list[BuildStation | None] = [None] * (9 * stride)
+    for code, color in enumerate(COLORS):
+        for locos in range(stride):
+            if color is not Color.LOCOMOTIVE or locos:
+                table[payment_index(code, locos, stride)] = BuildStation(city, color, locos)
     return tuple(table)
 
 
@@ -81,11 +81,12 @@ class Board:
     #: The other track of a double route, -1 when none.
     double: tuple[int, ...]
     city_index: dict[str, int]
-    #: ``routes_up_to[n]``: ids of routes of length ≤ n, in id order.
-    routes_up_to: tuple[tuple[int, ...], ...]
     claim_tables: tuple[tuple[ClaimRoute | None, ...], ...]
     station_tables: tuple[tuple[BuildStation | None, ...], ...]
     max_length: int
+    #: Entries per card kind in the payment tables: more than the longest route and than the
+    #: costliest station the tables serve (``payment_index``).
+    stride: int
     #: Routes by colour code (−1 gray), then by kind: ``(length, ferry locomotives, route
     #: ids)`` in increasing length.
     kinds_by_color: tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
@@ -93,35 +94,26 @@ class Board:
     station_cache: dict[object, list[Action]] = field(factory=dict)
 
 
+def _kinds_by_color(
+    routes: tuple[Route, ...],
+) -> tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]:
+    """Route ids grouped by colour code, then by (length, ferry locomotives), shortest first."""
+    groups: dict[int, dict[tuple[int, int], list[int]]] = {}
+    for r in routes:
+        code = -1 if r.color is None else r.color.code
+        groups.setdefault(code, {}).setdefault((r.length, r.ferry_locomotives), []).append(r.id)
+    return tuple(
+        (code, tuple((length, ferry, tuple(ids)) for (length, ferry), ids in sorted(kinds.items())))
+        for code, kinds in sorted(groups.items())
+    )
+
+
 def _build(game_map: GameMap) -> Board:
     routes = game_map.routes
     max_length = max((r.length for r in routes), default=0)
-    up_to = tuple(tuple(r.id for r in routes if r.length <= n) for n in range(max_length + 1))
-    # Every cost the tables can index, not just the map's default stations_per_player: a game
-    # may be played with other Rules (E53 variant), and a missing entry would be a None action.
-    max_cost = _MAX_PAYMENT - 1
-    route_kinds = [
-        (r.length, -1 if r.color is None else r.color.code, r.ferry_locomotives) for r in routes
-    ]
-    kinds_by_color = tuple(
-        (
-            code,
-            tuple(
-                (
-                    length,
-                    ferry,
-                    tuple(
-                        r.id
-                        for r, k in zip(routes, route_kinds, strict=True)
-                        if k == (length, code, ferry)
-                    ),
-                )
-                for length, kind_code, ferry in sorted(set(route_kinds))
-                if kind_code == code
-            ),
-        )
-        for code in sorted({k[1] for k in route_kinds})
-    )
+    # A game may use other Rules than the map's (E53 variants): station payments beyond the
+    # tables are built on demand (see moves.stations).
+    stride = max(_MIN_STRIDE, max_length + 1, game_map.rules.stations_per_player + 1)
     return Board(
         length=tuple(r.length for r in routes),
         color=tuple(-1 if r.color is None else r.color.code for r in routes),
@@ -129,11 +121,11 @@ def _build(game_map: GameMap) -> Board:
         tunnel=tuple(r.tunnel for r in routes),
         double=tuple(-1 if r.double_of is None else r.double_of for r in routes),
         city_index={c: i for i, c in enumerate(game_map.cities)},
-        routes_up_to=up_to,
-        claim_tables=tuple(_claim_table(r.id, r.length) for r in routes),
-        station_tables=tuple(_station_table(c, max_cost) for c in game_map.cities),
+        claim_tables=tuple(_claim_table(r.id, r.length, stride) for r in routes),
+        station_tables=tuple(_station_table(c, stride) for c in game_map.cities),
         max_length=max_length,
-        kinds_by_color=kinds_by_color,
+        stride=stride,
+        kinds_by_color=_kinds_by_color(routes),
     )
 
 

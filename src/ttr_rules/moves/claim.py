@@ -49,6 +49,7 @@ def claim_actions(state: GameState, board: Board) -> list[Action]:
     owner = state.route_owner
     doubles_open = len(state.players) >= state.rules.double_route_min_players
     doubles = board.double
+    stride = board.stride
     found: list[tuple[int, list[int]]] = []
     # Routes are grouped by colour and then by kind (length, ferry symbols), shortest first:
     # the hand affords a kind, or not, for all its routes at once.
@@ -70,7 +71,7 @@ def claim_actions(state: GameState, board: Board) -> list[Action]:
                     if other_owner is not None and (other_owner == seat or not doubles_open):
                         continue
                 if payments is None:
-                    payments = payment_indices(counts, length, code, ferry)
+                    payments = payment_indices(counts, length, code, ferry, stride)
                 found.append((r, payments))
     found.sort()
     tables = board.claim_tables

@@ -11,6 +11,7 @@ from operator import attrgetter
 
 from ..actions import Action, BuildStation
 from ..board import Board, board_for, payment_indices
+from ..cards import COLORS
 from ..errors import IllegalActionError, Reason
 from ..events import Event, StationBuilt
 from ..piles import Piles
@@ -39,7 +40,10 @@ def station_actions(state: GameState, board: Board) -> list[Action]:
     built = len(player.stations)
     if built >= state.rules.stations_per_player:
         return []
-    payments = tuple(payment_indices(player.hand.counts, built + 1, -1, 0))
+    cost = built + 1
+    if cost >= board.stride:
+        return _uncached_station_actions(state, cost)
+    payments = tuple(payment_indices(player.hand.counts, cost, -1, 0, board.stride))
     if not payments:
         return []
     key = (tuple(map(_stations_of, state.players)), payments)
@@ -55,6 +59,24 @@ def station_actions(state: GameState, board: Board) -> list[Action]:
             for i in payments
         ]
     return actions
+
+
+def _uncached_station_actions(state: GameState, cost: int) -> list[Action]:
+    """Station actions for a cost beyond the board's tables (rules with many stations)."""
+    hand = state.players[state.current].hand
+    payments = [
+        (c, k)
+        for c in COLORS
+        for k in range(cost + 1)
+        if _payment_problem(c, k, cost, -1) is None and can_pay(hand, c, k, cost)
+    ]
+    taken = built_cities(state)
+    return [
+        BuildStation(city, c, k)
+        for city in state.map.cities
+        if city not in taken
+        for c, k in payments
+    ]
 
 
 def station_problem(state: GameState, action: BuildStation) -> tuple[Reason, str] | None:
