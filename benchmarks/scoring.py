@@ -3,7 +3,8 @@
 
 The dense network: one player owns 22 routes of length 1 or 2 forming 5 independent cycles
 (a connected graph of 18 cities, so 22 - 18 + 1 = 5), built as a custom map. Besides this
-fixed network, the worst of many random networks of the same size is reported.
+fixed network, the worst of many random networks of the same size is reported, and the whole
+board (one player owning one track of every route: the branch and bound of the longest trail).
 
     python benchmarks/scoring.py [--games 20] [--seed 0]
 """
@@ -22,6 +23,7 @@ from ttr_rules import (
     apply_action,
     final_scores,
     legal_actions,
+    load_map,
     longest_path,
     new_game,
     scenario,
@@ -122,6 +124,16 @@ def main() -> int:
     print(
         "longest_trail, 200 random networks (18 cities, 22 routes): "
         f"mean {mean:.3f} ms, worst {max(times):.3f} ms"
+    )
+
+    europe = load_map("europe")
+    owners = {r.id: int(r.double_of is not None and r.double_of < r.id) for r in europe.routes}
+    whole = scenario(europe, 3, routes=owners, trains=[45, 45, 45])
+    length = longest_path(whole, 0)
+    whole_ms = per_call_ms(lambda: longest_path(whole, 0), 3)
+    print(
+        f"longest_path, one player owning one track of every route of Europe "
+        f"({len(whole.routes_of(0))} routes, RULES.md E20b): {length} spaces, {whole_ms:.3f} ms"
     )
 
     finals = end_states(args.games, args.seed)

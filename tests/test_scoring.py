@@ -470,8 +470,8 @@ def test_format_scores_lists_every_player_and_marks_the_winner() -> None:
     lines = text.splitlines()
     assert lines[0].split()[:2] == ["player", "routes"]
     rows = {line.split()[0]: line for line in lines[1:4]}
-    assert set(rows) == {"A", "B", "C"}
+    assert set(rows) == {"P0", "P1", "P2"}
     assert [seat for seat, line in rows.items() if line.endswith("*")] == [
-        "ABC"[w] for w in winners(state)
+        f"P{w}" for w in winners(state)
     ]
-    assert f"A stations: Frankfurt -> #{rid('Frankfurt', 'München')} " in text
+    assert f"P0 stations: Frankfurt -> #{rid('Frankfurt', 'München')} " in text

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from itertools import product
+from functools import cache
+from itertools import pairwise, product
 
+import networkx as nx
 from helpers import europe
 from hypothesis import given
 from hypothesis import strategies as st
@@ -23,7 +25,7 @@ from ttr_rules import (
     winners,
 )
 from ttr_rules.scenario import InjectedTicket
-from ttr_rules.scoring import longest_trail
+from ttr_rules.scoring import _branch_and_bound, _component_trail, _components, longest_trail
 
 Edge = tuple[int, int, int]
 
@@ -48,6 +50,60 @@ def brute_longest_trail(edges: Sequence[Edge]) -> int:
     for start in {x for u, v, _ in edges for x in (u, v)}:
         walk(start, frozenset(), 0)
     return best
+
+
+def memo_longest_trail(edges: Sequence[Edge]) -> int:
+    """Every trail from every vertex, memoized on (vertex, used edges): fast up to ~16 edges."""
+    adjacency: dict[int, list[tuple[int, int, int]]] = {}
+    for i, (u, v, w) in enumerate(edges):
+        adjacency.setdefault(u, []).append((i, v, w))
+        if u != v:
+            adjacency.setdefault(v, []).append((i, u, w))
+
+    @cache
+    def walk(at: int, used: int) -> int:
+        steps = [w + walk(y, used | 1 << i) for i, y, w in adjacency[at] if not used >> i & 1]
+        return max(steps, default=0)
+
+    return max((walk(x, 0) for x in adjacency), default=0)
+
+
+def certified_longest_trail(edges: Sequence[Edge]) -> int | None:
+    """The longest trail when a T-join certificate proves it, else None (networkx only).
+
+    Upper bound: the edges a trail leaves unused join every odd vertex but its two ends, so they
+    weigh at least a minimum matching of the odd vertices under shortest-path distances in
+    which two free vertices may match a dummy. Witness: removing the matched shortest paths
+    leaves at most two odd vertices; if the rest is connected it has an Euler trail of exactly
+    the bound.
+    """
+    graph = nx.MultiGraph()
+    for u, v, w in edges:
+        graph.add_edge(u, v, weight=w)
+    odd = [x for x in graph if graph.degree(x) % 2]
+    distance = dict(nx.all_pairs_dijkstra_path_length(graph))
+    matching = nx.Graph()
+    matching.add_edge("free1", "free2", weight=0)
+    for i, a in enumerate(odd):
+        matching.add_edge(a, "free1", weight=0)
+        matching.add_edge(a, "free2", weight=0)
+        for b in odd[i + 1 :]:
+            matching.add_edge(a, b, weight=distance[a][b])
+    pairs = [
+        (a, b) for a, b in nx.min_weight_matching(matching) if {a, b}.isdisjoint({"free1", "free2"})
+    ]
+    bound: int = sum(w for _, _, w in edges) - sum(distance[a][b] for a, b in pairs)
+    rest = graph.copy()
+    for a, b in pairs:
+        path = nx.dijkstra_path(graph, a, b)
+        for x, y in pairwise(path):
+            key = min(rest[x][y], key=lambda k: rest[x][y][k]["weight"])
+            rest.remove_edge(x, y, key)
+    rest.remove_nodes_from([x for x in list(rest) if rest.degree(x) == 0])
+    kept = sum(w for _, _, w in rest.edges(data="weight"))
+    if kept == bound and nx.is_connected(rest) and nx.has_eulerian_path(rest):
+        return bound
+    return None
 
 
 def connected(game_map: GameMap, route_ids: Sequence[int], a: str, b: str) -> bool:
@@ -242,3 +298,70 @@ def test_end_states_of_random_games_are_scored(seed: int) -> None:
         *_, end = random_play(players, seed + players, None)
         assert end.is_terminal
         check_breakdown(end)
+
+
+# -- large networks: the branch and bound (E72) ---------------------------------------------
+
+
+@given(small_networks)
+def test_branch_and_bound_alone_equals_brute_force(edges: list[Edge]) -> None:
+    # search_limit=0: no memoized search underneath, the bounds and branching do everything
+    assert _branch_and_bound(edges, 0) == brute_longest_trail(edges)
+
+
+def test_branch_and_bound_on_random_multigraphs_equals_memoized_brute_force() -> None:
+    rnd = random.Random(4)
+    for _ in range(1500):
+        cities = rnd.randint(2, 9)
+        edges = [
+            (rnd.randrange(cities), rnd.randrange(cities), rnd.randint(1, 4))
+            for _ in range(rnd.randint(1, 13))
+        ]
+        assert _branch_and_bound(edges, 0) == memo_longest_trail(edges), edges
+
+
+def europe_edges(route_ids: Sequence[int]) -> list[Edge]:
+    game_map = europe()
+    index = {c: i for i, c in enumerate(game_map.cities)}
+    routes = [game_map.routes[r] for r in route_ids]
+    return [(index[r.a], index[r.b], r.length) for r in routes]
+
+
+def test_branch_and_bound_agrees_with_the_memoized_search_on_europe_subnetworks() -> None:
+    # two independent exact methods on cores just above and below the switch between them
+    rnd = random.Random(7)
+    everything = europe_edges(range(len(europe().routes)))
+    checked = 0
+    while checked < 40:
+        for component in _components(rnd.sample(everything, rnd.randint(28, 40))):
+            if len(component) >= 20:
+                assert _branch_and_bound(component, 0) == _component_trail(component, 10**9)
+                checked += 1
+
+
+def test_whole_europe_longest_trail_is_certified() -> None:
+    game_map = europe()
+    all_routes = europe_edges(range(len(game_map.routes)))
+    one_track = europe_edges(
+        [r.id for r in game_map.routes if r.double_of is None or r.double_of > r.id]
+    )
+    for edges in (all_routes, one_track):
+        expected = certified_longest_trail(edges)
+        assert expected is not None
+        assert longest_trail(edges) == expected
+    assert longest_trail(one_track) == 237
+
+
+def test_e20b_every_route_owned_is_scored() -> None:
+    # RULES.md E20b: every route claimed; A owns one track of every pair, B the second tracks
+    game_map = europe()
+    owners = {
+        r.id: 1 if r.double_of is not None and r.double_of < r.id else 0 for r in game_map.routes
+    }
+    state = scenario(game_map, 3, routes=owners, trains=[45, 45, 45])
+    scores = final_scores(state)
+    a_edges = europe_edges(state.routes_of(0))
+    assert scores[0].longest_path == certified_longest_trail(a_edges) == 237
+    assert scores[1].longest_path == brute_longest_trail(europe_edges(state.routes_of(1)))
+    assert scores[0].express_bonus == state.rules.longest_path_bonus
+    check_breakdown(state)

@@ -12,6 +12,7 @@ them; the per-map tables are built once per map.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from heapq import heappop, heappush
 from itertools import product
@@ -77,13 +78,13 @@ class _Tables:
     ticket_ends: tuple[Edge, ...]
 
 
-# Keyed by id(); the map is kept alive beside its tables so that an id is never reused.
-_TABLES: dict[int, tuple[GameMap, _Tables]] = {}
+# Keyed by id(); an entry is dropped when its map is garbage-collected (see board.board_for).
+_TABLES: dict[int, _Tables] = {}
 
 
 def _tables(game_map: GameMap) -> _Tables:
-    entry = _TABLES.get(id(game_map))
-    if entry is None:
+    tables = _TABLES.get(id(game_map))
+    if tables is None:
         index = {city: i for i, city in enumerate(game_map.cities)}
         ends = tuple((index[r.a], index[r.b], r.length) for r in game_map.routes)
         touching: list[list[int]] = [[] for _ in game_map.cities]
@@ -92,9 +93,11 @@ def _tables(game_map: GameMap) -> _Tables:
             if b != a:
                 touching[b].append(rid)
         tickets = tuple((index[t.a], index[t.b], t.points) for t in game_map.tickets)
-        tables = _Tables(index, ends, tuple(tuple(t) for t in touching), tickets)
-        entry = _TABLES[id(game_map)] = (game_map, tables)
-    return entry[1]
+        tables = _TABLES[id(game_map)] = _Tables(
+            index, ends, tuple(tuple(t) for t in touching), tickets
+        )
+        weakref.finalize(game_map, _TABLES.pop, id(game_map), None)
+    return tables
 
 
 def _owned_routes(state: GameState) -> list[list[int]]:
@@ -108,6 +111,12 @@ def _owned_routes(state: GameState) -> list[list[int]]:
 
 # --------------------------------------------------------------------------------------------
 # Longest trail (E72, E73)
+
+
+#: Cores with more edges than this (after contraction) go to :func:`_branch_and_bound`: the
+#: memoized search is exponential in the number of core edges. Realistic networks (45 trains)
+#: stay far below it.
+_SEARCH_LIMIT = 22
 
 
 def longest_trail(edges: Sequence[Edge]) -> int:
@@ -201,7 +210,7 @@ def _peel(edges: list[Edge]) -> _Peeled:
     return _Peeled(core, down1, down2, inside)
 
 
-def _component_trail(edges: list[Edge]) -> int:
+def _component_trail(edges: list[Edge], search_limit: int = _SEARCH_LIMIT) -> int:
     """The longest trail of one connected component.
 
     The hanging trees are cut off (:func:`_peel`); on the remaining core a trail is one
@@ -211,7 +220,8 @@ def _component_trail(edges: list[Edge]) -> int:
     vertex, or a closed one, could be extended by an unused edge there), so core vertices of
     degree 2 without trees are never endpoints and their two edges merge into one
     (:func:`_contract`); a memoized depth-first search then starts from every possible end.
-    A component without a city of degree 3 or more is a path or a cycle: all of it.
+    A component without a city of degree 3 or more is a path or a cycle: all of it. A core of
+    more than ``search_limit`` contracted edges goes to :func:`_branch_and_bound` instead.
     """
     if len(edges) < 3 or _max_degree(edges) <= 2:
         return sum(length for _, _, length in edges)
@@ -230,18 +240,12 @@ def _component_trail(edges: list[Edge]) -> int:
     if not odd and not hanging:
         return total  # an Euler circuit uses every edge
     contracted = _contract(core, degree, hanging)
-    if len(contracted) > _SEARCH_LIMIT:
+    if len(contracted) > search_limit:
         with_descents = contracted + _descent_edges(degree, peeled)
         return max(peeled.inside, _branch_and_bound(with_descents))
     starts = sorted(hanging.union(odd))
     bound = _upper_bound(contracted, peeled)
     return max(peeled.inside, _search(contracted, starts, peeled, bound))
-
-
-#: Cores with more edges than this (after contraction) go to :func:`_branch_and_bound`: the
-#: memoized search is exponential in the number of core edges. Realistic networks (45 trains)
-#: stay far below it.
-_SEARCH_LIMIT = 24
 
 
 def _descent_edges(core_degree: dict[int, int], peeled: _Peeled) -> list[Edge]:
@@ -380,7 +384,7 @@ def _longest_from(
 #
 # A trail is a connected subgraph H with at most two odd vertices (its ends), and every such H
 # is a trail (Euler). The longest trail is therefore the total length minus the lightest set R
-# of removed edges that leaves (a) at most two odd vertices and (b) the kept edges connected.
+# of removed edges that leaves (a) at most two odd vertices and (b) the other edges connected.
 # Dropping (b) leaves a classic problem: R is a T-join, solved exactly by a minimum-weight
 # perfect matching (:func:`_relaxation`). Where the relaxed answer is disconnected, the search
 # branches on how the true answer crosses one of its pieces (:func:`_expand`).
@@ -424,7 +428,8 @@ def _expand(
 
     A trail is connected, so it lies in one component of the allowed edges: the one with every
     kept edge (none if they are spread over several), or any one of them when nothing is kept.
-    A small component without kept edges is solved exactly by :func:`_component_trail`. Else
+    A small component without kept edges is solved exactly by :func:`_component_trail` (with
+    a limit that keeps it on the memoized search: contraction never adds edges). Else
     the T-join relaxation gives a bound and a subgraph H whose components are all trails (H has
     at most two odd vertices, so each component has 0 or 2). If H is connected it is optimal.
     Otherwise take the piece S of H with the fewest edges leaving it (all removed in H): the
@@ -450,7 +455,7 @@ def _expand(
     if _weight(edges, group) <= best:
         return 0, []
     if not kept and len(group) <= search_limit:
-        return _component_trail([edges[eid] for eid in group]), []
+        return _component_trail([edges[eid] for eid in group], len(group)), []
     relaxed = _relaxation(edges, group, kept)
     if relaxed is None or relaxed[0] <= best:
         return 0, []
@@ -506,11 +511,12 @@ def _relaxation(
 
     Every trail leaves unused a set R of edges whose odd vertices are those of the graph but
     the two ends of the trail (a longest trail ends at odd vertices, or is closed and uses
-    everything): R is a T-join. The lightest T-join for a set T is a minimum perfect matching
-    of T under shortest-path distances, taking the symmetric difference of the matched paths;
-    letting two dummy vertices match any vertex at cost 0 (and each other: no open ends)
-    chooses the best two ends at once. Kept edges may not be removed, so paths avoid them. The
-    total minus this minimum bounds every trail of the subproblem from above.
+    everything, since an unused edge at an end would extend it; extending never breaks the
+    constraints of a subproblem): R is a T-join. The lightest T-join for a set T is a minimum
+    perfect matching of T under shortest-path distances, taking the symmetric difference of the
+    matched paths; letting two dummy vertices match any vertex at cost 0 (and each other: no
+    open ends) chooses the best two ends at once. Kept edges may not be removed, so paths avoid
+    them. The total minus this minimum bounds every trail of the subproblem from above.
     """
     import networkx as nx  # only on this path: large networks at final scoring
 
@@ -854,7 +860,8 @@ def winners(state: GameState) -> tuple[int, ...]:
 
 
 def _seat_name(seat: int) -> str:
-    return chr(ord("A") + seat) if seat < 26 else str(seat)
+    """Players are named by seat, as everywhere in the API: P0, P1, ..."""
+    return f"P{seat}"
 
 
 def _signed(value: int) -> str:
