@@ -8,8 +8,36 @@ from __future__ import annotations
 from functools import cache
 
 from ttr_rules import Color, GameMap, Route, load_map
+from ttr_rules.testing import card_census
 
-__all__ = ["europe", "find_route", "hand", "route_id", "routes_between"]
+__all__ = [
+    "B",
+    "G",
+    "K",
+    "L",
+    "O",
+    "P",
+    "R",
+    "W",
+    "Y",
+    "card_census",
+    "europe",
+    "find_route",
+    "hand",
+    "route_id",
+    "routes_between",
+]
+
+# RULES.md's card letters.
+R = Color.RED
+G = Color.GREEN
+B = Color.BLUE
+Y = Color.YELLOW
+K = Color.BLACK
+W = Color.WHITE
+O = Color.ORANGE  # noqa: E741 - RULES.md's letter for orange
+P = Color.PURPLE
+L = Color.LOCOMOTIVE
 
 
 @cache

@@ -40,6 +40,7 @@ from ttr_rules.actions import Action
 from ttr_rules.game import full_deck
 from ttr_rules.moves.claim import claim_problem
 from ttr_rules.moves.stations import station_problem
+from ttr_rules.testing import card_census
 
 
 @cache
@@ -56,26 +57,6 @@ def random_game(players: int, seed: int) -> Iterator[tuple[GameState, Action]]:
         action = options[int(rnd.random() * len(options))]
         yield state, action
         state = apply_action(state, action)
-
-
-def all_cards(state: GameState) -> Counter[Color]:
-    cards: Counter[Color] = Counter()
-    for p in state.players:
-        cards.update(p.hand.as_dict())
-    cards.update(c for c in state.face_up if c is not None)
-    cards.update(state.deck)
-    cards.update(state.discard)
-    cards.update(state.out_of_play)
-    if state.tunnel is not None:
-        t = state.tunnel
-        length = state.map.routes[t.route].length
-        if t.color is Color.LOCOMOTIVE:
-            cards[Color.LOCOMOTIVE] += length
-        else:
-            cards[t.color] += length - t.locomotives
-            cards[Color.LOCOMOTIVE] += t.locomotives
-        cards.update(t.revealed)
-    return cards
 
 
 def all_tickets(state: GameState) -> list[int]:
@@ -115,7 +96,7 @@ def test_random_games_keep_every_card_and_ticket(players: int) -> None:
     for seed in range(3):
         last = None
         for state, _ in random_game(players, seed):
-            assert all_cards(state) == deck
+            assert card_census(state) == deck
             tickets = all_tickets(state)
             assert sorted(tickets) == list(range(len(europe().tickets)))
             for p in state.players:

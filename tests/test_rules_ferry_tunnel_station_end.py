@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
-from helpers import europe, route_id
+from helpers import B, G, K, L, O, P, R, W, Y, europe, route_id
 
 from ttr_rules import (
     Action,
@@ -52,15 +52,7 @@ from ttr_rules import (
 from ttr_rules.actions import ACTION_TYPES
 from ttr_rules.scoring import final_scores
 
-P = Color.PURPLE
-W = Color.WHITE
-B = Color.BLUE
-Y = Color.YELLOW
-ORG = Color.ORANGE
-K = Color.BLACK
-R = Color.RED
-G = Color.GREEN
-L = Color.LOCOMOTIVE
+ORG = O
 
 #: A full face-up row without locomotives (and without black), so that no reset or refill
 #: interferes with the cards under test.

@@ -14,7 +14,22 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 import pytest
-from helpers import europe, find_route, route_id, routes_between
+from helpers import (
+    B,
+    G,
+    K,
+    L,
+    O,
+    P,
+    R,
+    W,
+    Y,
+    card_census,
+    europe,
+    find_route,
+    route_id,
+    routes_between,
+)
 
 from ttr_rules import (
     Action,
@@ -52,16 +67,6 @@ from ttr_rules import (
 from ttr_rules.game import full_deck
 from ttr_rules.piles import fisher_yates
 from ttr_rules.scoring import final_scores
-
-R = Color.RED
-G = Color.GREEN
-B = Color.BLUE
-Y = Color.YELLOW
-K = Color.BLACK
-W = Color.WHITE
-O = Color.ORANGE  # noqa: E741 - RULES.md's card letter
-P = Color.PURPLE
-L = Color.LOCOMOTIVE
 
 E = TypeVar("E")
 
@@ -107,7 +112,7 @@ def play(state: GameState, *actions: Action) -> tuple[GameState, tuple[Event, ..
     for action in actions:
         assert action in legal_actions(state), f"{action} not legal in phase {state.phase}"
         result = step(state, action)
-        assert census(result.state) == census(state), "train cards were created or lost"
+        assert card_census(result.state) == card_census(state), "train cards were created or lost"
         state = result.state
         # U3 invariant: a slot is empty only while both the deck and the discard are empty.
         if None in state.face_up:
@@ -128,28 +133,6 @@ def gained(before: GameState, after: GameState, seat: int) -> dict[Color, int]:
         if after.players[seat].hand[c] != before.players[seat].hand[c]
     }
     return diff
-
-
-def census(state: GameState) -> Counter[Color]:
-    """Every train card in hands, the row, the deck and the discard (and set aside)."""
-    cards: Counter[Color] = Counter()
-    for p in state.players:
-        cards.update(p.hand.as_dict())
-    cards.update(c for c in state.face_up if c is not None)
-    cards.update(state.deck)
-    cards.update(state.discard)
-    cards.update(state.out_of_play)
-    tunnel = state.tunnel
-    if tunnel is not None:
-        # The revealed cards, and the base payment laid down but not yet discarded.
-        cards.update(tunnel.revealed)
-        length = state.map.routes[tunnel.route].length
-        if tunnel.color is L:
-            cards[L] += length
-        else:
-            cards[tunnel.color] += length - tunnel.locomotives
-            cards[L] += tunnel.locomotives
-    return cards
 
 
 def all_cards_except(*taken: Mapping[Color, int] | Sequence[Color | None]) -> dict[Color, int]:
@@ -188,7 +171,7 @@ def seed_with_initial_reset(players: int, first_seed: int = 0) -> int:
 @pytest.mark.parametrize("seed", [0, 1, 7, 2024])
 def test_e01_component_counts(seed: int) -> None:
     state = new_game(players=5, seed=seed)
-    cards = census(state)
+    cards = card_census(state)
     assert sum(cards.values()) == 110
     assert cards[L] == 14
     for color in (P, B, O, W, G, Y, K, R):
@@ -703,7 +686,7 @@ def test_e15_reset_loop_always_terminates(seed: int) -> None:
     assert None not in row
     non_loco = sum(c is not L for c in (*row, *after.deck, *after.discard))
     assert row.count(L) < 3 or non_loco < 3 or capped
-    assert census(after) == census(state)
+    assert card_census(after) == card_census(state)
 
 
 def test_e16_unfillable_slots_stay_empty_until_discard() -> None:

@@ -92,6 +92,17 @@ def _city_problems(game_map: GameMap) -> Iterator[Problem]:
             first[city] = i
 
 
+def _endpoint_problems(path: str, a: str, b: str, known: set[str]) -> Iterator[Problem]:
+    """A route or ticket joins two different cities of the map."""
+    for end, city in (("a", a), ("b", b)):
+        if city not in known:
+            yield Problem(
+                f"{path}.{end}", f"unknown city {city!r}{did_you_mean(city, known)}", ("cities",)
+            )
+    if a == b:
+        yield Problem(path, f"joins {a!r} to itself")
+
+
 def _route_problems(game_map: GameMap) -> Iterator[Problem]:
     known = set(game_map.cities)
     scored = len(game_map.rules.route_scores) - 1
@@ -99,16 +110,7 @@ def _route_problems(game_map: GameMap) -> Iterator[Problem]:
         yield Problem("routes", "must list at least one route")
     for r in game_map.routes:
         path = f"routes[{r.id}]"
-        for end in ("a", "b"):
-            city = getattr(r, end)
-            if city not in known:
-                yield Problem(
-                    f"{path}.{end}",
-                    f"unknown city {city!r}{did_you_mean(city, known)}",
-                    ("cities",),
-                )
-        if r.a == r.b:
-            yield Problem(path, f"joins {r.a!r} to itself")
+        yield from _endpoint_problems(path, r.a, r.b, known)
         if r.length < 1:
             yield Problem(f"{path}.length", "must be >= 1")
         elif r.length > scored:
@@ -180,16 +182,7 @@ def _ticket_problems(game_map: GameMap) -> Iterator[Problem]:
     seen: dict[tuple[frozenset[str], int], int] = {}
     for t in game_map.tickets:
         path = f"tickets[{t.id}]"
-        for end in ("a", "b"):
-            city = getattr(t, end)
-            if city not in known:
-                yield Problem(
-                    f"{path}.{end}",
-                    f"unknown city {city!r}{did_you_mean(city, known)}",
-                    ("cities",),
-                )
-        if t.a == t.b:
-            yield Problem(path, f"joins {t.a!r} to itself")
+        yield from _endpoint_problems(path, t.a, t.b, known)
         if t.points < 1:
             yield Problem(f"{path}.points", "must be >= 1")
         key = (frozenset((t.a, t.b)), t.points)

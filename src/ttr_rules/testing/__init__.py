@@ -15,7 +15,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .conformance import ConformanceError, ConformanceReport, Failure, check_map
-from .invariants import INVARIANTS, InvariantError, Violation, check_invariants, invariant_problems
+from .invariants import (
+    INVARIANTS,
+    InvariantError,
+    Violation,
+    card_census,
+    check_invariants,
+    invariant_problems,
+)
 from .play import POLICIES, TARGETS, PlayedGame, Target, play
 
 if TYPE_CHECKING:
@@ -36,6 +43,7 @@ __all__ = [
     "TestGame",
     "Violation",
     "actions",
+    "card_census",
     "check_invariants",
     "check_map",
     "games",

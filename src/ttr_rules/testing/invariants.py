@@ -57,6 +57,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from ..cards import COLORS, Color
+from ..moves.common import payment_cards
 from ..state import GameState, Phase
 
 __all__ = [
@@ -122,34 +123,32 @@ def invariant_problems(state: GameState, *, check_trains: bool = True) -> list[V
 # --------------------------------------------------------------------------- cards and tickets
 
 
-def _pending_cards(state: GameState) -> tuple[Color, ...]:
-    """The cards held by a pending tunnel: its base payment and the revealed cards."""
+def card_census(state: GameState) -> Counter[Color]:
+    """Every train card of ``state`` wherever it is: hands, the face-up row, deck, discard, a
+    pending tunnel (base payment and revealed cards) and cards set aside by ``scenario``."""
+    cards: Counter[Color] = Counter(c for c in state.face_up if c is not None)
+    cards.update(state.deck + state.discard + state.out_of_play)
     tunnel = state.tunnel
-    if tunnel is None:
-        return ()
-    routes = state.map.routes
-    length = routes[tunnel.route].length if 0 <= tunnel.route < len(routes) else 0
-    if tunnel.color is _LOCO:
-        base: tuple[Color, ...] = (_LOCO,) * length
-    else:
-        base = (tunnel.color,) * (length - tunnel.locomotives) + (_LOCO,) * tunnel.locomotives
-    return base + tunnel.revealed
+    if tunnel is not None:
+        routes = state.map.routes
+        length = routes[tunnel.route].length if 0 <= tunnel.route < len(routes) else 0
+        cards.update(payment_cards(tunnel.color, tunnel.locomotives, length) + tunnel.revealed)
+    for player in state.players:
+        for color, count in zip(COLORS, player.hand.counts, strict=True):
+            cards[color] += count
+    return cards
 
 
 def _card_problems(state: GameState) -> Iterator[str]:
     rules = state.rules
-    piles = state.face_up + state.deck + state.discard + state.out_of_play + _pending_cards(state)
-    in_piles = Counter(piles)
-    totals = [in_piles[color] for color in COLORS]
     for seat, player in enumerate(state.players):
-        counts = player.hand.counts
-        if min(counts) < 0:
+        if min(player.hand.counts) < 0:
             yield f"player {seat}'s hand has a negative count: {player.hand}"
-        totals = [a + b for a, b in zip(totals, counts, strict=True)]
-    for color, have in zip(COLORS, totals, strict=True):
+    census = card_census(state)
+    for color in COLORS:
         want = rules.locomotive_cards if color is _LOCO else rules.cards_per_color
-        if have != want:
-            yield f"{have} {color.value} cards in play, the deck has {want}"
+        if census[color] != want:
+            yield f"{census[color]} {color.value} cards in play, the deck has {want}"
 
 
 def _ticket_problems(state: GameState) -> Iterator[str]:
