@@ -1,6 +1,6 @@
 """Catalogue tests for ferries, tunnels, stations, tickets and the end of the game.
 
-RULES.md E20, E35–E54 and E61–E70 (E55–E60 are scoring, tested elsewhere), with the §1
+RULES.md E35–E54 and E61–E70 (E20 is with the card draws, E55–E60 with scoring), with the §1
 variants that belong to them as ``Rules`` fields. Every test is built with ``scenario()`` and
 named after its catalogue id; route facts are read from the map data (``tests/helpers.py``).
 """
@@ -29,7 +29,6 @@ from ttr_rules import (
     IllegalActionError,
     KeepTickets,
     Pass,
-    Passed,
     PayTunnel,
     PendingTunnel,
     Phase,
@@ -151,81 +150,6 @@ def draw_two(state: GameState) -> GameState:
     state = apply_action(state, DrawBlind())
     assert state.phase is Phase.SECOND_CARD
     return apply_action(state, DrawBlind())
-
-
-# --------------------------------------------------------------------------- E20 forced pass
-
-
-def test_e20a_no_legal_action_forces_a_pass() -> None:
-    state = game(
-        hands=[{}, full_hand()],
-        face_up=EMPTY_ROW,
-        deck=[],
-        discard=[],
-        ticket_deck=[],
-    )
-    assert state.players[0].trains == 45 and state.players[0].stations == ()
-    assert legal_actions(state) == (Pass(),)
-    rejected(state, DrawBlind(), Reason.DECK_EMPTY)
-    rejected(state, DrawTickets(), Reason.NO_TICKETS_LEFT)
-    rejected(state, BuildStation("Wien", R, 0), Reason.NOT_ENOUGH_CARDS)
-
-    result = step(state, Pass())
-    after = result.state
-    assert Passed(0) in result.events
-    assert current_player(after) == 1
-    assert after.phase is Phase.START
-    assert after.passes == 1
-    options = legal_actions(after)
-    assert Pass() not in options
-    assert any(isinstance(a, ClaimRoute) for a in options)
-    assert any(isinstance(a, BuildStation) for a in options)
-    rejected(after, Pass(), Reason.PASS_NOT_ALLOWED)
-    # B acts normally; the pass counter starts again.
-    after = apply_action(after, ClaimRoute(rid("Paris", "Dieppe"), P, 0))
-    assert after.passes == 0
-    assert current_player(after) == 0
-
-
-def test_e20b_whole_table_stuck_ends_after_a_round_of_passes() -> None:
-    game_map = europe()
-    # Every route claimed, shared out in turn (networks of a realistic size for scoring), and
-    # never both tracks of a double route by one player.
-    owners: dict[int, int] = {}
-    for r in game_map.routes:
-        seat = r.id % 3
-        if r.double_of is not None and owners.get(r.double_of) == seat:
-            seat = (seat + 1) % 3
-        owners[r.id] = seat
-    state = game(
-        players=3,
-        hands=[{}, {}, full_hand()],
-        face_up=EMPTY_ROW,
-        deck=[],
-        discard=[],
-        routes=owners,
-        stations={"Wien": 2, "Berlin": 2, "Roma": 2},
-        ticket_deck=[],
-        trains=[45, 45, 45],
-    )
-    assert all(owner is not None for owner in state.route_owner)
-    for seat in range(3):
-        assert current_player(state) == seat
-        assert legal_actions(state) == (Pass(),)
-        result = step(state, Pass())
-        state = result.state
-    assert Passed(2) in result.events
-    assert TurnEnded(2, None) in result.events
-    assert GameOver("all passed") in result.events
-    assert is_terminal(state)
-    assert state.phase is Phase.GAME_OVER
-    assert state.final_turns is None  # no final round is played
-    assert legal_actions(state) == ()
-    rejected(state, Pass(), Reason.GAME_OVER)
-    # Scored normally (the details of scoring are tested in their own module).
-    scores = final_scores(state)
-    assert [s.route_points for s in scores] == [p.route_points for p in state.players]
-    assert scores[0].route_points > 0
 
 
 # --------------------------------------------------------------------------- ferries
