@@ -12,8 +12,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-import networkx as nx
-
 from .maps import GameMap, Route, compute_digest
 
 __all__ = [
@@ -219,6 +217,8 @@ def _ticket_supply_problems(game_map: GameMap) -> Iterator[Problem]:
 def _connectivity_problems(game_map: GameMap) -> Iterator[Problem]:
     if not game_map.cities:
         return
+    import networkx as nx  # only when a map is validated: it takes a while to import
+
     graph = nx.Graph()
     graph.add_nodes_from(game_map.cities)
     graph.add_edges_from((r.a, r.b) for r in game_map.routes if r.a in graph and r.b in graph)
