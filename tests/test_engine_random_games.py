@@ -268,3 +268,10 @@ def test_routes_longer_than_eight() -> None:
     assert ClaimRoute(0, Color.LOCOMOTIVE, 10) in claims and ClaimRoute(1, Color.RED, 0) in claims
     after = apply_action(state, ClaimRoute(0, Color.LOCOMOTIVE, 10))
     assert after.players[0].route_points == 30
+
+
+def test_inconsistent_rules_are_rejected_by_new_game() -> None:
+    with pytest.raises(ValueError, match="starting_hand"):
+        new_game(europe(), 4, rules=Rules(starting_hand=30))
+    with pytest.raises(ValueError, match="tie_breakers"):
+        new_game(europe(), 4, rules=Rules(tie_breakers=("coin toss",)))

@@ -24,7 +24,7 @@ from .actions import (
     PayTunnel,
 )
 from .board import board_for
-from .cards import CARD_COLORS, Color, Hand
+from .cards import CARD_COLORS, COLORS, Color, Hand
 from .errors import IllegalActionError, Reason
 from .events import Event
 from .maps import GameMap
@@ -98,6 +98,39 @@ def _check_player_count(players: object, rules: Rules) -> int:
     return players
 
 
+def _check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
+    """The map's rules, or the given ones when they are consistent."""
+    if rules is None:
+        return game_map.rules
+    problems = rules.problems()
+    if problems:
+        raise ValueError("rules: " + "; ".join(f"{name}: {message}" for name, message in problems))
+    return rules
+
+
+def _deal_cards(
+    deck: tuple[Color, ...], seats: list[int], per_player: int
+) -> tuple[list[Hand], tuple[Color, ...]]:
+    """Deal ``per_player`` cards round-robin in ``seats`` order (E2, U20): the hands by seat
+    and the rest of the deck."""
+    counts = [[0] * len(COLORS) for _ in seats]
+    for turn in range(per_player):
+        for i, seat in enumerate(seats):
+            counts[seat][deck[turn * len(seats) + i].code] += 1
+    rest = deck[per_player * len(seats) :]
+    return [Hand(tuple(c)) for c in counts], rest
+
+
+def _deal_tickets(
+    pile: tuple[int, ...], seats: list[int], per_player: int, offered: list[list[int]]
+) -> tuple[int, ...]:
+    """Give ``per_player`` tickets from the top of ``pile`` to each seat in order (E3, U20);
+    the rest of the pile."""
+    for i, seat in enumerate(seats):
+        offered[seat].extend(pile[i * per_player : (i + 1) * per_player])
+    return pile[per_player * len(seats) :]
+
+
 def new_game(
     map: str | GameMap = "europe",  # the contract's parameter name
     players: int = 4,
@@ -114,7 +147,7 @@ def new_game(
     in seat order from ``first_player`` (U21).
     """
     game_map = resolve_map(map)
-    rules = rules or game_map.rules
+    rules = _check_rules(rules, game_map)
     count = _check_player_count(players, rules)
     if not isinstance(first_player, int) or not 0 <= first_player < count:
         raise ValueError(f"first_player must be a seat from 0 to {count - 1}, got {first_player!r}")
@@ -123,25 +156,16 @@ def new_game(
     long_tickets = fisher_yates([t.id for t in game_map.tickets if t.long], rnd)
     regular_tickets = fisher_yates([t.id for t in game_map.tickets if not t.long], rnd)
     seats = [(first_player + i) % count for i in range(count)]
-
-    hands = [[0] * 9 for _ in range(count)]
-    for _ in range(rules.starting_hand):
-        for seat in seats:
-            card, deck = deck[0], deck[1:]
-            hands[seat][card.code] += 1
+    hands, deck = _deal_cards(deck, seats, rules.starting_hand)
     offered: list[list[int]] = [[] for _ in range(count)]
-    for seat in seats:
-        offered[seat].extend(long_tickets[: rules.initial_long_tickets])
-        long_tickets = long_tickets[rules.initial_long_tickets :]
-    for seat in seats:
-        offered[seat].extend(regular_tickets[: rules.initial_regular_tickets])
-        regular_tickets = regular_tickets[rules.initial_regular_tickets :]
+    long_tickets = _deal_tickets(long_tickets, seats, rules.initial_long_tickets, offered)
+    regular_tickets = _deal_tickets(regular_tickets, seats, rules.initial_regular_tickets, offered)
     face_up, deck = deck[:5], deck[5:]
     state = GameState(
         map=game_map,
         rules=rules,
         players=tuple(
-            PlayerState(Hand(tuple(hands[s])), rules.trains_per_player, offered=tuple(offered[s]))
+            PlayerState(hands[s], rules.trains_per_player, offered=tuple(offered[s]))
             for s in range(count)
         ),
         current=first_player,
