@@ -101,7 +101,7 @@ def compute_digest(
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@frozen
+@frozen(cache_hash=True)
 class GameMap:
     """A board: ``routes[i].id == i`` and ``tickets[i].id == i``.
 

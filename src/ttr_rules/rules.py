@@ -37,7 +37,7 @@ def _points(values: Iterable[int]) -> tuple[int, ...]:
 DEFAULT_ROUTE_SCORES = (0, 1, 2, 4, 7, 10, 15, 18, 21)
 
 
-@frozen
+@frozen(cache_hash=True)
 class Rules:
     """The rules of a game. Defaults are the official Europe rules (RULES.md §1)."""
 
