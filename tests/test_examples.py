@@ -1,0 +1,35 @@
+"""The examples run (they are documentation, so they must not rot)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ttr_rules import Phase, final_scores
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load_example(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bots_play_a_full_game_from_their_views() -> None:
+    bots = load_example("bots")
+    end = bots.play([bots.greedy_bot, bots.random_bot, bots.random_bot], seed=3)
+    assert end.phase is Phase.GAME_OVER
+    assert len(final_scores(end)) == 3
+
+
+def test_map_tour_prints_every_map(capsys: pytest.CaptureFixture[str]) -> None:
+    load_example("map_tour").main()
+    assert "europe" in capsys.readouterr().out
