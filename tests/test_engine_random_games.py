@@ -275,3 +275,15 @@ def test_inconsistent_rules_are_rejected_by_new_game() -> None:
         new_game(europe(), 4, rules=Rules(starting_hand=30))
     with pytest.raises(ValueError, match="tie_breakers"):
         new_game(europe(), 4, rules=Rules(tie_breakers=("coin toss",)))
+
+
+def test_hand_is_a_multiset_of_cards() -> None:
+    from ttr_rules import Hand
+
+    hand = Hand.of({Color.RED: 2, Color.LOCOMOTIVE: 1})
+    assert list(hand) == [Color.RED, Color.RED, Color.LOCOMOTIVE]
+    assert len(hand) == hand.total == 3
+    assert hand[Color.RED] == 2 and hand[Color.BLUE] == 0
+    assert Hand.of(list(hand)) == hand
+    assert Hand.of({"pink": 1})[Color.PURPLE] == 1
+    assert hand.as_dict() == {Color.RED: 2, Color.LOCOMOTIVE: 1}

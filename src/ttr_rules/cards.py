@@ -82,8 +82,11 @@ class Hand:
     counts: tuple[int, ...] = (0,) * 9
 
     @classmethod
-    def of(cls, cards: Mapping[Color, int] | Iterable[Color] = ()) -> Hand:
-        """Build a hand from ``{Color: count}`` or from an iterable of cards."""
+    def of(
+        cls, cards: Mapping[Color, int] | Mapping[str, int] | Iterable[Color | str] = ()
+    ) -> Hand:
+        """Build a hand from ``{Color: count}`` or from an iterable of cards (colour names,
+        ``pink`` included, are accepted too)."""
         counts = [0] * 9
         if isinstance(cards, Mapping):
             for color, n in cards.items():
@@ -97,8 +100,9 @@ class Hand:
         return self.counts[color.code]
 
     def __iter__(self) -> Iterator[Color]:
-        """Iterate over the colours held at least once, in :data:`COLORS` order."""
-        return (COLORS[i] for i, n in enumerate(self.counts) if n)
+        """Every card of the hand (a multiset, so ``len(list(hand)) == len(hand)``), in
+        :data:`COLORS` order."""
+        return (COLORS[i] for i, n in enumerate(self.counts) for _ in range(n))
 
     def __len__(self) -> int:
         return sum(self.counts)

@@ -224,7 +224,9 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
     ]
     if s.hand is not None:
         hand = s.hand
-        lines.append("  hand: " + (", ".join(f"{c.value} {hand[c]}" for c in hand) or "empty"))
+        lines.append(
+            "  hand: " + (", ".join(f"{c.value} {n}" for c, n in hand.as_dict().items()) or "empty")
+        )
     if s.tickets is not None:
         lines.append("  tickets: " + (", ".join(str(m.tickets[t]) for t in s.tickets) or "none"))
     if s.offered:
