@@ -46,6 +46,7 @@ from .state import GameState, Phase, PlayerState, evolve
 __all__ = [
     "StepResult",
     "apply_action",
+    "check_player_count",
     "current_player",
     "full_deck",
     "is_terminal",
@@ -88,7 +89,8 @@ def full_deck(rules: Rules) -> tuple[Color, ...]:
     return tuple(cards)
 
 
-def _check_player_count(players: object, rules: Rules) -> int:
+def check_player_count(players: object, rules: Rules) -> int:
+    """The player count when ``rules`` allow it (E1), else a ``ValueError`` naming it."""
     if not isinstance(players, int) or isinstance(players, bool):
         raise ValueError(f"players must be an integer, got {players!r}")
     if not rules.min_players <= players <= rules.max_players:
@@ -148,7 +150,7 @@ def new_game(
     """
     game_map = resolve_map(map)
     rules = _check_rules(rules, game_map)
-    count = _check_player_count(players, rules)
+    count = check_player_count(players, rules)
     if not isinstance(first_player, int) or not 0 <= first_player < count:
         raise ValueError(f"first_player must be a seat from 0 to {count - 1}, got {first_player!r}")
     rnd = random.Random(seed)

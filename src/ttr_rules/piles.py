@@ -12,7 +12,7 @@ from .events import DeckReshuffled, Event, FaceUpReplaced, FaceUpReset, ResetCap
 from .rules import Rules
 from .state import GameState
 
-__all__ = ["Piles", "fisher_yates", "shuffled"]
+__all__ = ["Piles", "fisher_yates", "reset_feasible", "shuffled"]
 
 T = TypeVar("T")
 _LOCO = Color.LOCOMOTIVE
@@ -33,6 +33,21 @@ def shuffled(items: Sequence[T], seed: int) -> tuple[tuple[T, ...], int]:
     rnd = random.Random(seed)
     cards = fisher_yates(items, rnd)
     return cards, int(rnd.random() * 2**53)
+
+
+def reset_feasible(
+    deck: tuple[Color, ...],
+    discard: tuple[Color, ...],
+    face_up: tuple[Color | None, ...],
+    limit: int,
+) -> bool:
+    """U2: a new row of ``s`` cards can show fewer than ``limit`` locomotives only when the
+    pool (deck + discard + row) holds at least ``s − (limit − 1)`` other cards."""
+    row = [c for c in face_up if c is not None]
+    pool = len(deck) + len(discard) + len(row)
+    non_loco = pool - deck.count(_LOCO) - discard.count(_LOCO) - row.count(_LOCO)
+    size = min(len(face_up), pool)
+    return non_loco >= size - (limit - 1)
 
 
 class Piles:
@@ -109,7 +124,9 @@ class Piles:
         if limit is None or self.face_up.count(_LOCO) < limit:
             return
         resets = 0
-        while self.face_up.count(_LOCO) >= limit and self._reset_feasible(limit):
+        while self.face_up.count(_LOCO) >= limit and reset_feasible(
+            self.deck, self.discard, self.face_up, limit
+        ):
             if resets == rules.max_consecutive_resets:
                 if self.log is not None:
                     self.log.append(ResetCapReached(resets))
@@ -128,15 +145,6 @@ class Piles:
                 if self.log is not None:
                     self.log.append(FaceUpReplaced(slot, new))
         self.face_up = tuple(row)
-
-    def _reset_feasible(self, limit: int) -> bool:
-        """U2: a new row of ``s`` cards can show fewer than ``limit`` locomotives only when the
-        pool (deck + discard + row) holds at least ``s − (limit − 1)`` other cards."""
-        row = [c for c in self.face_up if c is not None]
-        pool = len(self.deck) + len(self.discard) + len(row)
-        non_loco = pool - self.deck.count(_LOCO) - self.discard.count(_LOCO) - row.count(_LOCO)
-        size = min(len(self.face_up), pool)
-        return non_loco >= size - (limit - 1)
 
     def _reset(self) -> None:
         """Discard the row in slot order (U8) and deal a new one (E12)."""

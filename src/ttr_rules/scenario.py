@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from .cards import COLORS, Color, Hand, parse_color
-from .game import full_deck, resolve_map
+from .game import check_player_count, full_deck, resolve_map
 from .maps import GameMap, Ticket
 from .piles import fisher_yates
 from .rules import Rules
@@ -144,10 +144,7 @@ def scenario(
     """
     game_map = resolve_map(map)
     rules = rules or game_map.rules
-    if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
-        raise ValueError(
-            f"players: must be between {rules.min_players} and {rules.max_players}, got {players!r}"
-        )
+    players = check_player_count(players, rules)
     current = _check_seat(current, players, "current")
     if shuffle not in ("random", "identity"):
         raise ValueError(f'shuffle: must be "random" or "identity", got {shuffle!r}')

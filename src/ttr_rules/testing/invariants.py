@@ -56,6 +56,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
+from .. import piles
 from ..cards import COLORS, Color
 from ..moves.common import payment_cards
 from ..state import GameState, Phase
@@ -282,12 +283,9 @@ def _row_problems(state: GameState) -> Iterator[str]:
 
 
 def reset_feasible(state: GameState, limit: int) -> bool:
-    """RULES.md U2: a new row can show fewer than ``limit`` locomotives (see the module doc)."""
-    row = [c for c in state.face_up if c is not None]
-    pool = len(state.deck) + len(state.discard) + len(row)
-    locos = state.deck.count(_LOCO) + state.discard.count(_LOCO) + row.count(_LOCO)
-    size = min(len(state.face_up), pool)
-    return pool - locos >= size - (limit - 1)
+    """RULES.md U2: a new row can show fewer than ``limit`` locomotives (see the module doc);
+    the engine's own test, :func:`ttr_rules.piles.reset_feasible`, applied to ``state``."""
+    return piles.reset_feasible(state.deck, state.discard, state.face_up, limit)
 
 
 def _cap_trace(state: GameState, limit: int) -> bool:
