@@ -13,9 +13,10 @@ import time
 from attrs import frozen
 
 from .actions import Action
-from .game import apply_action, legal_actions, new_game
+from .game import new_game
 from .maps import GameMap
-from .state import GameState, Phase
+from .playout import playout, random_chooser
+from .state import GameState
 
 __all__ = [
     "GameResult",
@@ -33,13 +34,11 @@ def random_playout(
     (on Europe a random game takes a few hundred decisions).
     """
     actions: list[Action] = []
-    while state.phase is not Phase.GAME_OVER:
-        if len(actions) >= max_decisions:
-            raise RuntimeError(f"no end after {max_decisions} decisions")
-        options = legal_actions(state)
-        action = options[int(rnd.random() * len(options))]
-        state = apply_action(state, action)
-        actions.append(action)
+    for step in playout(state, random_chooser(rnd), max_steps=max_decisions):
+        actions.append(step.action)
+        state = step.after
+    if not state.is_terminal:
+        raise RuntimeError(f"no end after {max_decisions} decisions")
     return state, tuple(actions)
 
 
