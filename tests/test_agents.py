@@ -38,7 +38,7 @@ BUILTIN = ("greedy", "random")
 
 
 def agent(name: str, seed: int = 0) -> Agent:
-    return make_agent(name, seed=seed, **FAST_OPTIONS.get(name, {}))  # type: ignore[arg-type]
+    return make_agent(name, seed=seed, **FAST_OPTIONS.get(name, {}))
 
 
 def alpine() -> GameMap:
@@ -70,7 +70,7 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="ticket_weight"):
         make_agent("greedy", ticket_weight=-1)
     with pytest.raises(TypeError, match="seed"):
-        make_agent("greedy", seed="seven")  # type: ignore[arg-type]
+        make_agent("greedy", seed="seven")
 
 
 def check_agent_on(state: GameState, name: str) -> None:
