@@ -70,7 +70,7 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="ticket_weight"):
         make_agent("greedy", ticket_weight=-1)
     with pytest.raises(TypeError, match="seed"):
-        make_agent("greedy", seed="seven")
+        make_agent("greedy", seed="seven")  # type: ignore[arg-type]
 
 
 def check_agent_on(state: GameState, name: str) -> None:
