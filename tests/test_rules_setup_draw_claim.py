@@ -9,6 +9,7 @@ piles oldest card first, as in RULES.md. Every route fact is looked up from the 
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
@@ -67,6 +68,7 @@ from ttr_rules import (
 from ttr_rules.game import full_deck
 from ttr_rules.piles import fisher_yates
 from ttr_rules.scoring import final_scores
+from ttr_rules.testing import snapshot
 
 E = TypeVar("E")
 
@@ -88,22 +90,36 @@ def assert_rejected(
 ) -> None:
     """RULES.md "rejected": IllegalActionError with ``reason``, the state unchanged, and (for the
     player to act) the action absent from ``legal_actions``."""
-    before = state
-    snapshot = (state.players, state.face_up, state.deck, state.discard, state.route_owner)
+    before = snapshot(state)
     with pytest.raises(IllegalActionError) as info:
         apply_action(state, action, player)
     assert info.value.reason is reason, info.value
     assert info.value.action == action
-    assert state is before
-    assert snapshot == (
-        state.players,
-        state.face_up,
-        state.deck,
-        state.discard,
-        state.route_owner,
-    )
+    assert state == before
     if player is None or player == state.current:
         assert action not in legal_actions(state)
+
+
+def test_assert_rejected_notices_a_rejection_that_changed_the_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The helper itself: a rejection that has already changed a player's hand fails it."""
+    genuine = apply_action
+
+    def corrupting(state: GameState, action: Action, player: int | None = None) -> GameState:
+        try:
+            return genuine(state, action, player)
+        except IllegalActionError:
+            hand = state.players[0].hand
+            object.__setattr__(
+                state.players[0], "hand", type(hand)((hand.counts[0] + 1, *hand.counts[1:]))
+            )
+            raise
+
+    monkeypatch.setattr(sys.modules[__name__], "apply_action", corrupting)
+    state = new_game(europe(), 2, seed=1)
+    with pytest.raises(AssertionError):
+        assert_rejected(state, DrawBlind(), Reason.WRONG_PHASE)
 
 
 def play(state: GameState, *actions: Action) -> tuple[GameState, tuple[Event, ...]]:

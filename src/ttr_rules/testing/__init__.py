@@ -4,6 +4,7 @@
 * :func:`check_map` — the conformance run for a map plugin (:class:`ConformanceReport`);
 * :func:`play` / :func:`playout` — games played by a chooser (:func:`random_chooser`,
   :func:`chooser`) and a policy, the one playout loop of the library, its tests and benchmarks;
+* :func:`snapshot` — a deep copy to prove that a call left a state unchanged;
 * hypothesis strategies :func:`games`, :func:`states`, :func:`actions`,
   :func:`illegal_actions`, and the state machine :class:`GameMachine` (``TestGame``).
 
@@ -36,6 +37,7 @@ from .play import (
     playout,
     random_chooser,
 )
+from .snapshots import snapshot
 
 if TYPE_CHECKING:
     from .machine import GameMachine, TestGame
@@ -66,6 +68,7 @@ __all__ = [
     "play",
     "playout",
     "random_chooser",
+    "snapshot",
     "states",
 ]
 

@@ -29,6 +29,7 @@ from ..maps import GameMap
 from ..rules import Rules
 from .invariants import check_invariants
 from .play import playout, random_chooser
+from .snapshots import snapshot
 from .strategies import illegal_actions
 
 __all__ = ["GameMachine", "TestGame"]
@@ -74,7 +75,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def illegal(self, data: st.DataObject) -> None:
         """An illegal action raises ``IllegalActionError`` and changes nothing."""
-        before = self.state
+        before = snapshot(self.state)
         action = data.draw(illegal_actions(self.state), label="illegal action")
         try:
             ttr_rules.apply_action(self.state, action)  # type: ignore[arg-type]
