@@ -133,7 +133,12 @@ def test_cli_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert state.turn == 12
     assert out.strip() == describe_view(observe(state, 1))
     assert "turn 12" in out and "player 1 (you)" in out and "hand:" in out
+    assert f", {state.phase.value}, player {state.current} to act (view of player 1)" in out
     assert main(["show", str(path)]) == 0
-    assert capsys.readouterr().out.strip() == describe_view(public_view(replay(record)))
+    out = capsys.readouterr().out
+    assert out.strip() == describe_view(public_view(replay(record)))
+    header = out.splitlines()[0]
+    assert header.count("game over") == 1, header
+    assert header.endswith(", game over (view of spectator)")
     assert main(["show", str(path), "--turn", "100000"]) == 1
     assert "there is no turn 100000" in capsys.readouterr().err

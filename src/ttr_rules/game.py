@@ -47,6 +47,7 @@ __all__ = [
     "StepResult",
     "apply_action",
     "check_player_count",
+    "check_rules",
     "current_player",
     "full_deck",
     "is_terminal",
@@ -100,8 +101,9 @@ def check_player_count(players: object, rules: Rules) -> int:
     return players
 
 
-def _check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
-    """The map's rules, or the given ones when they are consistent."""
+def check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
+    """The map's rules, or the given ones when they are consistent (else a ``ValueError``
+    naming every problem); ``new_game`` and ``scenario`` accept the same rules."""
     if rules is None:
         return game_map.rules
     problems = rules.problems()
@@ -149,7 +151,7 @@ def new_game(
     in seat order from ``first_player`` (U21).
     """
     game_map = resolve_map(map)
-    rules = _check_rules(rules, game_map)
+    rules = check_rules(rules, game_map)
     count = check_player_count(players, rules)
     if not isinstance(first_player, int) or not 0 <= first_player < count:
         raise ValueError(f"first_player must be a seat from 0 to {count - 1}, got {first_player!r}")

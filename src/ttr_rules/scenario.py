@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from .cards import COLORS, Color, Hand, parse_color
-from .game import check_player_count, full_deck, resolve_map
+from .game import check_player_count, check_rules, full_deck, resolve_map
 from .maps import GameMap, Ticket
 from .piles import fisher_yates
 from .rules import Rules
@@ -143,7 +143,7 @@ def scenario(
     (regular ones) and the box (long ones) when ``ticket_deck`` is omitted, else the box.
     """
     game_map = resolve_map(map)
-    rules = rules or game_map.rules
+    rules = check_rules(rules, game_map)
     players = check_player_count(players, rules)
     current = _check_seat(current, players, "current")
     if shuffle not in ("random", "identity"):
