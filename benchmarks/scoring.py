@@ -129,7 +129,7 @@ def main() -> int:
     whole_ms = per_call_ms(lambda: longest_path(whole, 0), 3)
     print(
         f"longest_path, one player owning one track of every route of Europe "
-        f"({len(whole.routes_of(0))} routes, RULES.md E20b): {length} spaces, {whole_ms:.3f} ms"
+        f"({len(whole.routes_of(0))} routes, E20b): {length} spaces, {whole_ms:.3f} ms"
     )
 
     finals = end_states(args.games, args.seed)

@@ -1,4 +1,4 @@
-"""RULES.md E79: information and determinism."""
+"""E79: information and determinism."""
 
 from __future__ import annotations
 

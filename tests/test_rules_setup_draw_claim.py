@@ -1,9 +1,9 @@
-"""Acceptance tests for RULES.md E1–E34: setup, drawing train cards, the face-up row and
-claiming routes (with the §1 variants that belong to these entries).
+"""Acceptance tests for E1–E34: setup, drawing train cards, the face-up row and
+claiming routes (with the variants that belong to these entries).
 
-Conventions: RULES.md numbers face-up slots 1–5, ``DrawFaceUp`` numbers them 0–4. Seats 0, 1,
-2, ... are the players A, B, C, ... of RULES.md. Decks are written top card first and discard
-piles oldest card first, as in RULES.md. Every route fact is looked up from the map data.
+Conventions: The catalogue numbers face-up slots 1–5, ``DrawFaceUp`` numbers them 0–4. Seats 0, 1,
+2, ... are the players A, B, C, ... of the catalogue. Decks are written top card first and discard
+piles oldest card first, as in the catalogue. Every route fact is looked up from the map data.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ from ttr_rules.testing import snapshot
 
 E = TypeVar("E")
 
-#: Route scoring table of RULES.md §0 ([R]).
+#: Route scoring table of the rules catalogue's conventions ([R]).
 SCORE_TABLE = {1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21}
 
 
@@ -88,8 +88,8 @@ def rid(a: str, b: str, color: Color | None = None) -> int:
 def assert_rejected(
     state: GameState, action: Action, reason: Reason, player: int | None = None
 ) -> None:
-    """RULES.md "rejected": IllegalActionError with ``reason``, the state unchanged, and (for the
-    player to act) the action absent from ``legal_actions``."""
+    """The catalogue's "rejected": IllegalActionError with ``reason``, the state unchanged, and
+    (for the player to act) the action absent from ``legal_actions``."""
     before = snapshot(state)
     with pytest.raises(IllegalActionError) as info:
         apply_action(state, action, player)
@@ -164,7 +164,7 @@ def all_cards_except(*taken: Mapping[Color, int] | Sequence[Color | None]) -> di
 
 
 def reserve(state: GameState, seat: int) -> int:
-    """Stations left in reserve (RULES.md ``stations_in_reserve``)."""
+    """Stations left in reserve (the catalogue's "stations in reserve")."""
     return state.rules.stations_per_player - len(state.players[seat].stations)
 
 
@@ -223,7 +223,7 @@ def test_e01_player_count_rejected_at_setup(players: int) -> None:
 
 @pytest.mark.parametrize(("players", "first_player"), [(2, 0), (2, 1), (5, 3)])
 def test_e02_round_robin_deal_and_initial_reset(players: int, first_player: int) -> None:
-    # RULES.md E2 uses an unshuffled deck; new_game always shuffles by seed, so the same
+    # The catalogue's E2 uses an unshuffled deck; new_game always shuffles by seed, so the same
     # situation is built by finding a seed whose shuffled deck puts >= 3 locomotives in the
     # initial row, and reproducing the shuffle (Fisher–Yates from random.Random(seed)).
     seed = seed_with_initial_reset(players)
@@ -547,8 +547,8 @@ def test_e12_variant_reset_disabled() -> None:
 
 
 def test_e13_reset_after_refill_at_end_of_claim() -> None:
-    # DESIGN.md (binding) puts a payment into the discard coloured cards first, then
-    # locomotives (U8), so RULES.md's payment "L,O,O,O" cannot land as [L,O,O,O]. With that
+    # The library puts a payment into the discard coloured cards first, then locomotives
+    # (U8), so the original example's payment "L,O,O,O" cannot land as [L,O,O,O]. With that
     # order, refilling empty slots from an empty deck and discard can only create a resettable
     # row when the row already stood with 3 locomotives (an infeasible reset, E15). Adapted
     # setup testing the same chain (refill at the end of a non-draw action, reshuffle, reset,
@@ -584,7 +584,7 @@ def test_e13_reset_after_refill_at_end_of_claim() -> None:
 
 
 def test_e13_payment_order_coloured_first_then_locomotives() -> None:
-    # The same position paid with {O:3, L:1}: the payment lands as [O,O,O,L] (U8, DESIGN.md),
+    # The same position paid with {O:3, L:1}: the payment lands as [O,O,O,L] (U8),
     # so slot 5 is refilled with O (not L, as it would be if the L had been discarded first).
     route = route_id(europe(), "Barcelona", "Marseille")
     row: list[Color | None] = [L, L, L, G, None]

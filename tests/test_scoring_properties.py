@@ -347,7 +347,7 @@ def test_whole_europe_longest_trail_is_certified() -> None:
 
 
 def test_e20b_every_route_owned_is_scored() -> None:
-    # RULES.md E20b: every route claimed; A owns one track of every pair, B the second tracks
+    # E20b: every route claimed; A owns one track of every pair, B the second tracks
     game_map = europe()
     owners = {
         r.id: 1 if r.double_of is not None and r.double_of < r.id else 0 for r in game_map.routes

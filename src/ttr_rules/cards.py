@@ -1,4 +1,4 @@
-"""Train cards: the eight card colours, the locomotive, and hands of cards (RULES.md E1).
+"""Train cards: the eight card colours, the locomotive, and hands of cards (E1).
 
 Cards are :class:`Color` members everywhere in the public API. Each member also carries a small
 integer ``code`` (its position in :data:`COLORS`) that the engine uses to index card-count tuples

@@ -1,4 +1,4 @@
-"""Positions built by hand, for tests, puzzles and front ends (DESIGN.md §3 ``scenario``).
+"""Positions built by hand, for tests, puzzles and front ends.
 
 Every argument is validated here, at the boundary, with a :class:`ValueError` naming the
 offending argument; the engine itself trusts the states it is given.
@@ -21,7 +21,7 @@ from .state import GameState, Phase, PlayerState
 __all__ = ["InjectedTicket", "scenario"]
 
 #: A ticket that is not on the map, given as ``(city, city, points)``; it is added to a copy
-#: of the map for this scenario ("injected" tickets of RULES.md).
+#: of the map for this scenario ("injected" tickets of the rules catalogue).
 InjectedTicket = tuple[str, str, int]
 
 

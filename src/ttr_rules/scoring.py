@@ -1,6 +1,6 @@
 """Final scoring: routes, tickets with stations, the European Express, tie-breakers.
 
-The scoring order of the rules (RULES.md E78): route points (scored during play, E29/E71),
+The scoring order of the rules (E78): route points (scored during play, E29/E71),
 then tickets with the stations' routes assigned (E55–E58, E65, U9), stations left in reserve
 (E59), the European Express for the longest trail (E72–E75, U10), and finally the winner with
 the tie-breakers (E77, U11, U12). Every function here is pure and valid on any state: before
@@ -41,7 +41,7 @@ Assignment = tuple[int | None, ...]
 
 @frozen
 class PlayerScore:
-    """One player's score breakdown (DESIGN.md §3 "Scoring").
+    """One player's score breakdown.
 
     ``total == route_points + ticket_points + station_bonus + express_bonus`` (E76).
     ``station_routes`` has one ``(city, route id or None)`` pair per built station, in building
@@ -721,7 +721,8 @@ def _useful_options(options: list[_Option], open_tickets: list[Edge]) -> list[_O
 def _best_assignment(
     station_count: int, options: list[_Option], open_tickets: list[Edge]
 ) -> tuple[int, int, Assignment]:
-    """Search every assignment of stations to usable routes (U9).
+    """Search every assignment of stations to usable routes (U9). The routes of several
+    stations chain, so a ticket may be completed through station routes alone (E57).
 
     Returns the ticket points gained over "no station route", the extra tickets completed and
     the assignment. Assignments are visited in lexicographic order (None before any route id,

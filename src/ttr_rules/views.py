@@ -1,4 +1,4 @@
-"""What one player may know: player views, spectator views and determinization (RULES.md E79).
+"""What one player may know: player views, spectator views and determinization (E79).
 
 :func:`observe` keeps exactly the information a seat at the table has *now*: its own hand, kept
 and offered tickets; for every player the hand size, ticket counts, trains, stations and route
