@@ -16,8 +16,8 @@ games well (:mod:`ttr_rules.testing.strategies`).
 >>> import random
 >>> from ttr_rules import new_game
 >>> steps = list(playout(new_game(players=2, seed=0), random_chooser(random.Random(0))))
->>> len(steps), steps[-1].after.is_terminal, steps[0].action
-(179, True, KeepTickets(tickets=frozenset({8, 10, 46})))
+>>> len(steps), steps[-1].after.is_terminal, str(steps[0].action)
+(179, True, 'tickets keep 15,24,44')
 >>> game = play(new_game(players=3), chooser((0, 0, 0), seed=1), max_steps=5)
 >>> len(game.actions), game.final is game.states[-1]
 (5, True)

@@ -94,11 +94,22 @@ class Rules:
     max_players: int = 5
 
     def route_score(self, length: int) -> int:
-        """Points for claiming a route of ``length`` spaces (E29, E71)."""
+        """Points for claiming a route of ``length`` spaces (E29, E71).
+
+        >>> [Rules().route_score(n) for n in (1, 2, 3, 4, 6, 8)]
+        [1, 2, 4, 7, 15, 21]
+        """
         return self.route_scores[length]
 
     def problems(self) -> list[tuple[str, str]]:
-        """Every inconsistency in these rules, as ``(field, message)`` pairs (empty when valid)."""
+        """Every inconsistency in these rules, as ``(field, message)`` pairs (empty when valid);
+        ``new_game`` and ``scenario`` refuse rules that have any.
+
+        >>> Rules().problems()
+        []
+        >>> Rules(tickets_drawn=0).problems()[0]
+        ('tickets_drawn', 'must be >= 1')
+        """
         found: list[tuple[str, str]] = []
 
         def need(ok: bool, name: str, message: str) -> None:

@@ -141,6 +141,26 @@ def scenario(
     is given, and are set aside out of play when both are given. When ``face_up`` is omitted
     the row is dealt from those unplaced cards. Tickets not placed form the ticket deck
     (regular ones) and the box (long ones) when ``ticket_deck`` is omitted, else the box.
+
+    >>> from ttr_rules import Color, DrawBlind, legal_actions
+    >>> state = scenario(
+    ...     players=2,
+    ...     hands=[{Color.BLACK: 3}, {}],
+    ...     routes={0: 1},
+    ...     face_up=[Color.RED] * 5,
+    ...     deck=[Color.GREEN],
+    ...     discard=[],
+    ... )
+    >>> str(state.players[0].hand), state.route_owner[0], state.players[1].trains
+    ('{black:3}', 1, 44)
+    >>> len(state.out_of_play)  # neither placed nor in a pile
+    101
+    >>> DrawBlind() in legal_actions(state)
+    True
+    >>> scenario(players=2, hands=[{Color.BLACK: 13}, {}])
+    Traceback (most recent call last):
+    ...
+    ValueError: cards: 13 black cards placed (hands, face_up, deck, discard) but only 12 exist
     """
     game_map = resolve_map(map)
     rules = check_rules(rules, game_map)
