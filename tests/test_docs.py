@@ -3,6 +3,7 @@ runs, and the command-line table of ``docs/installation.md`` lists every ``ttr``
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import ttr_rules
 from ttr_rules import available_maps
 from ttr_rules.cli import COMMANDS
 
@@ -86,3 +88,15 @@ def test_installation_lists_every_command() -> None:
     listed = re.findall(r"^\| `ttr ([a-z-]+)[^`]*` \|", section, re.M)
     assert sorted(listed) == sorted(c.name for c in COMMANDS)
     assert len(listed) == len(set(listed))
+
+
+def test_every_public_function_has_a_doctest_example() -> None:
+    """The house rule: each function of the public namespace shows its use in a ``>>>``
+    example (run by ``python -m pytest`` through ``--doctest-modules``)."""
+    missing = [
+        name
+        for name in ttr_rules.__all__
+        if inspect.isfunction(getattr(ttr_rules, name))
+        and ">>>" not in (getattr(ttr_rules, name).__doc__ or "")
+    ]
+    assert missing == []

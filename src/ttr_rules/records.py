@@ -203,7 +203,16 @@ def replay(record: GameRecord) -> GameState:
 
 
 def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
-    """Write ``record`` as a JSON file (UTF-8, indented)."""
+    """Write ``record`` as a JSON file (UTF-8, indented).
+
+    >>> import json, tempfile, pathlib
+    >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "game.json"
+    ...     write_record(path, record)
+    ...     json.loads(path.read_text(encoding="utf-8"))["actions"]
+    ['tickets keep 3,15']
+    """
     with open(path, "w", encoding="utf-8") as out:
         out.write(to_json(record, indent=2) + "\n")
 
