@@ -21,9 +21,7 @@ from attrs import frozen
 
 from .cards import CARD_COLORS
 from .errors import MapError, MapLoadError
-from .mapfile import load_map_file
-from .maps import GameMap
-from .plugins import available_maps, load_map
+from .maps import GameMap, available_maps, load_map, load_map_file
 from .record_cli import configure_replay, configure_show, run_replay, run_show
 from .simulate import configure_simulate, run_simulate
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from attrs import frozen
 
 from .actions import Action
-from .game import apply_action, legal_actions, new_game, resolve_map
-from .maps import GameMap
+from .game import apply_action, legal_actions, new_game
+from .maps import GameMap, resolve_map
 from .state import GameState, Phase
 
 __all__ = [
