@@ -25,7 +25,7 @@ from ttr_rules import (
     winners,
 )
 from ttr_rules.scenario import InjectedTicket
-from ttr_rules.scoring import _branch_and_bound, _component_trail, _components, longest_trail
+from ttr_rules.scoring.trail import _branch_and_bound, _component_trail, _components, longest_trail
 
 Edge = tuple[int, int, int]
 
