@@ -23,7 +23,7 @@ from ttr_rules import (
     winners,
 )
 from ttr_rules.scenario import InjectedTicket
-from ttr_rules.scoring import _branch_and_bound, _component_trail, _components, longest_trail
+from ttr_rules.scoring.trail import _branch_and_bound, _component_trail, _components, longest_trail
 from ttr_rules.testing import playout, random_chooser
 
 Edge = tuple[int, int, int]

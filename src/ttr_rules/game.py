@@ -23,11 +23,11 @@ from .actions import (
     Pass,
     PayTunnel,
 )
-from .board import board_for
 from .cards import CARD_COLORS, COLORS, Color, Hand
 from .errors import IllegalActionError, Reason
 from .events import Event
-from .maps import GameMap
+from .maps import GameMap, resolve_map
+from .maps.index import map_index
 from .moves.claim import (
     apply_claim,
     apply_decline_tunnel,
@@ -53,7 +53,6 @@ __all__ = [
     "is_terminal",
     "legal_actions",
     "new_game",
-    "resolve_map",
     "step",
 ]
 
@@ -69,15 +68,6 @@ _TUNNEL = Phase.TUNNEL
 
 _PASS = Pass()
 _ONLY_PASS: tuple[Action, ...] = (_PASS,)
-
-
-def resolve_map(game_map: str | GameMap) -> GameMap:
-    """A map given by name is loaded through the plugin registry."""
-    if isinstance(game_map, GameMap):
-        return game_map
-    from .plugins import load_map
-
-    return load_map(game_map)
 
 
 def full_deck(rules: Rules) -> tuple[Color, ...]:
@@ -220,7 +210,7 @@ def is_terminal(state: GameState) -> bool:
 
 
 def _start_actions(state: GameState) -> list[Action]:
-    board = board_for(state.map)
+    board = map_index(state.map)
     actions = draw_actions(state)
     actions += claim_actions(state, board)
     actions += ticket_actions(state)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -33,6 +32,7 @@ from .cards import Color, parse_color
 from .errors import AmbiguousActionError, InvalidActionError
 from .game import legal_actions
 from .maps import GameMap, Route
+from .maps.index import fold_name, map_index
 from .moves.claim import claim_problem
 from .state import GameState
 
@@ -109,39 +109,12 @@ def _fits(route: Route, color: Color, locomotives: int) -> bool:
 # --------------------------------------------------------------------------- city names
 
 
-_SPECIAL_LETTERS = str.maketrans(
-    {"ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ı": "i", "þ": "th"}
-)
-
-
-def fold_name(name: str) -> str:
-    """A city name folded for lenient matching: lowercase ASCII, single spaces
-    (``"  København"`` -> ``"kobenhavn"``, ``"İzmir"`` -> ``"izmir"``)."""
-    text = unicodedata.normalize("NFKD", name.lower()).translate(_SPECIAL_LETTERS)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(text.split())
-
-
-_CITY_INDEX: dict[int, tuple[GameMap, dict[str, str]]] = {}
-
-
-def _city_index(game_map: GameMap) -> dict[str, str]:
-    """Folded city names and aliases -> city, cached per map."""
-    entry = _CITY_INDEX.get(id(game_map))
-    if entry is None:
-        names: dict[str, str] = {}
-        for alias, city in (*((c, c) for c in game_map.cities), *game_map.aliases):
-            names.setdefault(fold_name(alias), city)
-        entry = _CITY_INDEX[id(game_map)] = (game_map, names)
-    return entry[1]
-
-
 def resolve_city(name: str, game_map: GameMap) -> str:
     """The city called ``name`` (any case, an alias, with or without diacritics).
 
     Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
     """
-    index = _city_index(game_map)
+    index = map_index(game_map).names
     city = index.get(fold_name(name))
     if city is None:
         close = difflib.get_close_matches(fold_name(name), list(index), n=3)

@@ -22,8 +22,8 @@ from attrs import field, frozen
 from .actions import Action
 from .errors import IllegalActionError, InvalidActionError, MapError, RecordError
 from .events import Event
-from .game import apply_action, new_game, resolve_map, step
-from .maps import GameMap
+from .game import apply_action, new_game, step
+from .maps import GameMap, resolve_map
 from .notation import format_action, parse_action
 from .rules import Rules
 from .serialization import from_json, to_json

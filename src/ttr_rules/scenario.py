@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from .cards import COLORS, Color, Hand, parse_color
-from .game import check_player_count, check_rules, full_deck, resolve_map
-from .maps import GameMap, Ticket
+from .game import check_player_count, check_rules, full_deck
+from .maps import GameMap, Ticket, resolve_map
 from .piles import fisher_yates
 from .rules import Rules
 from .state import GameState, Phase, PlayerState

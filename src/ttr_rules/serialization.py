@@ -183,7 +183,7 @@ def _structure_hand(value: Any, _: Any) -> Hand:
 
 
 def _map_is_installed(game_map: GameMap) -> bool:
-    from .plugins import load_map
+    from .maps import load_map
 
     try:
         return load_map(game_map.name).digest == game_map.digest
@@ -198,7 +198,7 @@ def _unstructure_map(game_map: GameMap) -> dict[str, Any]:
         "digest": game_map.digest,
     }
     if not _map_is_installed(game_map):
-        from .mapfile import map_to_dict
+        from .maps import map_to_dict
 
         ref["embedded"] = map_to_dict(game_map)
     return ref
@@ -220,7 +220,7 @@ def _structure_map(value: Any, _: Any) -> GameMap:
 
 
 def _installed_map(name: str) -> GameMap:
-    from .plugins import load_map
+    from .maps import load_map
 
     try:
         return load_map(name)
@@ -229,7 +229,7 @@ def _installed_map(name: str) -> GameMap:
 
 
 def _embedded_map(data: Any) -> GameMap:
-    from .mapfile import map_from_dict
+    from .maps import map_from_dict
 
     try:
         return map_from_dict(data, "embedded map")

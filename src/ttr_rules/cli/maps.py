@@ -8,9 +8,7 @@ from pathlib import Path
 
 from ..cards import CARD_COLORS
 from ..errors import MapError, MapLoadError
-from ..mapfile import load_map_file
-from ..maps import GameMap
-from ..plugins import available_maps, load_map
+from ..maps import GameMap, available_maps, load_map, load_map_file
 from .common import error, table
 
 __all__ = [

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from ..game import new_game, resolve_map
-from ..maps import GameMap
+from ..game import new_game
+from ..maps import GameMap, resolve_map
 from ..simulate import GameResult, play_random_game
 
 __all__ = ["configure", "run"]

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
-from ..board import Board, board_for, payment_indices
 from ..cards import COLORS, LOCOMOTIVE_CODE, Color
 from ..errors import IllegalActionError, Reason
 from ..events import Event, RouteClaimed, TunnelDeclined, TunnelRevealed
+from ..maps.index import MapIndex, map_index, payment_indices
 from ..piles import Piles
 from ..state import GameState, PendingTunnel, Phase, PlayerState
 from .common import can_pay, pay, payment_cards, with_player
@@ -33,7 +33,7 @@ _DECLINE = DeclineTunnel()
 _PAY = tuple(PayTunnel(k) for k in range(16))
 
 
-def claim_actions(state: GameState, board: Board) -> list[Action]:
+def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     """Every distinct legal payment for every open route, by route id, colour and locomotives.
 
     Any open route may be claimed, connected to the player's network or not (E27, E30). It
@@ -89,7 +89,7 @@ def claim_problem(state: GameState, action: ClaimRoute) -> tuple[Reason, str] | 
     legal base payment and enough trains, not the cards for any extras (E50, U15)."""
     if state.phase is not _START:
         return Reason.WRONG_PHASE, f"phase is {state.phase.value}"
-    board = board_for(state.map)
+    board = map_index(state.map)
     r = action.route
     if not isinstance(r, int) or not 0 <= r < len(board.length):
         return Reason.NO_SUCH_ROUTE, f"route {r!r}"
@@ -140,7 +140,7 @@ def apply_claim(state: GameState, action: ClaimRoute, log: list[Event] | None) -
     problem = claim_problem(state, action)
     if problem is not None:
         raise IllegalActionError(problem[0], action, problem[1])
-    board = board_for(state.map)
+    board = map_index(state.map)
     route = action.route
     length = board.length[route]
     seat = state.current

@@ -24,8 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import ttr_rules
 
-from ..game import resolve_map
-from ..maps import GameMap
+from ..maps import GameMap, resolve_map
 from ..rules import Rules
 from .invariants import check_invariants
 from .play import playout, random_chooser

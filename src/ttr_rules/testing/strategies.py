@@ -31,8 +31,8 @@ from ..actions import (
     PayTunnel,
 )
 from ..cards import COLORS
-from ..game import legal_actions, new_game, resolve_map
-from ..maps import GameMap
+from ..game import legal_actions, new_game
+from ..maps import GameMap, resolve_map
 from ..rules import Rules
 from ..state import GameState
 from .play import POLICIES, TARGETS, PlayedGame, Target, play, random_chooser
