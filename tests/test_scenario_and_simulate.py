@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ttr_rules import Color, Phase, Rules, load_map, scenario
+from ttr_rules import Color, Phase, Rules, load_map, new_game, scenario
 from ttr_rules.cli import main
 from ttr_rules.records import read_record, replay
 from ttr_rules.scoring import final_scores
@@ -79,6 +79,20 @@ def test_scenario_injected_tickets_extend_a_copy_of_the_map() -> None:
     assert (ticket.a, ticket.b, ticket.points) == ("Brest", "Berlin", 9)
     assert state.map.digest != load_map("europe").digest
     assert len(load_map("europe").tickets) == 46
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(tickets_drawn=0), Rules(trains_per_player=-1), Rules(initial_keep_at_least=9)],
+    ids=["tickets_drawn=0", "trains_per_player=-1", "initial_keep_at_least=9"],
+)
+def test_scenario_rejects_the_rules_new_game_rejects(rules: Rules) -> None:
+    with pytest.raises(ValueError) as from_new_game:
+        new_game(players=2, rules=rules)
+    with pytest.raises(ValueError) as from_scenario:
+        scenario(players=2, rules=rules)
+    assert str(from_scenario.value) == str(from_new_game.value)
+    assert str(from_scenario.value).startswith("rules: ")
 
 
 def test_scenario_rules_override() -> None:
