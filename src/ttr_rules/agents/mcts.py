@@ -187,10 +187,18 @@ class MctsAgent:
                 break
             if self.time_limit is not None and time.perf_counter() - began >= self.time_limit:
                 break
-            # Halve the field after each quarter of the budget (keep at least two).
-            if budget is not None and len(alive) > 2 and rounds % max(1, budget // 4) == 0:
-                alive.sort(key=lambda i: -total[i])
+            # Halve the field after each quarter of the budget (from the second world on,
+            # keeping at least two and always the greedy choice, with its prior).
+            if (
+                budget is not None
+                and len(alive) > 2
+                and rounds >= 2
+                and rounds % max(2, budget // 4) == 0
+            ):
+                alive.sort(key=lambda i: -(total[i] / rounds + (self.prior if i == 0 else 0.0)))
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
+                if 0 not in alive:
+                    alive[-1] = 0
         best = max(alive, key=lambda i: (total[i] / rounds + (self.prior if i == 0 else 0.0), -i))
         return options[best]
 

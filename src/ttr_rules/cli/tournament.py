@@ -64,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
     specs = [AgentSpec.parse(text) for text in args.agents.split(",") if text.strip()]
     labels = [str(s) for s in specs]
     for spec in specs:  # unknown names and bad options fail here, before any game
-        make_agent(spec.name, seed=0, **dict(spec.options))
+        try:
+            make_agent(spec.name, seed=0, **dict(spec.options))
+        except TypeError as exc:
+            raise ValueError(f"agent {spec}: {exc}") from exc
     game_map: str | GameMap
     if Path(args.map).suffix == ".json":
         game_map = load_map_file(args.map)
