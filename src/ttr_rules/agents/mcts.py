@@ -77,7 +77,8 @@ class MctsAgent:
     Options: ``iterations`` (determinizations per decision, default 8), ``time_limit``
     (seconds per decision, default None: no limit; when given with ``iterations`` the search
     stops at whichever comes first), ``depth`` (rollout rounds for turn decisions, default 6;
-    0 plays every rollout to the end), ``candidates`` (at most this many root actions,
+    0 plays every rollout to the end), ``ticket_depth`` (the same for ticket choices, default
+    0: to the end), ``candidates`` (at most this many root actions,
     default 6) and ``prior`` (the evaluation bonus of the greedy choice, default 1.0).
     """
 
@@ -90,6 +91,7 @@ class MctsAgent:
         iterations: int | None = DEFAULT_ITERATIONS,
         time_limit: float | None = None,
         depth: int = DEFAULT_DEPTH,
+        ticket_depth: int = 0,
         candidates: int = 6,
         prior: float = 1.0,
     ) -> None:
@@ -101,12 +103,15 @@ class MctsAgent:
             raise ValueError("give iterations, time_limit or both")
         if not isinstance(depth, int) or depth < 0:
             raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
+        if not isinstance(ticket_depth, int) or ticket_depth < 0:
+            raise ValueError(f"ticket_depth must be an integer >= 0, got {ticket_depth!r}")
         if not isinstance(candidates, int) or candidates < 1:
             raise ValueError(f"candidates must be a positive integer, got {candidates!r}")
         self.seed = seed
         self.iterations = iterations
         self.time_limit = time_limit
         self.depth = depth
+        self.ticket_depth = ticket_depth
         self.candidates = candidates
         self.prior = float(prior)
         self._rnd = random.Random(seed)
@@ -135,8 +140,8 @@ class MctsAgent:
         options = self._candidates(situation, legal, plan, choice)
         if len(options) == 1:
             return choice
-        to_end = phase is not Phase.START or self.depth == 0
-        return self._search(view, options, to_end)
+        depth = self.depth if phase is Phase.START else self.ticket_depth
+        return self._search(view, options, depth or None)
 
     # ----------------------------------------------------------------------- candidates
 
@@ -168,7 +173,7 @@ class MctsAgent:
 
     # ----------------------------------------------------------------------- search
 
-    def _search(self, view: PlayerView, options: list[Action], to_end: bool) -> Action:
+    def _search(self, view: PlayerView, options: list[Action], depth: int | None) -> Action:
         """Successive halving over ``options`` with common determinizations."""
         me = view.player
         assert me is not None
@@ -177,7 +182,6 @@ class MctsAgent:
         alive = list(range(len(options)))
         budget = self.iterations
         rounds = 0
-        depth = None if to_end else self.depth
         while True:
             world = determinize(view, self._rnd.getrandbits(32))
             for i in alive:
