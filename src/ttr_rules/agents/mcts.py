@@ -78,7 +78,8 @@ class MctsAgent:
     (seconds per decision, default None: no limit; when given with ``iterations`` the search
     stops at whichever comes first), ``depth`` (rollout rounds for turn decisions, default 6;
     0 plays every rollout to the end), ``ticket_depth`` (the same for ticket choices, default
-    0: to the end), ``candidates`` (at most this many root actions,
+    0: to the end; also used for ticket draws and once a player has ``endgame`` trains or
+    fewer, default 14), ``candidates`` (at most this many root actions,
     default 6) and ``prior`` (the evaluation bonus of the greedy choice, default 1.0).
     """
 
@@ -92,6 +93,7 @@ class MctsAgent:
         time_limit: float | None = None,
         depth: int = DEFAULT_DEPTH,
         ticket_depth: int = 0,
+        endgame: int = 14,
         candidates: int = 6,
         prior: float = 1.0,
     ) -> None:
@@ -112,6 +114,9 @@ class MctsAgent:
         self.time_limit = time_limit
         self.depth = depth
         self.ticket_depth = ticket_depth
+        if not isinstance(endgame, int) or endgame < 0:
+            raise ValueError(f"endgame must be an integer >= 0, got {endgame!r}")
+        self.endgame = endgame
         self.candidates = candidates
         self.prior = float(prior)
         self._rnd = random.Random(seed)
@@ -140,7 +145,13 @@ class MctsAgent:
         options = self._candidates(situation, legal, plan, choice)
         if len(options) == 1:
             return choice
-        depth = self.depth if phase is Phase.START else self.ticket_depth
+        depth: int | None = self.depth if phase is Phase.START else self.ticket_depth
+        if min(situation.trains) <= self.endgame or any(
+            isinstance(a, DrawTickets) for a in options
+        ):
+            # Near the end rollouts are short: play them out and score exactly. A ticket draw
+            # decides the rest of the game: judge it by the end too.
+            depth = self.ticket_depth
         return self._search(view, options, depth or None)
 
     # ----------------------------------------------------------------------- candidates
