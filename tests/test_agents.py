@@ -132,7 +132,15 @@ def test_same_seed_same_search() -> None:
 
 def test_mcts_budget_options() -> None:
     assert make_agent("mcts", time_limit=0.05, iterations=None).name == "mcts"
-    for bad in ({"iterations": 0}, {"time_limit": -1.0}, {"iterations": None}, {"depth": -1}):
+    bad_options: list[dict[str, object]] = [
+        {"iterations": 0},
+        {"time_limit": -1.0},
+        {"iterations": None},
+        {"depth": -1},
+        {"endgame": -2},
+        {"candidates": 0},
+    ]
+    for bad in bad_options:
         with pytest.raises(ValueError):
             make_agent("mcts", **bad)
     with pytest.raises(TypeError):
