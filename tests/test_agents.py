@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -132,7 +133,7 @@ def test_same_seed_same_search() -> None:
 
 def test_mcts_budget_options() -> None:
     assert make_agent("mcts", time_limit=0.05, iterations=None).name == "mcts"
-    bad_options: list[dict[str, object]] = [
+    bad_options: list[dict[str, Any]] = [
         {"iterations": 0},
         {"time_limit": -1.0},
         {"iterations": None},
