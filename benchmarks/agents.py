@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -87,18 +88,32 @@ class MatchResult:
     wall_seconds: float
 
 
+def _played(
+    jobs: list[tuple[str, str, int, int, int]], workers: int
+) -> Iterator[tuple[float, int, float, int]]:
+    if workers <= 1:
+        yield from map(one_game, jobs)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(one_game, jobs)
+
+
 def run_match(
     candidate: str, opponent: str, players: int, games: int, seed: int, workers: int
 ) -> MatchResult:
     jobs = [(candidate, opponent, players, i, seed) for i in range(games)]
     began = time.perf_counter()
-    results: Iterator[tuple[float, int, float, int]]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = iter(list(pool.map(one_game, jobs)))
-    else:
-        results = map(one_game, jobs)
-    rows = list(results)
+    rows = []
+    for row in _played(jobs, workers):
+        rows.append(row)
+        share = sum(r[0] for r in rows)
+        seconds = sum(r[2] for r in rows) / max(1, sum(r[3] for r in rows))
+        print(
+            f"  {candidate} vs {opponent} ({players}p) game {len(rows)}: wins {share:g}, "
+            f"margin {row[1]:+d}, {seconds * 1000:.0f} ms per decision so far",
+            file=sys.stderr,
+            flush=True,
+        )
     wins = sum(r[0] for r in rows)
     low, high = wilson_interval(wins, len(rows))
     decisions = sum(r[3] for r in rows)
