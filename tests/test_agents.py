@@ -14,6 +14,7 @@ from ttr_rules import (
     IllegalActionError,
     PlayerView,
     apply_action,
+    available_maps,
     final_scores,
     is_terminal,
     legal_actions,
@@ -212,3 +213,10 @@ def test_greedy_beats_random_clearly() -> None:
         if seats.index("greedy") in best:
             wins += 1 / len(best)
     assert wins >= 5
+
+
+@pytest.mark.parametrize("map_name", available_maps())
+def test_agents_play_every_installed_map(map_name: str) -> None:
+    end = play_game([agent("greedy", 1), agent("mcts", 2), agent("random", 3)], map=map_name)
+    assert is_terminal(end)
+    assert end.map.name == map_name
