@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from .games import AgentSpec, GameResult, GameSpec, TunnelCounts, agent_seed, game_specs, play_spec
 from .runner import BACKENDS, Backend, play_batch, run_games
+from .stats import BalanceStats, wilson_interval
 
 __all__ = [
     "BACKENDS",
     "AgentSpec",
     "Backend",
+    "BalanceStats",
     "GameResult",
     "GameSpec",
     "TunnelCounts",
@@ -28,4 +30,5 @@ __all__ = [
     "play_batch",
     "play_spec",
     "run_games",
+    "wilson_interval",
 ]
