@@ -104,7 +104,7 @@ def test_specs_are_consumed_lazily_and_closing_stops_early() -> None:
     specs = game_specs(10**9, players=2)  # a billion games: only what is asked for is played
     stream = run_games(specs, backend="process", workers=2, batch_size=1)
     first = list(itertools.islice(stream, 3))
-    stream.close()  # type: ignore[attr-defined]
+    stream.close()
     assert [r.seed for r in first] == [0, 1, 2]
 
 

@@ -241,30 +241,9 @@ class _Agent(Protocol):
     def act(self, view: PlayerView) -> Action: ...
 
 
-class _UniformRandom:
-    """Stand-in for ``ttr_rules.agents``' random agent until that package is installed."""
-
-    name = "random"
-
-    def __init__(self, seed: int) -> None:
-        import random
-
-        self._rnd = random.Random(seed)
-
-    def act(self, view: PlayerView) -> Action:
-        from .. import view_legal_actions
-
-        options = view_legal_actions(view)
-        return options[int(self._rnd.random() * len(options))]
-
-
 def _make_agent(spec: AgentSpec, seed: int) -> _Agent:
-    try:
-        from ..agents import make_agent  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        if spec.name == "random" and not spec.options:
-            return _UniformRandom(seed)
-        raise ValueError(f"unknown agent {spec.name!r}: only 'random' is available") from None
+    from ..agents import make_agent
+
     agent: _Agent = make_agent(spec.name, seed=seed, **dict(spec.options))
     return agent
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 import signal
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -51,7 +51,7 @@ def run_games(
     batch_size: int | None = None,
     records_dir: str | os.PathLike[str] | None = None,
     ordered: bool = True,
-) -> Iterator[GameResult]:
+) -> Generator[GameResult, None, None]:
     """Play every game of ``specs`` and yield its :class:`GameResult` as it finishes.
 
     ``backend``: ``"serial"`` plays in this process; ``"process"`` uses ``workers`` local
@@ -104,7 +104,9 @@ def _batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
         yield batch
 
 
-def _written(results: Iterator[GameResult], directory: Path | None) -> Iterator[GameResult]:
+def _written(
+    results: Iterator[GameResult], directory: Path | None
+) -> Generator[GameResult, None, None]:
     try:
         for result in results:
             if directory is not None and result.record is not None:
@@ -219,6 +221,7 @@ def _ray(
             "configure_logging": False,
         }
         if address is None:
+            options["address"] = "local"  # a new instance, even if a cluster runs here
             options["num_cpus"] = workers or os.cpu_count() or 1
         else:
             options["address"] = address
@@ -238,8 +241,12 @@ def _ray(
             while pending:
                 yield from order.release(*_ray_next(ray, pending))
         finally:
-            for ref in pending:
-                ray.cancel(ref, force=True)
+            # Stopped early. A Ray instance of ours is shut down below, which ends its workers
+            # and their tasks; on a caller's instance the unfinished tasks are cancelled (not
+            # forced: a forced cancel racing the task's end can abort the driver in Ray 2.x).
+            if not started:
+                for ref in pending:
+                    ray.cancel(ref)
     finally:
         if started:
             ray.shutdown()

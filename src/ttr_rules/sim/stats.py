@@ -187,6 +187,12 @@ class BalanceStats:
             for s, sq in zip(self.score_sum, self.score_sq, strict=True)
         ]
 
+    def mean_turns(self) -> float:
+        return sum(k * v for k, v in self.turns.items()) / self.games
+
+    def mean_decisions(self) -> float:
+        return sum(k * v for k, v in self.decisions.items()) / self.games
+
     def claim_rates(self) -> list[float]:
         """Per route: the share of games in which it was claimed."""
         return [c / self.games for c in self.route_claims]
