@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from attrs import frozen
 
 from ..errors import MapError
-from . import maps, records, simulate
+from . import maps, records, simulate, stats
 from .common import error
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
@@ -48,6 +48,7 @@ COMMANDS: list[Command] = [
     Command(
         "simulate", "play games between agents, print scores", simulate.configure, simulate.run
     ),
+    Command("stats", "play games, write a map-balance report", stats.configure, stats.run),
     Command("replay", "replay a record turn by turn", records.configure_replay, records.run_replay),
     Command("show", "show a view at a turn of a record", records.configure_show, records.run_show),
 ]
