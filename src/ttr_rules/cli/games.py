@@ -5,8 +5,12 @@ many games and where they run, and the loop that plays them with a progress bar.
   ``--agents a,b,...``, ``--workers N`` (alias ``--jobs``), ``--ray [ADDRESS]``,
   ``--batch-size``, ``--record DIR``, ``--quiet``;
 * :func:`game_setup` — the map, the seats' agents and the specs those options describe;
+* :func:`add_runner_arguments` — only where the games run (``--workers``, ``--ray``,
+  ``--batch-size``) and ``--quiet``, for commands that describe their games otherwise
+  (``ttr tournament``);
 * :func:`played` — a context manager yielding the results as they arrive, with the progress bar
-  on stderr (rich, when installed and stderr is a terminal; never with ``--quiet``).
+  on stderr (rich, when installed and stderr is a terminal; never with ``--quiet``);
+* :func:`uninterrupted` — a block that a Ctrl-C does not cut in two.
 
 Stopping: a :class:`KeyboardInterrupt` (Ctrl-C) leaves :func:`played` after the workers have
 been stopped (see :func:`ttr_rules.sim.run_games`); the caller prints what finished and exits
@@ -34,6 +38,8 @@ __all__ = [
     "GameSetup",
     "Progress",
     "add_game_arguments",
+    "add_runner_arguments",
+    "check_runner_arguments",
     "game_setup",
     "played",
     "uninterrupted",
@@ -64,6 +70,15 @@ def add_game_arguments(
         help=f"agent of each seat, in seat order; one name plays every seat (default {agents}); "
         "options as name:key=value, e.g. mcts:iterations=200",
     )
+    add_runner_arguments(parser)
+    parser.add_argument(
+        "--record", type=Path, metavar="DIR", help="write every game's record (JSON) here"
+    )
+
+
+def add_runner_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the games run and how much is shown: ``--workers N`` (alias ``--jobs``),
+    ``--ray [ADDRESS]``, ``--batch-size K``, ``--quiet``."""
     where = parser.add_argument_group("where the games run")
     where.add_argument(
         "--workers",
@@ -87,13 +102,18 @@ def add_game_arguments(
         "--batch-size", type=int, metavar="K", help="games per task (default: per backend)"
     )
     parser.add_argument(
-        "--record", type=Path, metavar="DIR", help="write every game's record (JSON) here"
-    )
-    parser.add_argument(
         "--quiet",
         action="store_true",
         help="no progress bar and no line per game: the summary only",
     )
+
+
+def check_runner_arguments(args: argparse.Namespace) -> None:
+    """Raise :class:`ValueError` for a bad ``--workers`` or ``--batch-size``."""
+    if args.workers < 1:
+        raise ValueError("--workers must be at least 1")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise ValueError("--batch-size must be at least 1")
 
 
 class GameSetup:
@@ -102,10 +122,7 @@ class GameSetup:
     def __init__(self, args: argparse.Namespace) -> None:
         if args.games < 1:
             raise ValueError("--games must be at least 1")
-        if args.workers < 1:
-            raise ValueError("--workers must be at least 1")
-        if args.batch_size is not None and args.batch_size < 1:
-            raise ValueError("--batch-size must be at least 1")
+        check_runner_arguments(args)
         self.map: GameMap = map_named(args.map)
         names = [AgentSpec.parse(a) for a in args.agents.split(",") if a.strip()]
         if not names:
@@ -161,7 +178,10 @@ def _is_file(name: str) -> bool:
 
 
 def _runner_options(args: argparse.Namespace) -> dict[str, Any]:
-    options: dict[str, Any] = {"batch_size": args.batch_size, "records_dir": args.record}
+    options: dict[str, Any] = {
+        "batch_size": args.batch_size,
+        "records_dir": getattr(args, "record", None),
+    }
     if args.ray is not None:
         options["backend"] = "ray"
         options["ray_address"] = args.ray or None
@@ -248,12 +268,13 @@ def _same_terminal() -> bool:
 
 @contextmanager
 def played(
-    args: argparse.Namespace, setup: GameSetup, specs: Iterable[GameSpec] | None = None
+    args: argparse.Namespace, specs: Iterable[GameSpec], total: int
 ) -> Iterator[tuple[Iterator[GameResult], Progress]]:
-    """The results of the games (``specs``, default ``setup.specs()``) as they arrive, and the
-    progress display; the workers are stopped when the block ends, however it ends."""
-    stream = run_games(setup.specs() if specs is None else specs, **_runner_options(args))
-    with Progress(setup.games, enabled=not args.quiet) as progress, closing(stream):
+    """The results of the ``total`` games of ``specs`` as they arrive (run where
+    :func:`add_runner_arguments`' options say), and the progress display; the workers are
+    stopped when the block ends, however it ends."""
+    stream = run_games(specs, **_runner_options(args))
+    with Progress(total, enabled=not args.quiet) as progress, closing(stream):
         yield _advancing(stream, progress), progress
 
 

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     interrupted = False
     try:
-        with played(args, setup) as (results, progress):
+        with played(args, setup.specs(), setup.games) as (results, progress):
             for index, result in enumerate(results, start=1):
                 with uninterrupted():
                     if stats is None:

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     interrupted = False
     try:
-        with played(args, setup) as (results, _):
+        with played(args, setup.specs(), setup.games) as (results, _):
             for result in results:
                 with uninterrupted():
                     if stats is None:
