@@ -214,3 +214,17 @@ def test_ctrl_c_stops_the_workers_prints_the_summary_and_exits_130(where: list[s
     # Measured about 0.1 s (process) and 1.7 s (ray) on the 2-core development machine; only a
     # liveness bound here (the machine is shared).
     assert took < 30
+
+
+def test_ray_without_ray_installed_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a)
+    )
+    status, out, err = _run(["simulate", "--games", "1", "--ray"], capsys)
+    assert status == 1 and out == ""
+    assert "--ray needs Ray: pip install 'ttr-rules[ray]'" in err

@@ -109,11 +109,17 @@ def add_runner_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def check_runner_arguments(args: argparse.Namespace) -> None:
-    """Raise :class:`ValueError` for a bad ``--workers`` or ``--batch-size``."""
+    """Raise :class:`ValueError` for a bad ``--workers`` or ``--batch-size``, or ``--ray``
+    without Ray installed."""
     if args.workers < 1:
         raise ValueError("--workers must be at least 1")
     if args.batch_size is not None and args.batch_size < 1:
         raise ValueError("--batch-size must be at least 1")
+    if args.ray is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise ValueError("--ray needs Ray: pip install 'ttr-rules[ray]'")
 
 
 class GameSetup:
