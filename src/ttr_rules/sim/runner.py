@@ -8,8 +8,9 @@ their game is back. A result depends only on its spec (:mod:`ttr_rules.sim.games
 the backend, the number of workers or the batching.
 
 Interrupting (Ctrl-C, or closing the generator early) stops the workers within about a second:
-worker processes ignore SIGINT and are terminated by the parent; Ray tasks are cancelled and a
-Ray instance started here is shut down.
+worker processes ignore SIGINT and are terminated by the parent; a Ray instance started (or
+connected to) here is shut down, which ends the run's tasks, and on a Ray connection the caller
+made, the unfinished tasks are cancelled.
 """
 
 from __future__ import annotations
