@@ -60,3 +60,19 @@ def test_a_report_needs_games(tmp_path: Path) -> None:
     empty = BalanceStats("europe", 2, ("random", "random"), len(europe.routes), len(europe.tickets))
     with pytest.raises(ValueError, match="no games"):
         write_report(empty, europe, tmp_path)
+
+
+def test_reports_of_several_runs_merge_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["stats", "--agents", "random", "--players", "2", "--quiet"]
+    assert main([*base, "--games", "2", "--seed", "0", "-o", str(tmp_path / "a")]) == 0
+    assert main([*base, "--games", "1", "--seed", "2", "-o", str(tmp_path / "b")]) == 0
+    assert main([*base, "--games", "3", "--seed", "0", "-o", str(tmp_path / "all")]) == 0
+    parts = [str(tmp_path / d / "aggregates.json") for d in ("a", "b")]
+    assert main(["stats", "--merge", *parts, "-o", str(tmp_path / "merged")]) == 0
+    assert "report: " in capsys.readouterr().out
+    merged = json.loads((tmp_path / "merged" / "aggregates.json").read_text())
+    whole = json.loads((tmp_path / "all" / "aggregates.json").read_text())
+    assert merged == whole
+    assert (tmp_path / "merged" / "index.html").is_file()

@@ -43,6 +43,37 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also print the raw aggregates (JSON) on stdout instead of the summary",
     )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="AGGREGATES",
+        help="play nothing: write the report of these aggregates.json files merged (runs of "
+        "the same map, players and agents, e.g. from several machines)",
+    )
+
+
+def _merged_report(args: argparse.Namespace) -> int:
+    from ..sim.report import write_report
+    from .maps import map_named
+
+    parts = [
+        BalanceStats.from_dict(json.loads(path.read_text(encoding="utf-8"))["aggregates"])
+        for path in args.merge
+    ]
+    stats = parts[0]
+    for part in parts[1:]:
+        stats = stats.merge(part)
+    game_map = map_named(args.map if args.map != "europe" or stats.map == "europe" else stats.map)
+    if game_map.name != stats.map:
+        raise ValueError(f"the aggregates are of map {stats.map!r}, not {game_map.name!r}")
+    note = f"Merged from {len(parts)} runs."
+    page = write_report(stats, game_map, args.output, note=note)
+    if args.json:
+        print(json.dumps(stats.to_dict()))
+    else:
+        print(f"{stats.games} games of {stats.players} players on {stats.map}\nreport: {page}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("ttr stats needs matplotlib: pip install 'ttr-rules[stats]'") from None
     from ..sim.report import write_report
 
+    if args.merge:
+        return _merged_report(args)
     setup = game_setup(args)
     stats: BalanceStats | None = None
     began = time.perf_counter()
