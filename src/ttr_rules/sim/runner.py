@@ -143,7 +143,9 @@ def _process(
     window = 2 * workers
     # Not "fork": a driver that has used Ray (or any threaded library) before crashes its forked
     # children and itself (seen as a segfault in _raylet.so); forkserver starts clean workers.
-    pool = multiprocessing.get_context("forkserver").Pool(workers, initializer=_ignore_sigint)
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["ttr_rules.sim.games"])  # workers start with it imported
+    pool = context.Pool(workers, initializer=_ignore_sigint)
     done: queue.SimpleQueue[tuple[int, list[GameResult] | BaseException]] = queue.SimpleQueue()
     try:
         in_flight = 0
