@@ -90,8 +90,8 @@ def available_agents() -> list[str]:
     """The sorted names of every agent :func:`make_agent` can build: ``"greedy"``,
     ``"mcts"``, ``"random"`` and the installed plugins' agents.
 
-    >>> [name for name in available_agents() if name in ("greedy", "random")]
-    ['greedy', 'random']
+    >>> [name for name in available_agents() if name in ("greedy", "mcts", "random")]
+    ['greedy', 'mcts', 'random']
     """
     _load_builtins()
     return sorted(set(_BUILTIN) | set(_entry_points()))
@@ -139,10 +139,12 @@ def _load_builtins() -> None:
     if "random" in _BUILTIN:
         return
     from .greedy import GreedyAgent
+    from .mcts import MctsAgent
     from .random_agent import RandomAgent
 
     _BUILTIN.setdefault("random", RandomAgent)
     _BUILTIN.setdefault("greedy", GreedyAgent)
+    _BUILTIN.setdefault("mcts", MctsAgent)
 
 
 def play_game(

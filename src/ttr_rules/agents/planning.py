@@ -234,26 +234,24 @@ class Situation:
         doubles_open = self.players >= self.rules.double_route_min_players
         my_cities = {t.city_index[c] for c in self.stations[me]}
         station_weight = STATION_WEIGHT if self.stations_left > 0 else INF
-        normal: list[float] = []
-        station: list[float] = []
+        normal = list(t.open_weight)
+        station = list(t.open_weight)
+        double = t.double
         for r, o in enumerate(owner):
+            if o is None:
+                continue
+            twin = double[r]
             if o == me:
-                normal.append(0.0)
-                station.append(0.0)
-                continue
-            if o is not None:
+                normal[r] = station[r] = 0.0
+                closes = True
+            else:
                 w = 0.0 if t.route_a[r] in my_cities or t.route_b[r] in my_cities else INF
-                normal.append(w)
-                station.append(min(w, station_weight))
-                continue
-            if self._closed(r, doubles_open):
-                # Closed track: its twin's owner reaches through the twin (weight 0 there).
-                normal.append(INF)
-                station.append(INF)
-                continue
-            w = t.open_weight[r]
-            normal.append(w)
-            station.append(w)
+                normal[r] = w
+                station[r] = min(w, station_weight)
+                closes = not doubles_open
+            if twin >= 0 and closes and owner[twin] is None:
+                # Closed track: the connection goes through its twin, if anywhere.
+                normal[twin] = station[twin] = INF
         return normal, station
 
 
