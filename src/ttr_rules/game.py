@@ -96,6 +96,8 @@ def check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
     naming every problem); ``new_game`` and ``scenario`` accept the same rules."""
     if rules is None:
         return game_map.rules
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules or None, got {type(rules).__name__}")
     problems = rules.problems()
     if problems:
         raise ValueError("rules: " + "; ".join(f"{name}: {message}" for name, message in problems))
@@ -149,11 +151,16 @@ def new_game(
     Traceback (most recent call last):
     ...
     ValueError: players must be between 2 and 5, got 6
+
+    Raises :class:`ValueError` for a player count, seed (an ``int``; not a bool), first player
+    or rules that do not fit, and the errors of :func:`~ttr_rules.load_map` for the map.
     """
     game_map = resolve_map(map)
     rules = check_rules(rules, game_map)
     count = check_player_count(players, rules)
-    if not isinstance(first_player, int) or not 0 <= first_player < count:
+    if type(seed) is not int:  # None or a float would deal a game no record can reproduce
+        raise ValueError(f"seed must be an integer, got {type(seed).__name__}")
+    if type(first_player) is not int or not 0 <= first_player < count:
         raise ValueError(f"first_player must be a seat from 0 to {count - 1}, got {first_player!r}")
     rnd = random.Random(seed)
     deck = fisher_yates(full_deck(rules), rnd)

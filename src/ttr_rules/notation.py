@@ -36,7 +36,13 @@ from .maps.index import fold_name, map_index
 from .moves.claim import claim_problem
 from .state import GameState
 
-__all__ = ["fold_name", "format_action", "parse_action", "resolve_city"]
+__all__ = ["MAX_ACTION_TEXT", "fold_name", "format_action", "parse_action", "resolve_city"]
+
+#: The longest action text :func:`parse_action` reads, in characters; longer text is refused at
+#: once with :class:`InvalidActionError` (no action of any map comes near it).
+MAX_ACTION_TEXT = 1000
+#: The longest part of a text quoted back in an error message.
+_QUOTE = 80
 
 A = TypeVar("A", ClaimRoute, BuildStation)
 
@@ -49,10 +55,10 @@ _SIMPLE: dict[str, Action] = {
     "pass": Pass(),
 }
 _FACE_UP = re.compile(r"draw\s+(?:face-?\s?up\s+)?(\S+)")
-_TUNNEL_PAY = re.compile(r"tunnel\s+pay\s+(\d+)\s*l?")
+_TUNNEL_PAY = re.compile(r"tunnel\s+pay\s+([0-9]{1,9})\s*l?")
 _KEEP = re.compile(r"tickets\s+keep\b(.*)")
-_PAYMENT = re.compile(r"(?:(?P<color>[a-z]+)(?:\+(?P<locos>\d+)l?)?|(?P<all>\d+)l)")
-_TRACK = re.compile(r"^(?P<route>.*?)\s*#\s*(?P<number>\d+)$")
+_PAYMENT = re.compile(r"(?:(?P<color>[a-z]+)(?:\+(?P<locos>[0-9]{1,9})l?)?|(?P<all>[0-9]{1,9})l)")
+_TRACK = re.compile(r"^(?P<route>.*?)\s*#\s*(?P<number>[0-9]{1,9})$")
 _GRAMMAR = (
     "expected one of: draw faceup SLOT | draw blind | claim ROUTE PAYMENT | tunnel pay NL | "
     "tunnel decline | tickets draw | tickets keep ID,ID,... | station CITY PAYMENT | pass"
@@ -78,6 +84,8 @@ def format_action(action: Action, game_map: GameMap) -> str:
     """
     if not isinstance(action, ClaimRoute):
         return str(action)
+    if type(action.route) is not int or not 0 <= action.route < len(game_map.routes):
+        raise InvalidActionError(f"no route #{_clip(repr(action.route))} on map {game_map.name}")
     route = game_map.routes[action.route]
     track = ""
     if route.double_of is not None and _fits(
@@ -114,13 +122,20 @@ def resolve_city(name: str, game_map: GameMap) -> str:
 
     Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
     """
+    if not isinstance(name, str):
+        raise InvalidActionError(f"expected a city name, got {type(name).__name__}")
     index = map_index(game_map).names
     city = index.get(fold_name(name))
     if city is None:
-        close = difflib.get_close_matches(fold_name(name), list(index), n=3)
+        close = difflib.get_close_matches(fold_name(name[: _QUOTE * 2]), list(index), n=3)
         hint = f"; did you mean {', '.join(sorted({index[c] for c in close}))}?" if close else ""
-        raise InvalidActionError(f"unknown city {name.strip()!r}{hint}")
+        raise InvalidActionError(f"unknown city {_clip(repr(name.strip()))}{hint}")
     return city
+
+
+def _clip(text: str) -> str:
+    """``text`` cut to a length fit for an error message."""
+    return text if len(text) <= _QUOTE else f"{text[:_QUOTE]}... ({len(text)} characters)"
 
 
 # --------------------------------------------------------------------------- parsing
@@ -135,7 +150,9 @@ def parse_action(text: str, state: GameState) -> Action:
     the track of a double route when only one of them can take the payment.
 
     Raises :class:`~ttr_rules.InvalidActionError` for text that is not an action, saying what
-    was expected, and :class:`~ttr_rules.AmbiguousActionError` for text that fits several.
+    was expected (and at once for text longer than :data:`MAX_ACTION_TEXT` characters), and
+    :class:`~ttr_rules.AmbiguousActionError` for text that fits several. Time is linear in the
+    length of the text.
 
     >>> from ttr_rules import Color, scenario
     >>> state = scenario(players=2, hands=[{Color.BLACK: 3, Color.LOCOMOTIVE: 1}, {}])
@@ -152,6 +169,19 @@ def parse_action(text: str, state: GameState) -> Action:
     """
     if not isinstance(text, str):
         raise InvalidActionError(f"expected action text, got {type(text).__name__}")
+    if len(text) > MAX_ACTION_TEXT:
+        raise InvalidActionError(
+            f"action text of {len(text)} characters; the limit is {MAX_ACTION_TEXT}"
+        )
+    try:
+        return _parse(text, state)
+    except InvalidActionError:
+        raise
+    except ValueError as exc:  # int() of an odd digit, and the like: still not an action
+        raise InvalidActionError(f"cannot read {_clip(repr(text))}: {exc}") from None
+
+
+def _parse(text: str, state: GameState) -> Action:
     words = " ".join(text.split())
     lower = words.lower()
     if lower in _SIMPLE:
@@ -168,25 +198,31 @@ def parse_action(text: str, state: GameState) -> Action:
         return _parse_tunnel(lower)
     if keyword == "tickets":
         return _parse_keep(lower)
-    raise InvalidActionError(f"cannot read {text!r}: {_GRAMMAR}")
+    raise InvalidActionError(f"cannot read {_clip(repr(text))}: {_GRAMMAR}")
 
 
 def _parse_face_up(lower: str, state: GameState) -> DrawFaceUp:
     match = _FACE_UP.fullmatch(lower)
     slots = len(state.face_up)
-    if match is None or not match.group(1).isdigit() or int(match.group(1)) >= slots:
+    if match is None or not _digits(match.group(1)) or int(match.group(1)) >= slots:
         raise InvalidActionError(
-            f"cannot read {lower!r}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
+            f"cannot read {_clip(repr(lower))}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
             "or 'draw blind'"
         )
     return DrawFaceUp(int(match.group(1)))
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits, not too many (``"²"`` and ``"٣"`` are ``isdigit()`` but not numbers here)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def _parse_tunnel(lower: str) -> PayTunnel:
     match = _TUNNEL_PAY.fullmatch(lower)
     if match is None:
         raise InvalidActionError(
-            f"cannot read {lower!r}: expected 'tunnel pay NL' (N locomotives among the extra "
+            f"cannot read {_clip(repr(lower))}: expected 'tunnel pay NL' (N locomotives among "
+            "the extra "
             "cards) or 'tunnel decline'"
         )
     return PayTunnel(int(match.group(1)))
@@ -195,10 +231,10 @@ def _parse_tunnel(lower: str) -> PayTunnel:
 def _parse_keep(lower: str) -> KeepTickets:
     match = _KEEP.fullmatch(lower)
     items = [] if match is None else match.group(1).replace(",", " ").split()
-    if match is None or not all(item.isdigit() for item in items):
+    if match is None or not all(_digits(item) for item in items):
         raise InvalidActionError(
-            f"cannot read {lower!r}: expected 'tickets draw' or 'tickets keep ID,ID,...' "
-            "(ticket ids)"
+            f"cannot read {_clip(repr(lower))}: expected 'tickets draw' or "
+            "'tickets keep ID,ID,...' (ticket ids)"
         )
     return KeepTickets(frozenset(int(item) for item in items))
 
@@ -299,25 +335,41 @@ def _route_by_id(route_id: int, game_map: GameMap) -> Route:
 
 
 def _split_cities(text: str, game_map: GameMap) -> tuple[str, str]:
-    """Two cities joined by ``-``; a city name may itself contain hyphens (Rostov-on-Don)."""
+    """Two cities joined by ``-``; a city name may itself contain hyphens (Rostov-on-Don).
+
+    Each split is a dictionary look-up of the folded halves; only the error message of a text
+    that fits no split asks :func:`resolve_city` for its hints (once)."""
+    names = map_index(game_map).names
+    longest = max((len(n) for n in names), default=0)
     splits: list[tuple[str, str]] = []
-    problems: list[str] = []
-    for i, ch in enumerate(text):
-        if ch != "-":
+    folded = [fold_name(part) for part in text.split("-")]
+    total = sum(len(part) + 1 for part in folded) - 1
+    left_length = -1
+    for i in range(1, len(folded)):
+        left_length += len(folded[i - 1]) + 1
+        if left_length > longest:
+            break
+        if total - left_length - 1 > longest:
             continue
-        try:
-            pair = (resolve_city(text[:i], game_map), resolve_city(text[i + 1 :], game_map))
-        except InvalidActionError as exc:
-            problems.append(str(exc))
-            continue
-        splits.append(pair)
+        a = names.get("-".join(folded[:i]))
+        b = names.get("-".join(folded[i:]))
+        if a is not None and b is not None:
+            splits.append((a, b))
     if len(set(splits)) == 1:
         return splits[0]
     if not splits:
-        reason = problems[0] if problems else "no '-' between the cities"
+        reason = "no '-' between the cities"
+        if "-" in text:
+            left, _, right = text.partition("-")
+            try:
+                resolve_city(left, game_map)
+                resolve_city(right, game_map)
+            except InvalidActionError as exc:
+                reason = str(exc)
         raise InvalidActionError(
-            f"cannot read route {text!r}: expected CITY-CITY, CITY-CITY#TRACK or #ID ({reason})"
+            f"cannot read route {_clip(repr(text))}: expected CITY-CITY, CITY-CITY#TRACK or #ID "
+            f"({reason})"
         )
     raise AmbiguousActionError(
-        f"route {text!r} can be read as " + " or ".join(f"{a}-{b}" for a, b in splits)
+        f"route {_clip(repr(text))} can be read as " + " or ".join(f"{a}-{b}" for a, b in splits)
     )

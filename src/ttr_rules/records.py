@@ -24,7 +24,7 @@ from .errors import IllegalActionError, InvalidActionError, MapError, RecordErro
 from .events import Event
 from .game import apply_action, new_game, step
 from .maps import GameMap, resolve_map
-from .notation import format_action, parse_action
+from .notation import _clip, format_action, parse_action
 from .rules import Rules
 from .serialization import from_json, to_json
 from .state import GameState
@@ -47,7 +47,13 @@ FORMAT_VERSION = 1
 
 
 def _texts(items: Iterable[str]) -> tuple[str, ...]:
-    return tuple(items)
+    if isinstance(items, str):  # a str is an iterable of one-letter "actions"
+        raise TypeError("actions must be a sequence of action texts, not one string")
+    texts = tuple(items)
+    for text in texts:
+        if not isinstance(text, str):
+            raise TypeError(f"actions must be strings, got {type(text).__name__}")
+    return texts
 
 
 @frozen(kw_only=True)
@@ -173,13 +179,17 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
     Raises :class:`~ttr_rules.RecordError` (``index`` = the failing action) when an action
     cannot be read or is not legal, and (``index`` None) for a map that does not match.
     """
+    if not isinstance(record, GameRecord):
+        raise RecordError(f"expected a GameRecord, got {type(record).__name__}")
     state = start_state(record)
     for index, text in enumerate(record.actions):
         try:
             action = parse_action(text, state)
             result = step(state, action)
         except (InvalidActionError, IllegalActionError) as exc:
-            raise RecordError(f"action {index} ({text!r}) does not replay: {exc}", index) from None
+            raise RecordError(
+                f"action {index} ({_clip(repr(text))}) does not replay: {exc}", index
+            ) from None
         yield ReplayStep(index, text, action, state, result.state, result.events)
         state = result.state
 
@@ -196,6 +206,8 @@ def replay(record: GameRecord) -> GameState:
     ...
     ttr_rules.errors.RecordError: action 0 ('draw blind') does not replay: ...
     """
+    if not isinstance(record, GameRecord):
+        raise RecordError(f"expected a GameRecord, got {type(record).__name__}")
     state: GameState | None = None
     for replayed in replay_steps(record):
         state = replayed.after
@@ -218,8 +230,10 @@ def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
 
 
 def read_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Read a record written by :func:`write_record`; raises
-    :class:`~ttr_rules.errors.SerializationError` naming the JSON path of any problem.
+    """Read a record written by :func:`write_record` (UTF-8, a byte-order mark allowed); raises
+    :class:`~ttr_rules.errors.SerializationError` naming the JSON path of any problem (also for
+    bytes that are not UTF-8 and JSON nested too deeply), and :class:`OSError` for a file that
+    cannot be read.
 
     >>> import tempfile, pathlib
     >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
@@ -229,8 +243,9 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     ...     read_record(path) == record
     True
     """
-    with open(path, encoding="utf-8") as source:
-        record: GameRecord = from_json(source.read(), GameRecord)
+    with open(path, "rb") as source:
+        data = source.read()
+    record: GameRecord = from_json(data, GameRecord)
     return record
 
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any, TypeVar, get_args, get_origin, overload
 
+import attrs
 import cattrs
 from cattrs.errors import (
     AttributeValidationNote,
@@ -46,7 +47,7 @@ from .events import Event
 from .maps import GameMap
 from .state import Phase
 
-__all__ = ["EVENT_TYPES", "converter", "from_json", "structure", "tag_of", "to_json"]
+__all__ = ["EVENT_TYPES", "converter", "decode_json", "from_json", "structure", "tag_of", "to_json"]
 
 T = TypeVar("T")
 
@@ -357,17 +358,45 @@ def from_json(text: str | bytes, cls: Any) -> Any:
     ...
     ttr_rules.errors.SerializationError: ...
     """
+    data = decode_json(text)
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        return structure(data, cls)
+    except RecursionError:
+        problem = "$: nested too deeply"
+        raise SerializationError(problem, (problem,)) from None
+
+
+def decode_json(text: str | bytes) -> Any:
+    """The JSON value of ``text`` (a string, or UTF-8 bytes with or without a byte-order mark).
+
+    Raises :class:`~ttr_rules.errors.SerializationError` for anything else: not text, not UTF-8,
+    not JSON (``NaN`` and ``Infinity`` included), or nested deeper than Python can decode.
+    """
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            problem = f"$: not UTF-8 text ({exc.reason} at byte {exc.start})"
+            raise SerializationError(problem, (problem,)) from None
+    if not isinstance(text, str):
+        problem = f"$: expected JSON text, got {type(text).__name__}"
+        raise SerializationError(problem, (problem,))
+    try:
+        return json.loads(text.removeprefix("\ufeff"), parse_constant=_reject_constant)
+    except RecursionError:
+        problem = "$: invalid JSON: nested too deeply"
+        raise SerializationError(problem, (problem,)) from None
     except ValueError as exc:
         problem = f"$: invalid JSON: {exc}"
         raise SerializationError(problem, (problem,)) from None
-    return structure(data, cls)
 
 
 def structure(data: Any, cls: Any) -> Any:
     """Build a ``cls`` from decoded JSON data, raising ``SerializationError`` on any problem."""
     target = _union_of(cls)
+    if attrs.has(target) and not isinstance(data, dict):
+        problem = f"$: expected object, got {_json_type(data)}"
+        raise SerializationError(f"not a valid {cls.__name__}: {problem}", (problem,))
     try:
         obj = converter.structure(data, target)
     except Exception as exc:  # cattrs groups every problem; see _problems

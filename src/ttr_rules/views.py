@@ -110,7 +110,7 @@ def observe(state: GameState, player: int) -> PlayerView:
     >>> view.seats[0].hand_size, view.seats[0].offered_count, view.deck_size == len(state.deck)
     (4, 4, True)
     """
-    if not isinstance(player, int) or not 0 <= player < state.num_players:
+    if type(player) is not int or not 0 <= player < state.num_players:  # bools are not seats
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
     return _view(state, player)
 

@@ -112,6 +112,9 @@ def load_map_file(path: MapSource) -> GameMap:
     >>> europe.name, europe.routes[23]
     ('europe', Route(id=23, a='Brest', b='Paris', length=3, ...))
     """
+    if not isinstance(path, str | os.PathLike | Traversable):
+        line = f"expected the path of a map file, got {type(path).__name__}"
+        raise MapLoadError(line, problems=(line,))
     source = _source_name(path)
     try:
         data = _read_bytes(path)
@@ -128,12 +131,20 @@ def load_map_file(path: MapSource) -> GameMap:
 
 def parse_map_text(text: str, source: str = "<string>") -> GameMap:
     """Build a map from the text of a map file; ``source`` names the file in messages."""
+    if not isinstance(text, str):
+        line = f"{source}: expected the text of a map file, got {type(text).__name__}"
+        raise MapLoadError(line, problems=(line,))
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text.removeprefix("\ufeff"), parse_constant=_reject_constant)
+        return map_from_dict(data, source)
+    except RecursionError:
+        line = f"{source}: JSON nested too deeply"
+        raise MapLoadError(line, problems=(line,)) from None
+    except MapLoadError:
+        raise
     except ValueError as exc:
         line = f"{source}: {_json_error_text(exc)}"
         raise MapLoadError(line, problems=(line,)) from None
-    return map_from_dict(data, source)
 
 
 def map_from_dict(data: Any, source: str = "<map>") -> GameMap:

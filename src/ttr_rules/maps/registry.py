@@ -83,6 +83,10 @@ def available_maps() -> tuple[str, ...]:
     return tuple(discover())
 
 
+#: Map names longer than this are refused without a look-up (and never echoed whole).
+_MAX_NAME = 200
+
+
 def clear_cache() -> None:
     """Forget the maps loaded so far (after installing or removing plugins, and in tests)."""
     with _lock:
@@ -105,6 +109,10 @@ def load_map(name: str) -> GameMap:
     ...
     ttr_rules.errors.MapNotFoundError: no map named 'atlantis'; available maps: europe, ...
     """
+    if not isinstance(name, str):
+        raise MapNotFoundError(f"a map name is a string, got {type(name).__name__}")
+    if len(name) > _MAX_NAME:
+        raise MapNotFoundError(f"no map named {name[:_MAX_NAME]!r}... ({len(name)} characters)")
     key = name.strip().lower()
     with _lock:
         cached = _cache.get(key)

@@ -1,0 +1,242 @@
+"""Hostile inputs (issue 10): every bad input raises the documented exception, at once.
+
+Each test is a reproducer of a defect found by throwing bad input at the public API; the
+``D<n>`` in its name is the defect group of the issue. No timing assertions: a test that used to
+take tens of seconds simply finishes.
+"""
+
+from __future__ import annotations
+
+import gc
+import pickle
+import weakref
+from pathlib import Path
+
+import pytest
+
+from ttr_rules import (
+    ClaimRoute,
+    Color,
+    GameRecord,
+    GameState,
+    InvalidActionError,
+    MapLoadError,
+    MapNotFoundError,
+    RecordError,
+    SerializationError,
+    format_action,
+    from_json,
+    load_map,
+    load_map_file,
+    new_game,
+    observe,
+    parse_action,
+    read_record,
+    replay,
+    to_json,
+    write_record,
+)
+from ttr_rules.maps import map_to_dict
+
+MAX_ACTION_TEXT = 1000  # ttr_rules.notation.MAX_ACTION_TEXT
+
+STATE = new_game("europe", 2, seed=1)
+
+
+# --------------------------------------------------------------------------- D1, D6 parse_action
+
+
+def test_d1_long_claim_text_is_refused_at_once() -> None:
+    with pytest.raises(InvalidActionError, match="limit"):
+        parse_action("claim " + "-" * 12_800 + " red", STATE)
+
+
+def test_d1_claims_under_the_limit_with_many_hyphens_are_linear() -> None:
+    # 990 characters of hyphens: every split used to resolve both halves (with difflib hints).
+    text = "claim " + "-" * (MAX_ACTION_TEXT - 10) + " red"
+    with pytest.raises(InvalidActionError, match="cannot read route"):
+        parse_action(text, STATE)
+    text = "claim Paris-" + "x-" * 480 + "Brest red"
+    with pytest.raises(InvalidActionError):
+        parse_action(text, STATE)
+
+
+def test_d1_hyphenated_city_names_still_parse() -> None:
+    assert parse_action("claim brest - paris black", STATE) == ClaimRoute(23, Color.BLACK, 0)
+
+
+def test_d1_a_replayed_record_with_a_huge_action_fails_at_its_index() -> None:
+    record = GameRecord(
+        map="europe", players=2, seed=1, actions=("claim " + "-" * 20_000 + " red",)
+    )
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.index == 0
+    assert len(str(info.value)) < 400  # the text is not echoed whole
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "draw faceup ²",
+        "tickets keep ²",
+        "tickets keep 1,٣",
+        "tunnel pay ²L",
+        "draw faceup " + "9" * 5000,
+        "tickets keep " + "1" * 5000,
+        "claim #" + "1" * 5000 + " red",
+        "claim brest-paris red+" + "1" * 5000 + "L",
+    ],
+)
+def test_d6_odd_digits_raise_invalid_action_error(text: str) -> None:
+    with pytest.raises(InvalidActionError):
+        parse_action(text, STATE)
+
+
+def test_d6_replay_keeps_the_index_of_an_odd_digit() -> None:
+    record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep ²",))
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.index == 0
+
+
+def test_format_action_of_a_route_that_does_not_exist() -> None:
+    europe = load_map("europe")
+    for route in (-1, len(europe.routes), True):
+        with pytest.raises(InvalidActionError, match="no route"):
+            format_action(ClaimRoute(route, Color.RED, 0), europe)
+
+
+# --------------------------------------------------------------------------- D4, D5 nesting, bytes
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_d4_deep_json_is_a_serialization_error() -> None:
+    for cls in (GameRecord, GameState):
+        with pytest.raises(SerializationError, match="nested too deeply"):
+            from_json(DEEP, cls)
+    deep_object = '{"map": ' * 5_000 + "1" + "}" * 5_000
+    with pytest.raises(SerializationError):
+        from_json(deep_object, GameRecord)
+
+
+def test_d4_deep_record_and_map_files(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(DEEP, encoding="utf-8")
+    with pytest.raises(SerializationError, match="nested too deeply"):
+        read_record(path)
+    with pytest.raises(MapLoadError, match=r"deep\.json: JSON nested too deeply"):
+        load_map_file(path)
+
+
+def test_d5_record_bytes_that_are_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"map": "\xe9urope"}')
+    with pytest.raises(SerializationError, match="not UTF-8"):
+        read_record(path)
+    with pytest.raises(MapLoadError, match="not UTF-8"):
+        load_map_file(path)
+
+
+def test_d5_a_byte_order_mark_is_accepted_for_records_and_maps(tmp_path: Path) -> None:
+    import json
+
+    record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
+    path = tmp_path / "bom.json"
+    write_record(path, record)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert read_record(path) == record
+    assert from_json(path.read_bytes(), GameRecord) == record
+    assert from_json(path.read_bytes().decode("utf-8"), GameRecord) == record
+    map_path = tmp_path / "map.json"
+    map_path.write_text("\ufeff" + json.dumps(map_to_dict(load_map("europe"))), encoding="utf-8")
+    assert load_map_file(map_path).digest == load_map("europe").digest
+
+
+# --------------------------------------------------------------------------- D10 seeds
+
+
+@pytest.mark.parametrize("seed", [None, "abc", 1.5, True, b"1"])
+def test_d10_new_game_refuses_a_seed_that_is_not_an_int(seed: object) -> None:
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        new_game("europe", 2, seed=seed)  # type: ignore[arg-type]
+
+
+def test_d10_big_and_negative_int_seeds_are_fine() -> None:
+    assert new_game("europe", 2, seed=-(10**30)) == new_game("europe", 2, seed=-(10**30))
+
+
+# --------------------------------------------------------------------------- wrong types
+
+
+def test_wrong_types_raise_the_documented_errors(tmp_path: Path) -> None:
+    with pytest.raises(MapNotFoundError):
+        load_map(None)  # type: ignore[arg-type]
+    with pytest.raises(MapNotFoundError):
+        new_game(None, 2)  # type: ignore[arg-type]
+    with pytest.raises(MapLoadError):
+        load_map_file(None)  # type: ignore[arg-type]
+    with pytest.raises(SerializationError):
+        from_json(None, GameState)  # type: ignore[call-overload]
+    with pytest.raises(RecordError):
+        replay(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="rules must be"):
+        new_game("europe", 2, rules="x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        observe(STATE, True)
+    with pytest.raises(InvalidActionError):
+        parse_action(None, STATE)  # type: ignore[arg-type]
+
+
+def test_a_record_of_one_string_is_refused() -> None:
+    with pytest.raises(TypeError, match="not one string"):
+        GameRecord(map="europe", players=2, seed=0, actions="draw blind")
+    with pytest.raises(SerializationError, match=r"\$\.actions"):
+        from_json('{"map": "europe", "players": 2, "seed": 0, "actions": "draw blind"}', GameRecord)
+
+
+@pytest.mark.parametrize("text", ["null", "[]", "3", '"x"', "true"])
+def test_read_record_of_a_json_value_that_is_not_an_object(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SerializationError, match=r"\$: expected object"):
+        read_record(path)
+
+
+def test_long_names_are_not_echoed_whole() -> None:
+    name = "x" * 5_000_000
+    with pytest.raises(MapNotFoundError) as info:
+        load_map(name)
+    assert len(str(info.value)) < 1_000
+    with pytest.raises(InvalidActionError) as action_info:
+        parse_action("station " + "y" * 900 + " red", STATE)
+    assert len(str(action_info.value)) < 1_000
+
+
+# --------------------------------------------------------------------------- D2 leak
+
+
+def test_d2_maps_of_unpickled_states_are_freed() -> None:
+    data = pickle.dumps(STATE)
+    refs = []
+    for _ in range(50):
+        state = pickle.loads(data)
+        parse_action("claim brest-paris black", state)
+        refs.append(weakref.ref(state.map))
+        del state
+    gc.collect()
+    assert sum(ref() is not None for ref in refs) == 0
+
+
+def test_d2_states_decoded_from_json_are_freed() -> None:
+    text = to_json(STATE)
+    refs = []
+    for _ in range(20):
+        state = from_json(text, GameState)
+        parse_action("claim brest-paris black", state)
+        refs.append(weakref.ref(state))
+        del state
+    gc.collect()
+    assert sum(ref() is not None for ref in refs) == 0
