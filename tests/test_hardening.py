@@ -8,10 +8,15 @@ take tens of seconds simply finishes.
 from __future__ import annotations
 
 import gc
+import json
 import pickle
+import re
 import weakref
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 from ttr_rules import (
@@ -33,6 +38,7 @@ from ttr_rules import (
     parse_action,
     read_record,
     replay,
+    scenario,
     to_json,
     write_record,
 )
@@ -240,3 +246,69 @@ def test_d2_states_decoded_from_json_are_freed() -> None:
         del state
     gc.collect()
     assert sum(ref() is not None for ref in refs) == 0
+
+
+# --------------------------------------------------------------------------- D3 impossible states
+
+
+def _mutated(change: Callable[[dict[str, Any]], None]) -> str:
+    data = json.loads(to_json(new_game("europe", 2, seed=4)))
+    change(data)
+    return json.dumps(data)
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        *head, last = path.split(".")
+        target: Any = data
+        for key in head:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        if isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+
+    return change
+
+
+IMPOSSIBLE = {
+    "no players": (_set("players", []), "players"),
+    "current 5": (_set("current", 5), "current is 5"),
+    "current -1": (_set("current", -1), "current is -1"),
+    "first player 7": (_set("first_player", 7), "first_player is 7"),
+    "short route_owner": (_set("route_owner", [None] * 3), "route owners"),
+    "40 locomotives": (_set("players.0.hand", {"locomotive": 40}), "locomotive cards"),
+    "ticket 999": (_set("players.0.offered", [999, 1, 2, 3]), "999"),
+    "negative trains": (_set("players.1.trains", -5), "-5 trains"),
+    "too many trains": (_set("players.1.trains", 46), "started with 45"),
+    "station in Atlantis": (_set("players.0.stations", ["Atlantis"]), "Atlantis"),
+    "four slots": (_set("face_up", ["red", "red", "red", "red"]), "slots"),
+    "owner 9": (_set("route_owner.0", 9), "not a seat"),
+    "duplicate deck card": (lambda d: d["deck"].append("red"), "red cards"),
+    "ticket twice": (lambda d: d["ticket_deck"].append(d["ticket_deck"][0]), "places"),
+    "final turns 9": (_set("final_turns", 9), "final round"),
+    "bad rules": (_set("rules.route_scores", [0, 1]), "route_scores"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IMPOSSIBLE))
+def test_d3_from_json_refuses_impossible_states(case: str) -> None:
+    change, words = IMPOSSIBLE[case]
+    with pytest.raises(SerializationError, match=re.escape(words)) as info:
+        from_json(_mutated(change), GameState)
+    assert all(p.startswith("$") for p in info.value.problems)
+
+
+def test_d3_reachable_and_scenario_states_still_decode() -> None:
+    state = scenario(players=2, trains=[3, 40], routes={0: 1}, hands=[{Color.RED: 2}, {}])
+    assert from_json(to_json(state), GameState) == state
+    assert from_json(to_json(STATE), GameState) == STATE
+
+
+def test_check_invariants_still_in_the_kit() -> None:
+    from ttr_rules.testing import InvariantError, check_invariants
+
+    check_invariants(STATE)
+    broken = attrs.evolve(STATE, deck=STATE.deck + (Color.RED,))
+    with pytest.raises(InvariantError):
+        check_invariants(broken)

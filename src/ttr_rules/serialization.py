@@ -44,8 +44,9 @@ from .actions import ACTION_TYPES, Action
 from .cards import COLORS, Color, Hand
 from .errors import MapError, SerializationError
 from .events import Event
+from .invariants import state_problems
 from .maps import GameMap
-from .state import Phase
+from .state import GameState, Phase
 
 __all__ = ["EVENT_TYPES", "converter", "decode_json", "from_json", "structure", "tag_of", "to_json"]
 
@@ -403,10 +404,44 @@ def structure(data: Any, cls: Any) -> Any:
         problems = _problems(exc)
         name = _UNION_NAMES.get(target) or getattr(cls, "__name__", str(cls))
         raise SerializationError(f"not a valid {name}: " + "; ".join(problems), problems) from None
+    if isinstance(obj, GameState):
+        _check_state(obj)
     if target is not cls and not isinstance(obj, cls):
         problem = f"$.type: expected {json.dumps(tag_of(cls))}, got {json.dumps(tag_of(type(obj)))}"
         raise SerializationError(problem, (problem,))
     return obj
+
+
+#: The JSON path each invariant is about (see :mod:`ttr_rules.invariants`).
+_INVARIANT_PATHS = {
+    "shape": "$",
+    "rules": "$.rules",
+    "cards": "$",
+    "tickets": "$",
+    "trains": "$.players",
+    "stations": "$.players",
+    "station cities": "$.players",
+    "routes": "$.route_owner",
+    "double routes": "$.route_owner",
+    "route points": "$.players",
+    "face-up row": "$.face_up",
+    "face-up locomotives": "$.face_up",
+    "phase": "$.phase",
+}
+
+
+def _check_state(state: GameState) -> None:
+    """Refuse a decoded state that breaks an invariant (trains may be below the start, as
+    ``scenario`` positions have them, but never above it)."""
+    violations = state_problems(state, check_trains=False)
+    if violations:
+        problems = tuple(
+            f"{_INVARIANT_PATHS.get(v.invariant, '$')}: {v.invariant}: {v.message}"
+            for v in violations
+        )
+        raise SerializationError(
+            "not a valid GameState (an impossible position): " + "; ".join(problems), problems
+        )
 
 
 def _reject_constant(name: str) -> Any:
