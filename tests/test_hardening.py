@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 import pytest
+from map_samples import small_map_data, write_map
 
 from ttr_rules import (
     ClaimRoute,
@@ -28,6 +29,7 @@ from ttr_rules import (
     MapLoadError,
     MapNotFoundError,
     RecordError,
+    Rules,
     SerializationError,
     format_action,
     from_json,
@@ -312,3 +314,87 @@ def test_check_invariants_still_in_the_kit() -> None:
     broken = attrs.evolve(STATE, deck=STATE.deck + (Color.RED,))
     with pytest.raises(InvariantError):
         check_invariants(broken)
+
+
+# --------------------------------------------------------------------------- D8, D9 maps and rules
+
+
+def _map_with(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    data = small_map_data()
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        ("same name in capitals", "reads as 'Alpha'"),
+        ("NFD beside NFC", "reads as"),
+        ("route of 20000", "longer than 30"),
+        ("22 tickets drawn", "tickets_drawn: must be <= 10"),
+        ("25 initial tickets", "initial_regular_tickets"),
+        ("100000 stations", "stations_per_player: must be <= 20"),
+    ],
+)
+def test_d8_maps_that_would_break_play_are_refused(case: str, words: str, tmp_path: Path) -> None:
+    changes: dict[str, Callable[[dict[str, Any]], None]] = {
+        "same name in capitals": lambda d: d["cities"].append({"name": "ALPHA"}),
+        "NFD beside NFC": lambda d: d["cities"].extend(
+            [{"name": "Ge\u0301neve"}, {"name": "Géneve"}]
+        ),
+        "route of 20000": lambda d: d["routes"].append(
+            {"a": "Alpha", "b": "Gamma", "length": 20_000}
+        ),
+        "22 tickets drawn": lambda d: d["rules"].update(tickets_drawn=22),
+        "25 initial tickets": lambda d: d["rules"].update(initial_regular_tickets=25),
+        "100000 stations": lambda d: d["rules"].update(stations_per_player=100_000),
+    }
+    path = write_map(tmp_path / "bad.json", _map_with(changes[case]))
+    with pytest.raises(MapLoadError, match=re.escape(words)):
+        load_map_file(path)
+
+
+def test_d9_rules_are_checked_against_the_map() -> None:
+    with pytest.raises(ValueError, match="route_scores"):
+        new_game("europe", 2, rules=Rules(route_scores=(0, 1)))
+    with pytest.raises(ValueError, match="route_scores"):
+        scenario(players=2, rules=Rules(route_scores=(0, 1)))
+    with pytest.raises(ValueError, match="tickets_drawn"):
+        new_game("europe", 2, rules=Rules(tickets_drawn=25))
+    with pytest.raises(ValueError, match="stations_per_player"):
+        scenario(players=2, rules=Rules(stations_per_player=-1))
+    with pytest.raises(ValueError, match="players"):
+        scenario(players=1)
+    with pytest.raises(ValueError, match="must be an integer"):
+        new_game("europe", 2, rules=Rules(tickets_drawn="3"))  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- D11 scenarios
+
+
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        ("both tracks with 2 players", "both tracks"),
+        ("empty slot with a deck", "empty"),
+        ("a billion trains", "started with 45"),
+        ("points as text", "points must be an integer"),
+        ("negative points", "points must be an integer"),
+        ("the same city twice", "two different cities"),
+        ("a two-item ticket", "(city, city, points)"),
+    ],
+)
+def test_d11_scenario_refuses_contradictions(case: str, words: str) -> None:
+    europe = load_map("europe")
+    double = next(r for r in europe.routes if r.double_of is not None)
+    arguments: dict[str, dict[str, Any]] = {
+        "both tracks with 2 players": {"routes": {double.id: 0, double.double_of: 1}},
+        "empty slot with a deck": {"face_up": [Color.RED, None, Color.RED, Color.RED, Color.RED]},
+        "a billion trains": {"trains": [10**9, 45]},
+        "points as text": {"tickets": [[("Paris", "Wien", "5")], []]},
+        "negative points": {"tickets": [[("Paris", "Wien", -5)], []]},
+        "the same city twice": {"tickets": [[("Paris", "Paris", 5)], []]},
+        "a two-item ticket": {"tickets": [[("Paris", "Wien")], []]},
+    }
+    with pytest.raises(ValueError, match=re.escape(words)):
+        scenario(players=2, **arguments[case])

@@ -811,6 +811,9 @@ def test_e20b_whole_table_stuck_ends_game() -> None:
         trains=[10, 10, 10],
         stations={"Wien": 2, "Berlin": 2, "Roma": 2},
         hands=[{}, {}, all_cards_except()],
+        # A whole board owned by three players: enough trains and both tracks open (a position
+        # must be one that a game with these rules can reach).
+        rules=Rules(trains_per_player=150, double_route_min_players=3),
     )
     assert reserve(state, 2) == 0
     all_events: list[Event] = []

@@ -64,8 +64,8 @@ def test_scenario_places_routes_and_derives_points_and_trains() -> None:
 def test_scenario_unplaced_cards_go_to_discard_or_out_of_play() -> None:
     only_deck = scenario(deck=[R, G], face_up=[R, R, R, R, R])
     assert len(only_deck.discard) == 110 - 7 and only_deck.out_of_play == ()
-    both = scenario(deck=[R], discard=[G], face_up=[None] * 5)
-    assert both.deck == (R,) and both.discard == (G,) and len(both.out_of_play) == 108
+    both = scenario(deck=[R], discard=[G], face_up=[R] * 5)
+    assert both.deck == (R,) and both.discard == (G,) and len(both.out_of_play) == 103
 
 
 def test_scenario_injected_tickets_extend_a_copy_of_the_map() -> None:

@@ -27,6 +27,7 @@ from .cards import CARD_COLORS, COLORS, Color, Hand
 from .errors import IllegalActionError, Reason
 from .events import Event
 from .maps import GameMap, resolve_map
+from .maps.check import rules_problems
 from .maps.index import map_index
 from .moves.claim import (
     apply_claim,
@@ -98,9 +99,10 @@ def check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
         return game_map.rules
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a Rules or None, got {type(rules).__name__}")
-    problems = rules.problems()
+    problems = list(rules_problems(rules, game_map))
     if problems:
-        raise ValueError("rules: " + "; ".join(f"{name}: {message}" for name, message in problems))
+        lines = (f"{p.path.removeprefix('rules.')}: {p.message}" for p in problems)
+        raise ValueError("rules: " + "; ".join(lines))
     return rules
 
 

@@ -38,6 +38,20 @@ def _points(values: Iterable[int]) -> tuple[int, ...]:
 DEFAULT_ROUTE_SCORES = (0, 1, 2, 4, 7, 10, 15, 18, 21)
 
 
+#: A player chooses among 2**n subsets of the tickets offered: offers are kept small.
+MAX_TICKETS_OFFERED = 10
+#: Upper bounds that keep the number of legal actions and the engine's tables small:
+#: ``(field, bound, reason)``.
+_BOUNDS = (
+    ("tickets_drawn", MAX_TICKETS_OFFERED, "the keep choices number 2**tickets_drawn"),
+    ("stations_per_player", 20, "the n-th station costs n cards"),
+    ("trains_per_player", 1000, "far beyond any board"),
+    ("max_players", 10, "far beyond any board"),
+    ("tunnel_reveal_cards", 10, "far beyond any board"),
+    ("max_consecutive_resets", 1000, "a safety cap"),
+)
+
+
 @frozen(cache_hash=True)
 class Rules:
     """The rules of a game. Defaults are the official Europe rules (see "Rule variants" in
@@ -117,6 +131,10 @@ class Rules:
                 found.append((name, message))
 
         for name in (
+            "tickets_drawn",
+            "tickets_keep_at_least",
+            "min_players",
+            "max_players",
             "trains_per_player",
             "stations_per_player",
             "max_consecutive_resets",
@@ -136,6 +154,10 @@ class Rules:
             value = getattr(self, name)
             need(isinstance(value, int) and not isinstance(value, bool), name, "must be an integer")
             need(not isinstance(value, int) or value >= 0, name, "must be >= 0")
+        if found:  # the relations below compare numbers
+            return found
+        for name, most, why in _BOUNDS:
+            need(getattr(self, name) <= most, name, f"must be <= {most} ({why})")
         limit = self.face_up_locomotive_limit
         need(
             limit is None or (isinstance(limit, int) and 1 <= limit <= 5),
@@ -153,6 +175,12 @@ class Rules:
             "must be a boolean",
         )
         dealt = self.initial_long_tickets + self.initial_regular_tickets
+        need(
+            dealt <= MAX_TICKETS_OFFERED,
+            "initial_regular_tickets",
+            f"initial_long_tickets + initial_regular_tickets must be <= {MAX_TICKETS_OFFERED} "
+            "(the keep choices number 2**tickets dealt)",
+        )
         need(
             self.initial_keep_at_least <= dealt,
             "initial_keep_at_least",

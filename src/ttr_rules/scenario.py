@@ -1,7 +1,9 @@
 """Positions built by hand, for tests, puzzles and front ends.
 
 Every argument is validated here, at the boundary, with a :class:`ValueError` naming the
-offending argument; the engine itself trusts the states it is given.
+offending argument, and the position built must keep the invariants of
+:mod:`ttr_rules.invariants` (no contradictory position); the engine itself trusts the states it
+is given.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Literal
 
 from .cards import COLORS, Color, Hand, parse_color
 from .game import check_player_count, check_rules, full_deck
+from .invariants import state_problems
 from .maps import GameMap, Ticket, resolve_map
 from .piles import fisher_yates
 from .rules import Rules
@@ -72,6 +75,30 @@ def _check_seat(seat: object, count: int, name: str) -> int:
     return seat
 
 
+def _injected(item: tuple[object, ...], seat: int) -> InjectedTicket:
+    """An injected ticket ``(city, city, points)``: two different cities, points >= 1."""
+    if len(item) != 3:
+        raise ValueError(f"tickets[{seat}]: {item!r} is not (city, city, points)")
+    a, b, points = item
+    if type(points) is not int or points < 1:
+        raise ValueError(f"tickets[{seat}]: {item!r}: points must be an integer >= 1")
+    if not isinstance(a, str) or not isinstance(b, str) or a == b:
+        raise ValueError(f"tickets[{seat}]: {item!r} must join two different cities")
+    return a, b, points
+
+
+def _check_position(state: GameState) -> GameState:
+    """Refuse a position no game can reach (trains may be set below the start, not above)."""
+    problems = [v for v in state_problems(state, check_trains=False) if v.invariant not in _FREE]
+    if problems:
+        raise ValueError("impossible position: " + "; ".join(str(v) for v in problems))
+    return state
+
+
+#: Invariants a hand-built position may break on purpose: a row of locomotives to reset.
+_FREE = frozenset({"face-up locomotives"})
+
+
 def _inject_tickets(
     game_map: GameMap, tickets: Sequence[Iterable[int | InjectedTicket]] | None
 ) -> tuple[GameMap, list[list[int]]]:
@@ -82,7 +109,7 @@ def _inject_tickets(
         ids = []
         for item in held:
             if isinstance(item, tuple):
-                a, b, points = item
+                a, b, points = _injected(item, seat)
                 for city in (a, b):
                     if city not in game_map.cities:
                         raise ValueError(f"tickets[{seat}]: unknown city {city!r}")
@@ -209,7 +236,7 @@ def scenario(
             raise ValueError(f"trains[{seat}]: {n!r} is not a number of trains")
     ticket_pile, box = _ticket_piles(game_map, kept, ticket_deck)
 
-    return GameState(
+    state = GameState(
         map=game_map,
         rules=rules,
         players=tuple(
@@ -236,6 +263,7 @@ def scenario(
         identity_shuffle=shuffle == "identity",
         out_of_play=out_of_play,
     )
+    return _check_position(state)
 
 
 def _unplaced_cards(

@@ -14,15 +14,22 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from ..rules import Rules
+from .index import fold_name
 from .model import GameMap, compute_digest, tracks_by_pair
 
 __all__ = [
+    "MAX_ROUTE_LENGTH",
     "Problem",
     "alias_collisions",
     "content_problems",
     "did_you_mean",
+    "rules_problems",
     "validate_map",
 ]
+
+#: The longest route a map may have.
+MAX_ROUTE_LENGTH = 30
 
 
 class Problem(NamedTuple):
@@ -83,13 +90,40 @@ def _city_problems(game_map: GameMap) -> Iterator[Problem]:
     if len(game_map.cities) < 2:
         yield Problem("cities", "must list at least two cities")
     first: dict[str, int] = {}
+    folded: dict[str, int] = {}
     for i, city in enumerate(game_map.cities):
-        if not city:
+        if not fold_name(city):
             yield Problem(f"cities[{i}]", "the name must not be empty")
         elif city in first:
             yield Problem(f"cities[{i}]", f"duplicate city {city!r} (also cities[{first[city]}])")
+        elif fold_name(city) in folded:
+            other = folded[fold_name(city)]
+            yield Problem(
+                f"cities[{i}]",
+                f"{city!r} reads as {game_map.cities[other]!r} (cities[{other}]) in the notation, "
+                "which ignores case, accents and spacing",
+                (f"cities[{other}]",),
+            )
         else:
             first[city] = i
+            folded[fold_name(city)] = i
+
+
+def rules_problems(rules: Rules, game_map: GameMap) -> Iterator[Problem]:
+    """Problems of ``rules`` played on ``game_map``: their own (:meth:`Rules.problems`), a
+    route longer than ``route_scores`` covers, too few tickets for the initial deal."""
+    own = rules.problems()
+    yield from (Problem(f"rules.{name}", message) for name, message in own)
+    if own:
+        return
+    longest = max((r.length for r in game_map.routes), default=0)
+    if longest >= len(rules.route_scores):
+        yield Problem(
+            "rules.route_scores",
+            f"scores lengths up to {len(rules.route_scores) - 1}; the map's longest route has "
+            f"{longest} spaces",
+        )
+    yield from _ticket_supply_problems(game_map, rules)
 
 
 def _endpoint_problems(path: str, a: str, b: str, known: set[str]) -> Iterator[Problem]:
@@ -113,6 +147,12 @@ def _route_problems(game_map: GameMap) -> Iterator[Problem]:
         yield from _endpoint_problems(path, r.a, r.b, known)
         if r.length < 1:
             yield Problem(f"{path}.length", "must be >= 1")
+        elif r.length > MAX_ROUTE_LENGTH:
+            yield Problem(
+                f"{path}.length",
+                f"{r.length} is longer than {MAX_ROUTE_LENGTH} (a player's payments are tabled "
+                "per length)",
+            )
         elif r.length > scored:
             yield Problem(
                 f"{path}.length",
@@ -191,9 +231,9 @@ def _ticket_problems(game_map: GameMap) -> Iterator[Problem]:
             seen[key] = t.id
 
 
-def _ticket_supply_problems(game_map: GameMap) -> Iterator[Problem]:
+def _ticket_supply_problems(game_map: GameMap, rules: Rules | None = None) -> Iterator[Problem]:
     """Enough long and regular tickets for the initial deal at the largest player count."""
-    rules = game_map.rules
+    rules = game_map.rules if rules is None else rules
     players = rules.max_players
     long_count = sum(t.long for t in game_map.tickets)
     regular_count = len(game_map.tickets) - long_count
