@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import json
 import pickle
+import random
 import re
 import weakref
 from collections.abc import Callable
@@ -21,8 +22,10 @@ import pytest
 from map_samples import small_map_data, write_map
 
 from ttr_rules import (
+    CardDrawn,
     ClaimRoute,
     Color,
+    Event,
     GameRecord,
     GameState,
     InvalidActionError,
@@ -31,16 +34,22 @@ from ttr_rules import (
     RecordError,
     Rules,
     SerializationError,
+    determinize,
+    events_for,
     format_action,
     from_json,
+    is_terminal,
+    legal_actions,
     load_map,
     load_map_file,
     new_game,
     observe,
     parse_action,
+    public_view,
     read_record,
     replay,
     scenario,
+    step,
     to_json,
     write_record,
 )
@@ -398,3 +407,46 @@ def test_d11_scenario_refuses_contradictions(case: str, words: str) -> None:
     }
     with pytest.raises(ValueError, match=re.escape(words)):
         scenario(players=2, **arguments[case])
+
+
+# --------------------------------------------------------------------------- D13 leaks
+
+
+def test_d13_a_view_does_not_show_an_opponents_injected_ticket() -> None:
+    paris, brest = ("Paris", "Wien", 7), ("Brest", "Kyiv", 30)
+    state = scenario(players=2, tickets=[[paris], [brest]])
+    for viewer, own, other in ((0, paris, brest), (1, brest, paris)):
+        view = observe(state, viewer)
+        ends = {(t.a, t.b, t.points) for t in view.map.tickets}
+        assert own in ends and other not in ends
+        (mine,) = view.seats[viewer].tickets or ()
+        ticket = view.map.tickets[mine]
+        assert (ticket.a, ticket.b, ticket.points) == own
+        assert determinize(view, 3).players[viewer].tickets == (mine,)
+    spectator = public_view(state)
+    assert {t.points for t in spectator.map.tickets[46:]} == {0}  # blank
+
+
+def test_d13_events_for_hides_blind_draws_from_the_other_seats() -> None:
+    rng = random.Random(10)
+    blind_seen = 0
+    for seed in range(3):
+        state = new_game("europe", 3, seed=seed)
+        for _ in range(150):
+            if is_terminal(state):
+                break
+            result = step(state, rng.choice(legal_actions(state)))
+            for seat in (None, 0, 1, 2):
+                seen = events_for(result.events, seat)
+                assert len(seen) == len(result.events)
+                for original, shown in zip(result.events, seen, strict=True):
+                    if isinstance(original, CardDrawn) and original.slot is None:
+                        blind_seen += 1
+                        assert isinstance(shown, CardDrawn)
+                        assert (shown.color is None) == (seat != original.player)
+                        assert attrs.evolve(shown, color=original.color) == original
+                    else:
+                        assert shown == original
+                    assert from_json(to_json(shown, Event), Event) == shown
+            state = result.state
+    assert blind_seen > 0

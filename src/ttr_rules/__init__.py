@@ -66,7 +66,15 @@ from .scenario import scenario
 from .scoring import PlayerScore, final_scores, longest_path, winners
 from .serialization import from_json, to_json
 from .state import GameState, PendingTunnel, Phase, PlayerState
-from .views import PlayerView, SeatView, determinize, observe, public_view, view_legal_actions
+from .views import (
+    PlayerView,
+    SeatView,
+    determinize,
+    events_for,
+    observe,
+    public_view,
+    view_legal_actions,
+)
 
 __version__ = "0.1.0"
 
@@ -126,6 +134,7 @@ __all__ = [
     "available_maps",
     "current_player",
     "determinize",
+    "events_for",
     "final_scores",
     "format_action",
     "from_json",

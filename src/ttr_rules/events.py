@@ -30,10 +30,13 @@ __all__ = [
 
 @frozen
 class CardDrawn:
-    """``player`` took ``color``, from face-up ``slot`` or blind from the deck (slot None)."""
+    """``player`` took ``color``, from face-up ``slot`` or blind from the deck (slot None).
+
+    ``color`` is None only in the events another seat sees of a blind draw
+    (:func:`~ttr_rules.events_for`)."""
 
     player: int
-    color: Color
+    color: Color | None
     slot: int | None = None
 
 

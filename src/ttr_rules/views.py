@@ -21,17 +21,28 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TypeVar
 
+import attrs
 from attrs import field, frozen
 
 from .actions import Action
 from .cards import COLORS, Color, Hand
+from .errors import MapError
+from .events import CardDrawn, Event
 from .game import full_deck, legal_actions
-from .maps import GameMap
+from .maps import GameMap, Ticket, load_map
 from .moves.common import payment_cards
 from .rules import Rules
 from .state import GameState, PendingTunnel, Phase, PlayerState
 
-__all__ = ["PlayerView", "SeatView", "determinize", "observe", "public_view", "view_legal_actions"]
+__all__ = [
+    "PlayerView",
+    "SeatView",
+    "determinize",
+    "events_for",
+    "observe",
+    "public_view",
+    "view_legal_actions",
+]
 
 T = TypeVar("T")
 
@@ -126,7 +137,74 @@ def public_view(state: GameState) -> PlayerView:
     return _view(state, None)
 
 
+def events_for(events: Iterable[Event], player: int | None) -> tuple[Event, ...]:
+    """The ``events`` (of :func:`~ttr_rules.step`) as seat ``player`` sees them (None: a
+    spectator), E79: the colour of a card drawn blind is known to its drawer only, so the others
+    get the :class:`~ttr_rules.CardDrawn` with ``color`` None. Every other event is public
+    (revealed tunnel cards, payments, face-up cards, ticket counts) and kept as is.
+
+    >>> from ttr_rules import DrawBlind, scenario, step
+    >>> result = step(scenario(players=2, current=0), DrawBlind())
+    >>> events_for(result.events, 0)[0].color is not None
+    True
+    >>> events_for(result.events, 1)[0]
+    CardDrawn(player=0, color=None, slot=None)
+    """
+    return tuple(
+        attrs.evolve(e, color=None)
+        if type(e) is CardDrawn and e.slot is None and e.player != player
+        else e
+        for e in events
+    )
+
+
+def _hidden_tickets(state: GameState, viewer: int | None) -> frozenset[int]:
+    """Tickets injected into the map (``scenario``) that only opponents of ``viewer`` hold: a
+    view's map shows them blank (see :func:`_without_tickets`). Injected tickets follow the
+    installed map's own."""
+    if state.phase is Phase.GAME_OVER:
+        return frozenset()
+    game_map = state.map
+    try:
+        base = load_map(game_map.name)
+    except MapError:
+        return frozenset()
+    if base.digest == game_map.digest or game_map.tickets[: len(base.tickets)] != base.tickets:
+        return frozenset()
+    injected = range(len(base.tickets), len(game_map.tickets))
+    return frozenset(
+        t
+        for seat, p in enumerate(state.players)
+        if seat != viewer
+        for t in (*p.tickets, *p.offered)
+        if t in injected
+    )
+
+
+def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
+    """``state`` on a copy of its map where each ``hidden`` ticket is blank: 0 points between
+    the map's first two cities (its id stays, so counts and determinization still agree)."""
+    game_map = state.map
+    first, second = game_map.cities[0], game_map.cities[1]
+    tickets = [Ticket(t.id, first, second, 0) if t.id in hidden else t for t in game_map.tickets]
+    blanked = GameMap.create(
+        game_map.name,
+        game_map.cities,
+        game_map.routes,
+        tickets,
+        version=game_map.version,
+        rules=game_map.rules,
+        title=game_map.title,
+        locations=game_map.locations,
+        aliases=game_map.aliases,
+    )
+    return attrs.evolve(state, map=blanked)
+
+
 def _view(state: GameState, viewer: int | None) -> PlayerView:
+    hidden = _hidden_tickets(state, viewer)
+    if hidden:
+        state = _without_tickets(state, hidden)
     over = state.phase is Phase.GAME_OVER
     seats = tuple(
         _seat_view(p, own=seat == viewer, tickets_shown=over or seat == viewer)

@@ -112,7 +112,7 @@ def _route(game_map: GameMap, route: int) -> str:
 _EventText = Callable[[Any, GameMap], str]
 _EVENT_TEXT: dict[type, _EventText] = {
     CardDrawn: lambda e, m: (
-        f"player {e.player} draws {e.color.value}"
+        f"player {e.player} draws {'a card' if e.color is None else e.color.value}"
         + (" blind" if e.slot is None else f" from slot {e.slot}")
     ),
     FaceUpReplaced: lambda e, m: f"face-up slot {e.slot} gets {e.color.value}",
