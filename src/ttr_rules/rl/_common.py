@@ -53,6 +53,19 @@ def game_seed(seed: int | None, seeder: random.Random) -> tuple[int, random.Rand
     return seeder.getrandbits(63), seeder
 
 
+def render_modes() -> list[str]:
+    """``"ansi"``, and ``"svg"`` and ``"rgb_array"`` when :mod:`ttr_rules.render` (and for
+    the latter cairosvg) is installed."""
+    from importlib.util import find_spec
+
+    modes = ["ansi"]
+    if find_spec("ttr_rules.render") is not None:
+        modes.append("svg")
+        if find_spec("cairosvg") is not None:
+            modes.append("rgb_array")
+    return modes
+
+
 def render_state(state: GameState, mode: str | None, player: int | None = None) -> Any:
     """``"ansi"``: the text of :func:`ttr_rules.render.text`; ``"svg"``: an SVG document;
     ``"rgb_array"``: the SVG rasterised by cairosvg (an ``(H, W, 3)`` uint8 array).
@@ -61,8 +74,10 @@ def render_state(state: GameState, mode: str | None, player: int | None = None) 
 
     subject = state if player is None else observe(state, player)
     if mode == "ansi":
-        from ttr_rules.render import text
-
+        try:
+            from ttr_rules.render import text
+        except ImportError:  # the render package is not part of this installation
+            return _plain_text(subject)
         return text(subject)
     if mode in ("svg", "rgb_array"):
         from ttr_rules.render import svg
@@ -82,3 +97,19 @@ def _rasterise(document: str) -> NDArray[Any]:
     png = cairosvg.svg2png(bytestring=document.encode())
     with Image.open(io.BytesIO(png)) as image:
         return np.asarray(image.convert("RGB"))
+
+
+def _plain_text(view: Any) -> str:
+    """A short text of a state or view when :mod:`ttr_rules.render` is unavailable."""
+    from ttr_rules import GameState, public_view
+
+    if isinstance(view, GameState):
+        view = public_view(view)
+    row = " ".join(c.value if c is not None else "-" for c in view.face_up)
+    lines = [f"turn {view.turn}, {view.phase.value}, player {view.current} to act", row]
+    lines += [
+        f"P{i}: {s.hand_size} cards, {s.trains} trains, {len(s.stations)} stations, "
+        f"{s.route_points} route points, {s.ticket_count} tickets"
+        for i, s in enumerate(view.seats)
+    ]
+    return "\n".join(lines)

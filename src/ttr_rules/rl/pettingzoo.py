@@ -42,7 +42,7 @@ from pettingzoo import AECEnv
 
 from ttr_rules import GameMap, Rules, apply_action, load_map, new_game
 
-from ._common import check_reward, game_seed, render_state, terminal_rewards
+from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
 from .observation import encode_state_observation, observation_layout
 from .space import ActionSpace
 
@@ -69,7 +69,7 @@ class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's name)
     """The unwrapped AEC environment; see the module documentation."""
 
     metadata = {
-        "render_modes": ["ansi", "svg", "rgb_array"],
+        "render_modes": render_modes(),
         "name": "ttr_europe_v0",
         "is_parallelizable": False,
         "render_fps": 1,
