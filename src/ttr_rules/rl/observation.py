@@ -143,13 +143,41 @@ class ObservationLayout:
         self.size: Final = start
         self.shape: Final = (start,)
         self._by_name = {f.name: f for f in fields}
-        high = np.full(self.size, np.inf, dtype=np.float32)
-        for f in fields:
-            if f.binary:
-                high[f.start : f.stop] = 1
+        high = np.ones(self.size, dtype=np.float32)
+        for name, bound in self._bounds().items():
+            high[self[name]] = bound
         self.low: Final = np.zeros(self.size, dtype=np.float32)
         self.high: Final = high
         self._encoder = _Encoder(self)
+
+    def _bounds(self) -> dict[str, object]:
+        """The largest value of each counting field (``high`` of a Box space)."""
+        rules, game_map, p = self.rules, self.map, self.players
+        cards = 8 * rules.cards_per_color + rules.locomotive_cards
+        tickets = len(game_map.tickets)
+        scores = rules.route_scores
+        route_points = sum(scores[r.length] for r in game_map.routes if r.length < len(scores))
+        seat = [
+            cards,
+            rules.trains_per_player,
+            rules.stations_per_player,
+            route_points,
+            tickets,
+            self.offer_positions,
+        ]
+        longest = max((r.length for r in game_map.routes), default=0)
+        return {
+            "hand": cards,
+            "seats": np.tile(np.array(seat, dtype=np.float32), p),
+            "piles": np.array([cards, tickets, tickets, cards], dtype=np.float32),
+            "final_turns": p,
+            "passes": p,
+            "turn": 2**24,  # not bounded by the rules; float32 counts exactly up to here
+            "discard": cards,
+            "tunnel_payment": longest,
+            "tunnel_revealed": rules.tunnel_reveal_cards,
+            "tunnel_owed": rules.tunnel_reveal_cards,
+        }
 
     def __getitem__(self, name: str) -> slice:
         """The slice of field ``name``."""
