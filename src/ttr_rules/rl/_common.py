@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal
 
 from ttr_rules import GameState, final_scores, winners
@@ -75,14 +76,12 @@ def render_state(state: GameState, mode: str | None, player: int | None = None) 
     subject = state if player is None else observe(state, player)
     if mode == "ansi":
         try:
-            from ttr_rules.render import text
+            render = import_module("ttr_rules.render")
         except ImportError:  # the render package is not part of this installation
             return _plain_text(subject)
-        return text(subject)
+        return render.text(subject)
     if mode in ("svg", "rgb_array"):
-        from ttr_rules.render import svg
-
-        document = svg(subject)
+        document = import_module("ttr_rules.render").svg(subject)
         return document if mode == "svg" else _rasterise(document)
     raise ValueError(f"unknown render mode {mode!r}")
 

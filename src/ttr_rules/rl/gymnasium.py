@@ -56,7 +56,7 @@ ENV_ID = "ttr_rules/Europe-v0"
 class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     """One seat of a game against agents; see the module documentation."""
 
-    metadata = {"render_modes": render_modes(), "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": render_modes(), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -78,7 +78,9 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}, got {seat!r}")
         self.seat = seat
-        chosen = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        chosen: list[str | Agent] = (
+            [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        )
         if len(chosen) != players - 1:
             raise ValueError(f"need {players - 1} opponents, got {len(chosen)}")
         self.opponents: list[str | Agent] = chosen
@@ -149,4 +151,4 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         return render_state(self.state, self.render_mode, self.seat)
 
 
-gymnasium.register(id=ENV_ID, entry_point=TicketToRideEnv, kwargs={"map": "europe"})
+gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:TicketToRideEnv", kwargs={"map": "europe"})

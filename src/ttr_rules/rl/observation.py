@@ -150,7 +150,7 @@ class ObservationLayout:
         self.high: Final = high
         self._encoder = _Encoder(self)
 
-    def _bounds(self) -> dict[str, object]:
+    def _bounds(self) -> dict[str, float | NDArray[np.float32]]:
         """The largest value of each counting field (``high`` of a Box space)."""
         rules, game_map, p = self.rules, self.map, self.players
         cards = 8 * rules.cards_per_color + rules.locomotive_cards

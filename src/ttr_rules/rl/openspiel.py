@@ -132,7 +132,7 @@ class _Shared:
     """Values a state shares with its clones. pyspiel clones a Python state by deep-copying
     its attributes; these are immutable (or per game), so a copy is the value itself."""
 
-    __slots__ = ("game", "state", "decisions")
+    __slots__ = ("decisions", "game", "state")
 
     def __init__(
         self,

@@ -32,7 +32,7 @@ environments (chess, connect four).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -65,10 +65,10 @@ def env(
     return raw_env(map, players, render_mode, reward, rules=rules, illegal_reward=illegal_reward)
 
 
-class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """The unwrapped AEC environment; see the module documentation."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": render_modes(),
         "name": "ttr_europe_v0",
         "is_parallelizable": False,
@@ -89,8 +89,9 @@ class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's name)
         self.illegal_reward = illegal_reward
         self.game_map = map if isinstance(map, GameMap) else load_map(map)
         self.rules = rules if rules is not None else self.game_map.rules
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        modes: list[str] = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be one of {modes}")
         self.render_mode = render_mode
         self.reward_kind = check_reward(reward)
         self.space = ActionSpace(self.game_map, players, rules=self.rules)
