@@ -249,3 +249,23 @@ def test_rules_other_than_the_maps() -> None:
     layout = observation_layout(EUROPE, 2, rules)
     assert encode_observation(observe(state, 0)).shape == layout.shape
     assert encode_observation(observe(state, 0))[layout["seats"]][2] == 4
+
+
+def _table_names(text: str, heading: str) -> list[str]:
+    """The first-column names of the first Markdown table after ``heading``."""
+    rows = text.split(heading, 1)[1].split("\n|")[3:]  # after the header and its rule
+    names = []
+    for row in rows:
+        cell = row.split("|", 1)[0].strip()
+        if not cell.startswith("`"):
+            break
+        names.append(cell.strip("`"))
+    return names
+
+
+def test_the_docs_tables_list_every_block_and_field_in_order() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
+    assert _table_names(text, "## The action space") == list(SPACES[2].blocks())
+    assert _table_names(text, "## The observation") == list(observation_layout(EUROPE, 2).names())

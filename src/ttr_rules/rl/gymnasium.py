@@ -117,6 +117,9 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """A new game (``new_game(seed=seed)``; the next seed when None), played by the
+        opponents up to the learner's first decision: the observation and
+        ``{"action_mask": ...}``."""
         super().reset(seed=seed)
         game, self._seeder = game_seed(seed, self._seeder)
         self.state = new_game(self.game_map, self.players, game, self.rules)
@@ -127,6 +130,8 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the opponents' up to the learner's next decision:
+        ``(observation, reward, terminated, truncated, info)``."""
         state = self.state
         if state.is_terminal:
             raise IllegalActionError(Reason.GAME_OVER, None, "call reset()")
@@ -145,6 +150,7 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         return observation, reward, terminated, False, info
 
     def render(self) -> Any:
+        """The learner's view in the ``render_mode`` given at construction."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None

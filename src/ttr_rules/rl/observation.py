@@ -4,41 +4,10 @@
 depends only on the map, the player count and the rules. It reads nothing but the view, so it
 never holds hidden information (RULES.md E79). Seats are rotated so that the viewer comes
 first: in every per-seat field, entry 0 is the viewer, entry 1 the next player in turn order,
-and so on. :func:`observation_layout` names every slice; the fields, in order:
-
-===================== ============ ===========================================================
-field                 shape        content
-===================== ============ ===========================================================
-``hand``              9            the viewer's cards by kind (``Color`` order, locomotives
-                                   last)
-``seats``             P × 6        per seat: cards in hand, trains left, stations left,
-                                   route points, tickets kept, tickets offered and not yet
-                                   chosen
-``discard``           9            the discard pile (public) by kind
-``piles``             5            cards in the deck, in the discard, tickets in the ticket
-                                   deck, in the box, cards set aside by a scenario
-``tunnel_payment``    9            a pending tunnel's base payment by kind
-``tunnel_revealed``   9            the cards it revealed by kind
-``tunnel_owed``       1            extra cards owed
-``final_round``       1            1 once the final round has started
-``final_turns``       1            turns left in the final round (0 before it)
-``passes``            1            consecutive forced passes
-``turn``              1            completed turns
-``current_seat``      P            one-hot: the seat to act (all 0 once the game is over)
-``phase``             6            one-hot: ``Phase`` in declaration order
-``face_up``           5 × 9        per slot, one-hot card kind (all 0 for an empty slot)
-``route_owner``       R × P        per route, one-hot owner seat (all 0 when unclaimed)
-``stations``          C × P        per city, one-hot seat with a station there
-``tickets_kept``      T            1 for each ticket the viewer kept
-``tickets_completed`` T            1 for each kept ticket the viewer's own routes connect
-                                   (stations count only at scoring, E55)
-``offered``           N × T        per offer position, one-hot ticket id offered there (the
-                                   positions ``ActionSpace`` keeps by)
-``tunnel_route``      R            one-hot: the route of a pending tunnel
-===================== ============ ===========================================================
-
-P players, R routes, C cities, T tickets, N offer positions (:func:`offer_positions`).
-Counts are raw (not normalised); the binary fields are 0 or 1.
+and so on. :func:`observation_layout` names every slice (``layout["hand"]``,
+``layout.unpack(vector)``); the docs page "Reinforcement learning" has the table of fields.
+Counts are raw (not normalised); the one-hot fields are 0 or 1; the layout's ``low`` and
+``high`` bound every entry.
 """
 
 from __future__ import annotations

@@ -118,12 +118,15 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._reset_done = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """``Dict(observation=Box, action_mask=Box(int8))``, the same object every call."""
         return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(ActionSpace.size)``, the same object every call."""
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal ``new_game(map, players, seed=seed)`` (the next seed when None)."""
         game, self._seeder = game_seed(seed, self._seeder)
         self.state = new_game(self.game_map, len(self.possible_agents), game, self.rules)
         self.agents = self.possible_agents[:]
@@ -143,6 +146,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return self._mask
 
     def observe(self, agent: str) -> Observation:
+        """``{"observation": vector, "action_mask": int8 mask}`` of ``agent``."""
         if not self._reset_done:
             raise RuntimeError("reset() must be called before observe()")
         seat = self._seats[agent]
@@ -154,6 +158,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         }
 
     def step(self, action: int | None) -> None:
+        """Play action index ``action`` for the agent to act (None once it is done)."""
         if not self._reset_done:
             raise RuntimeError("reset() must be called before step()")
         agent = self.agent_selection
@@ -194,10 +199,11 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._deads_step_first()
 
     def render(self) -> Any:
+        """The whole state in the ``render_mode`` given at construction."""
         if self.render_mode is None:
             warn("render() called without a render_mode; pass render_mode= to env()")
             return None
         return render_state(self.state, self.render_mode)
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""

@@ -2,28 +2,22 @@
 
 Reinforcement-learning tools want actions as integers ``0 .. size-1`` and a boolean mask of the
 legal ones. :class:`ActionSpace` numbers every action that can ever be legal on a map, in
-blocks that never move for a given map, player count and rules:
+blocks that never move for a given map, player count and rules (the docs page "Reinforcement
+learning" has the table), in this order:
 
-=====================  ==============================================================  =========
-block                  entries, in order                                               size
-=====================  ==============================================================  =========
-``DrawFaceUp``         slots 0–4                                                       5
-``DrawBlind``          one                                                             1
-``ClaimRoute``         route by id; per route each payment colour (the route's colour, one per
-                       or the eight colours for a gray route), locomotives from the    payment
-                       route's ferry symbols to ``length − 1``; then the
-                       all-locomotive payment
-``PayTunnel``          locomotives 0 .. ``Rules.tunnel_reveal_cards``                  reveal + 1
-``DeclineTunnel``      one                                                             1
-``DrawTickets``        one                                                             1
-``KeepTickets``        a subset of the *positions* of the offered tickets, as a bit    2 ** n
-                       mask (bit ``i`` = keep the ``i``-th offered ticket), ``n`` =
-                       the larger of the initial deal and ``Rules.tickets_drawn``
-``BuildStation``       city in map order; per city each colour with 0 ..               cities ×
-                       ``stations_per_player − 1`` locomotives, then all-locomotive    9 × S
-                       payments of 1 .. ``stations_per_player`` cards
-``Pass``               one                                                             1
-=====================  ==============================================================  =========
+* ``DrawFaceUp`` slots 0–4, then ``DrawBlind``;
+* ``ClaimRoute``: by route id; per route each payment colour (the route's own, or the eight
+  colours of a gray route) with locomotives from the ferry symbols to ``length − 1``, then the
+  all-locomotive payment;
+* ``PayTunnel`` with 0 .. ``Rules.tunnel_reveal_cards`` locomotives, ``DeclineTunnel``,
+  ``DrawTickets``;
+* ``KeepTickets``: a bit mask over the *positions* of the offered tickets (bit ``i`` keeps the
+  ``i``-th offered ticket), ``2 ** n`` entries for the largest offer ``n``
+  (:func:`offer_positions`);
+* ``BuildStation``: by city in map order; per city each colour with 0 ..
+  ``stations_per_player − 1`` locomotives, then all-locomotive payments of 1 ..
+  ``stations_per_player`` cards;
+* ``Pass``.
 
 Only :class:`~ttr_rules.KeepTickets` needs the position to translate: it names ticket ids,
 while its index names positions in the acting player's offer (``PlayerState.offered``, or
