@@ -49,6 +49,13 @@ def test_import_ttr_rules_imports_no_rl_library() -> None:
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+    frameworks = (
+        "import sys, ttr_rules.rl\n"
+        "assert 'numpy' in sys.modules\n"
+        "loaded = {'pettingzoo', 'gymnasium', 'pyspiel'} & set(sys.modules)\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", frameworks], check=True)
 
 
 @given(states())

@@ -284,13 +284,23 @@ class _Encoder:
         self.face_up_slice = layout["face_up"]
         #: ``(one-hot seat to act, one-hot phase)`` by (seat to act relative to the viewer,
         #: phase); nobody acts once the game is over.
-        self.turn_onehots = {
-            (rel, phase): tuple(int(i == rel and phase is not _GAME_OVER) for i in range(p))
-            + tuple(int(q is phase) for q in _PHASES)
+        self.turn_onehots = [
+            [
+                tuple(int(i == rel and phase is not _GAME_OVER) for i in range(p))
+                + tuple(int(q is phase) for q in _PHASES)
+                for phase in _PHASES
+            ]
             for rel in range(p)
-            for phase in _PHASES
-        }
+        ]
         self._local = threading.local()
+        #: Per viewer, the ``route_owner`` row of each owner seat; row −1: unclaimed.
+        self.owner_rows = []
+        for viewer in range(p):
+            rows = np.zeros((p + 1, p), dtype=np.float32)
+            for owner in range(p):
+                rows[owner, (owner - viewer) % p] = 1
+            self.owner_rows.append(rows)
+        self._last_change: tuple[object, object, list[int]] = ((), (), [])
 
     def _boards(self) -> list[_Board]:
         try:
@@ -319,18 +329,18 @@ class _Encoder:
         own_changed = False
         if old is not owners:
             base = self.route_owner
+            rows = self.owner_rows[viewer]
             if old is None or len(old) != len(owners):
                 array[self.route_owner_slice] = 0
                 changed = [r for r, o in enumerate(owners) if o is not None]
                 b.parent = None
             else:
-                changed = _changes(old, owners)
+                changed = self._changes(old, owners)
             parent = b.parent
             for r in changed:
                 o = owners[r]
-                array[base + r * p : base + r * p + p] = 0
-                if o is not None:
-                    array[base + r * p + (o - viewer) % p] = 1
+                start = base + r * p
+                array[start : start + p] = rows[-1 if o is None else o]
                 if o == viewer:
                     own_changed = True
                     if parent is not None:
@@ -378,6 +388,16 @@ class _Encoder:
             b.offered = offered
         return array
 
+    def _changes(self, old: tuple[int | None, ...], new: tuple[int | None, ...]) -> list[int]:
+        """:func:`_changes`, remembering the last pair: the other viewers see the same
+        transition."""
+        last = self._last_change
+        if last[0] is old and last[1] is new:
+            return last[2]
+        found = _changes(old, new)
+        self._last_change = (old, new, found)
+        return found
+
     def _parent(self, owners: tuple[int | None, ...], viewer: int) -> list[int]:
         """Union-find parents of the cities joined by the viewer's routes."""
         parent = list(range(self.cities))
@@ -412,7 +432,10 @@ class _Encoder:
             values += (0, 0, game.passes, game.turn)
         else:
             values += (1, final, game.passes, game.turn)
-        values += self.turn_onehots[(game.current - viewer) % self.players, game.phase]
+        # tuple.index compares by identity first: cheaper than hashing an enum member.
+        values += self.turn_onehots[(game.current - viewer) % self.players][
+            _PHASES.index(game.phase)
+        ]
         obs = board.copy()
         obs[self.scalars] = values
         obs[self.face_up_slice] = self.face_up_row(game.face_up)
@@ -442,6 +465,20 @@ def _kinds(cards: Sequence[Color]) -> list[int]:
     return counts
 
 
+_last_encoder: list[tuple[GameMap, int, Rules, _Encoder]] = []
+
+
+def _encoder(game_map: GameMap, players: int, rules: Rules) -> _Encoder:
+    """The layout's encoder; the last one used is checked by identity first."""
+    if _last_encoder:
+        last_map, last_players, last_rules, encoder = _last_encoder[0]
+        if last_map is game_map and last_players == players and last_rules is rules:
+            return encoder
+    encoder = _layout(game_map, players, rules)._encoder
+    _last_encoder[:] = [(game_map, players, rules, encoder)]
+    return encoder
+
+
 def encode_observation(view: PlayerView) -> NDArray[np.float32]:
     """``view`` as a float32 vector of :func:`observation_layout`'s shape, seats rotated so
     that the viewer comes first. Raises :class:`ValueError` for a spectator's view.
@@ -459,7 +496,7 @@ def encode_observation(view: PlayerView) -> NDArray[np.float32]:
     if viewer is None:
         raise ValueError("encode_observation needs a player's view, not a spectator's")
     seats = view.seats
-    enc = _layout(view.map, len(seats), view.rules)._encoder
+    enc = _encoder(view.map, len(seats), view.rules)
     own = seats[viewer]
     values: list[int] = list(own.hand.counts) if own.hand is not None else [0] * _KINDS
     left = enc.stations_per_player
@@ -498,11 +535,12 @@ def encode_state_observation(state: GameState, player: int) -> NDArray[np.float3
     players = state.players
     if not isinstance(player, int) or not 0 <= player < len(players):
         raise ValueError(f"player must be a seat from 0 to {len(players) - 1}, got {player!r}")
-    enc = _layout(state.map, len(players), state.rules)._encoder
+    enc = _encoder(state.map, len(players), state.rules)
     own = players[player]
     values: list[int] = list(own.hand.counts)
     left = enc.stations_per_player
     order = players[player:] + players[:player]
+    stations = []
     for p in order:
         values += (
             sum(p.hand.counts),
@@ -512,6 +550,7 @@ def encode_state_observation(state: GameState, player: int) -> NDArray[np.float3
             len(p.tickets),
             len(p.offered),
         )
+        stations.append(p.stations)
     values += (
         len(state.deck),
         len(state.ticket_deck),
@@ -522,7 +561,7 @@ def encode_state_observation(state: GameState, player: int) -> NDArray[np.float3
         player,
         state.route_owner,
         state.discard,
-        tuple(p.stations for p in order),
+        tuple(stations),
         own.tickets,
         own.offered,
     )
