@@ -1,9 +1,9 @@
 """PettingZoo environment cost against the engine's (a script, not a test; issue 13).
 
 Plays games from the same seeds three ways (the environments pick among legal actions in
-index order, the engine in ``legal_actions`` order, so the games differ in detail), interleaved, in several rounds; each way's time is its
-best round (like ``timeit``) in CPU time of this process, which discounts the moments other
-processes took the CPU:
+index order, the engine in ``legal_actions`` order, so the games differ in detail),
+interleaved, in several rounds; each way's time is its best round (like ``timeit``) in CPU
+time of this process, which discounts the moments other processes took the CPU:
 
 * engine: ``legal_actions`` then ``apply_action`` of a uniformly random legal action;
 * raw env: ``ttr_rules.rl.pettingzoo.raw_env`` stepped the PettingZoo way (``last()``

@@ -247,3 +247,27 @@ def test_openspiel_observations_hide_what_they_should() -> None:
     assert (tensor == encode_state_observation(state.state, 1)).all()
     assert state.observation_string(0) != state.observation_string(1)
     assert np.asarray(state.information_state_tensor(0)).shape == tensor.shape
+
+
+def test_environments_pickle_and_copy() -> None:
+    import copy
+    import pickle
+
+    e = raw_env(players=3)
+    _play_steps = 30
+    e.reset(seed=3)
+    rnd = np.random.default_rng(3)
+    for _ in range(_play_steps):
+        obs, *_ = e.last()
+        e.step(int(rnd.choice(np.flatnonzero(obs["action_mask"]))))
+    for clone in (pickle.loads(pickle.dumps(e)), copy.deepcopy(e)):
+        assert clone.state == e.state and clone.agent_selection == e.agent_selection
+        mine, theirs = e.observe(e.agent_selection), clone.observe(clone.agent_selection)
+        assert (mine["observation"] == theirs["observation"]).all()
+        assert (mine["action_mask"] == theirs["action_mask"]).all()
+    space = ActionSpace(EUROPE, 3)
+    copied = copy.deepcopy(space)
+    assert copied.legal_indices(e.state) == space.legal_indices(e.state)
+    g = TicketToRideEnv(players=2)
+    g.reset(seed=2)
+    assert pickle.loads(pickle.dumps(g)).state == g.state

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress
 from operator import ne
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 from attrs import frozen
@@ -163,6 +163,10 @@ class ObservationLayout:
     def unpack(self, observation: NDArray[np.float32]) -> dict[str, NDArray[np.float32]]:
         """Every field of ``observation``, reshaped to its shape."""
         return {f.name: observation[f.start : f.stop].reshape(f.shape) for f in self.fields}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Per-thread caches do not travel: a copy is the layout of the same map and rules.
+        return (_layout, (self.map, self.players, self.rules))
 
     def __repr__(self) -> str:
         return f"ObservationLayout({self.map.name!r}, players={self.players}, size={self.size})"

@@ -186,6 +186,10 @@ class ActionSpace:
     def __len__(self) -> int:
         return self.size
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The identity memo holds ids of this process's objects: rebuild instead of copying.
+        return (_rebuild, (self.map, self.players, self.rules))
+
     def __repr__(self) -> str:
         return f"ActionSpace({self.map.name!r}, players={self.players}, size={self.size})"
 
@@ -360,6 +364,10 @@ class ActionSpace:
         if not state_or_view.is_terminal:
             out.put(self._indices(state_or_view), True)
         return out
+
+
+def _rebuild(game_map: GameMap, players: int, rules: Rules) -> ActionSpace:
+    return ActionSpace(game_map, players, rules=rules)
 
 
 def _positions(bits: int) -> tuple[int, ...]:
