@@ -191,6 +191,8 @@ def test_gymnasium_illegal_action_ends_the_episode() -> None:
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = e.step(illegal)
     assert terminated and reward == -1.0 and info["illegal_action"]
+    with pytest.raises(IllegalActionError):
+        e.step(int(np.flatnonzero(info["action_mask"])[0]))
     strict = TicketToRideEnv(players=2, illegal_reward=None)
     strict.reset(seed=4)
     with pytest.raises(IllegalActionError):
@@ -211,6 +213,24 @@ def _game(players: int) -> Any:
 @pytest.mark.parametrize(("players", "sims"), [(2, 3), (4, 1)])
 def test_openspiel_random_sim_test(players: int, sims: int) -> None:
     pyspiel.random_sim_test(_game(players), num_sims=sims, serialize=False, verbose=False)
+
+
+def test_openspiel_score_margins() -> None:
+    import ttr_rules.rl.openspiel  # noqa: F401 (registers the game)
+
+    game = pyspiel.load_game("python_ttr", {"players": 2, "reward": "score", "seed": 4})
+    state = game.new_initial_state()
+    rnd = np.random.default_rng(4)
+    while not state.is_terminal():
+        state.apply_action(int(rnd.choice(state.legal_actions())))
+    totals = [s.total for s in final_scores(state.state)]
+    assert state.returns() == [totals[0] - totals[1], totals[1] - totals[0]]
+    assert game.min_utility() <= min(state.returns()) <= max(state.returns()) <= game.max_utility()
+    short = pyspiel.load_game("python_ttr", {"players": 2, "max_game_length": 10})
+    cut = short.new_initial_state()
+    while not cut.is_terminal():
+        cut.apply_action(cut.legal_actions()[0])
+    assert len(cut.decisions) == 10 and not cut.state.is_terminal
 
 
 def test_openspiel_legal_actions_are_the_librarys() -> None:

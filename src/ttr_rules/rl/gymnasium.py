@@ -94,6 +94,7 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
         self._agents: dict[int, Agent] = {}
+        self._ended = False
 
     def _make_agents(self, game: int) -> dict[int, Agent]:
         others = [s for s in range(self.players) if s != self.seat]
@@ -124,6 +125,7 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         game, self._seeder = game_seed(seed, self._seeder)
         self.state = new_game(self.game_map, self.players, game, self.rules)
         self._agents = self._make_agents(game)
+        self._ended = False
         self._play_opponents()
         return self._observation()
 
@@ -133,12 +135,13 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         """Play the learner's action, then the opponents' up to the learner's next decision:
         ``(observation, reward, terminated, truncated, info)``."""
         state = self.state
-        if state.is_terminal:
-            raise IllegalActionError(Reason.GAME_OVER, None, "call reset()")
+        if state.is_terminal or self._ended:
+            raise IllegalActionError(Reason.GAME_OVER, None, "the episode is over: call reset()")
         index = int(action)
         if self.illegal_reward is not None and not (
             0 <= index < self.space.size and self.space.mask(state)[index]
         ):
+            self._ended = True
             observation, info = self._observation()
             info["illegal_action"] = True
             return observation, float(self.illegal_reward), True, False, info

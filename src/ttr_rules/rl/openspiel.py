@@ -97,9 +97,17 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]
         self.max_length = int(given["max_game_length"])
         if self.reward_kind == "win":
             low, high = -1.0, 1.0
-        else:
-            most = float(sum(t.points for t in self.game_map.tickets) + 1000)
-            low, high = -most, most
+        else:  # a margin lies between the worst and the best score's difference
+            rules, game_map = self.game_map.rules, self.game_map
+            tickets = sum(t.points for t in game_map.tickets)
+            best = (
+                sum(rules.route_score(r.length) for r in game_map.routes)
+                + tickets
+                + rules.longest_path_bonus
+                + rules.stations_per_player * rules.station_bonus
+            )
+            high = float(best + tickets)
+            low = -high
         info = pyspiel.GameInfo(
             num_distinct_actions=self.action_space.size,
             max_chance_outcomes=0,
