@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import attrs
+import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given
@@ -21,7 +22,10 @@ from ttr_rules import (
     GameState,
     KeepTickets,
     PayTunnel,
+    Phase,
+    PlayerView,
     Rules,
+    apply_action,
     determinize,
     legal_actions,
     load_map,
@@ -276,3 +280,87 @@ def test_the_docs_tables_list_every_block_and_field_in_order() -> None:
     text = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
     assert _table_names(text, "## The action space") == list(SPACES[2].blocks())
     assert _table_names(text, "## The observation") == list(observation_layout(EUROPE, 2).names())
+
+
+def _reference(view: PlayerView) -> np.ndarray:
+    """The observation computed field by field, plainly, from the layout's description."""
+    assert view.player is not None
+    n, me = view.num_players, view.player
+    layout = observation_layout(view.map, n, view.rules)
+    out = {f.name: np.zeros(f.shape, np.float32) for f in layout.fields}
+    own = view.seats[me]
+    assert own.hand is not None
+    out["hand"][:] = own.hand.counts
+    for rel in range(n):
+        s = view.seats[(me + rel) % n]
+        out["seats"][rel] = (
+            s.hand_size,
+            s.trains,
+            view.rules.stations_per_player - len(s.stations),
+            s.route_points,
+            s.ticket_count,
+            s.offered_count,
+        )
+        for city in s.stations:
+            out["stations"][view.map.cities.index(city), rel] = 1
+    out["piles"][:] = (
+        view.deck_size,
+        view.ticket_deck_size,
+        view.ticket_box_size,
+        view.out_of_play_size,
+    )
+    if view.final_turns is not None:
+        out["final_round"][0], out["final_turns"][0] = 1, view.final_turns
+    out["passes"][0], out["turn"][0] = view.passes, view.turn
+    if view.phase is not Phase.GAME_OVER:
+        out["current_seat"][(view.current - me) % n] = 1
+    out["phase"][list(Phase).index(view.phase)] = 1
+    for card in view.discard:
+        out["discard"][card.code] += 1
+    if view.tunnel is not None:
+        tunnel = view.tunnel
+        length = view.map.routes[tunnel.route].length
+        if tunnel.color is Color.LOCOMOTIVE:
+            out["tunnel_payment"][Color.LOCOMOTIVE.code] = length
+        else:
+            out["tunnel_payment"][tunnel.color.code] = length - tunnel.locomotives
+            out["tunnel_payment"][Color.LOCOMOTIVE.code] = tunnel.locomotives
+        for card in tunnel.revealed:
+            out["tunnel_revealed"][card.code] += 1
+        out["tunnel_owed"][0] = tunnel.owed
+        out["tunnel_route"][tunnel.route] = 1
+    for slot, shown in enumerate(view.face_up):
+        if shown is not None:
+            out["face_up"][slot, shown.code] = 1
+    for route, owner in enumerate(view.route_owner):
+        if owner is not None:
+            out["route_owner"][route, (owner - me) % n] = 1
+    mine = nx.Graph()
+    mine.add_edges_from((r.a, r.b) for r in view.map.routes if view.route_owner[r.id] == me)
+    for t in own.tickets or ():
+        out["tickets_kept"][t] = 1
+        ticket = view.map.tickets[t]
+        if mine.has_node(ticket.a) and mine.has_node(ticket.b):
+            out["tickets_completed"][t] = nx.has_path(mine, ticket.a, ticket.b)
+    for position, t in enumerate(own.offered or ()):
+        out["offered"][position, t] = 1
+    return np.concatenate([out[f.name].ravel() for f in layout.fields])
+
+
+@given(states())
+def test_the_encoding_matches_a_plain_reference(state: GameState) -> None:
+    for player in range(state.num_players):
+        view = observe(state, player)
+        assert (encode_observation(view) == _reference(view)).all()
+
+
+def test_the_incremental_encoder_matches_the_reference_along_games() -> None:
+    for seed in (1, 2):
+        start, actions, _ = random_game(seed)
+        state = start
+        for i, action in enumerate(actions):
+            if i % 3 == 0 or state.tunnel is not None:
+                player = state.current
+                view = observe(state, player)
+                assert (encode_state_observation(state, player) == _reference(view)).all()
+            state = apply_action(state, action)
