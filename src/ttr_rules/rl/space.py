@@ -358,8 +358,9 @@ class ActionSpace:
 
     def mask(self, state_or_view: GameState | PlayerView) -> NDArray[np.bool_]:
         """A boolean array of length :attr:`size`, true exactly at the indices of
-        ``legal_actions(state)`` (``view_legal_actions(view)`` for the actor's view); all
-        false once the game is over."""
+        ``legal_actions(state)`` (``view_legal_actions(view)`` for the actor's view, which
+        determinizes the view and so costs more than a state's); all false once the game is
+        over."""
         out = np.zeros(self.size, dtype=np.bool_)
         if not state_or_view.is_terminal:
             out.put(self._indices(state_or_view), True)
