@@ -291,3 +291,18 @@ def test_environments_pickle_and_copy() -> None:
     g = TicketToRideEnv(players=2)
     g.reset(seed=2)
     assert pickle.loads(pickle.dumps(g)).state == g.state
+
+
+def test_openspiel_seeds_and_clones() -> None:
+    import ttr_rules.rl.openspiel  # noqa: F401 (registers the game)
+    from ttr_rules import new_game
+
+    game = pyspiel.load_game("python_ttr", {"players": 2, "seed": 7})
+    first = game.new_initial_state()
+    assert first.state == new_game(EUROPE, 2, seed=7)
+    clones = [first.clone() for _ in range(3)]
+    assert all(c.state is first.state for c in clones)
+    second = game.new_initial_state()
+    other = pyspiel.load_game("python_ttr", {"players": 2, "seed": 7})
+    other.new_initial_state().current_player()
+    assert other.new_initial_state().state == second.state != first.state

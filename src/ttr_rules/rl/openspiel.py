@@ -8,7 +8,8 @@
 (0, True)
 
 Parameters: ``map`` (an installed map's name, default ``"europe"``), ``players`` (2–5, default
-2), ``seed`` (the first game's deal; each further ``new_initial_state()`` deals the next seed),
+2), ``seed`` (the first game's deal; each further ``new_initial_state()`` deals the next seed of
+a sequence drawn from it; ``clone()`` draws none),
 ``reward`` (``"win"``: +1 for each winner, −1 for the others, 0 when all tie; ``"score"``:
 final score minus the mean of the others') and ``max_game_length`` (decisions after which the
 game is cut short and scored as it stands, default 5000; random games take a few hundred).
@@ -121,11 +122,16 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]
         self._next_seed: int | None = int(given["seed"])
 
     def new_initial_state(self) -> TicketToRideState:
-        """A new deal: the ``seed`` parameter's first, then seeds drawn from it (``clone()``
-        calls this too, so the sequence depends on the calls made, deterministically)."""
+        """A new deal: the ``seed`` parameter's first, then seeds drawn from it. The cards are
+        dealt when the state is first used, so the states pyspiel makes to clone into (it
+        overwrites them at once) deal nothing and draw no seed."""
+        return TicketToRideState(self)
+
+    def deal(self) -> GameState:
+        """The next game of the seed sequence."""
         seed = self._next_seed if self._next_seed is not None else self._seeds.getrandbits(63)
         self._next_seed = None
-        return TicketToRideState(self, new_game(self.game_map, self.num_players(), seed))
+        return new_game(self.game_map, self.num_players(), seed)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -145,10 +151,11 @@ class _Shared:
     def __init__(
         self,
         game: TicketToRideGame,
-        state: GameState,
+        state: GameState | None,
         decisions: tuple[tuple[int, Action], ...],
     ) -> None:
         self.game = game
+        #: None until the first use of a new game's state (see ``new_initial_state``).
         self.state = state
         #: (seat, action) of every decision so far.
         self.decisions = decisions
@@ -160,14 +167,17 @@ class _Shared:
 class TicketToRideState(pyspiel.State):  # type: ignore[misc]
     """A :class:`~ttr_rules.GameState` and the decisions that led to it."""
 
-    def __init__(self, game: TicketToRideGame, state: GameState) -> None:
+    def __init__(self, game: TicketToRideGame) -> None:
         super().__init__(game)
-        self._shared = _Shared(game, state, ())
+        self._shared = _Shared(game, None, ())
 
     @property
     def state(self) -> GameState:
         """The library's state."""
-        return self._shared.state
+        shared = self._shared
+        if shared.state is None:
+            shared.state = shared.game.deal()
+        return shared.state
 
     @property
     def decisions(self) -> tuple[tuple[int, Action], ...]:
@@ -187,8 +197,8 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         return self._game.action_space.legal_indices(self.state)
 
     def _apply_action(self, action: int) -> None:
+        state = self.state
         shared = self._shared
-        state = shared.state
         chosen = shared.game.action_space.action(action, state)
         decisions = (*shared.decisions, (state.current, chosen))
         self._shared = _Shared(shared.game, apply_action(state, chosen), decisions)
