@@ -184,8 +184,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         else:
             self.agent_selection = self.possible_agents[state.current]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def _end_illegally(self, agent: str) -> None:
         """PettingZoo's illegal-move rule: the game ends, the offender gets
