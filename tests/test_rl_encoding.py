@@ -364,3 +364,15 @@ def test_the_incremental_encoder_matches_the_reference_along_games() -> None:
                 view = observe(state, player)
                 assert (encode_state_observation(state, player) == _reference(view)).all()
             state = apply_action(state, action)
+
+
+@given(states("usa"))
+def test_other_maps_get_their_own_space_and_layout(state: GameState) -> None:
+    space = ActionSpace(state.map, state.num_players)
+    assert "BuildStation" in space.blocks()  # an empty block when the rules give no stations
+    legal = legal_actions(state)
+    assert int(space.mask(state).sum()) == len(legal)
+    assert all(space.action(space.index(a, state), state) == a for a in legal)
+    layout = observation_layout(state.map, state.num_players, state.rules)
+    for player in range(state.num_players):
+        assert encode_state_observation(state, player).shape == layout.shape

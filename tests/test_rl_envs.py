@@ -306,3 +306,8 @@ def test_openspiel_seeds_and_clones() -> None:
     other = pyspiel.load_game("python_ttr", {"players": 2, "seed": 7})
     other.new_initial_state().current_player()
     assert other.new_initial_state().state == second.state != first.state
+
+
+def test_pettingzoo_on_another_map() -> None:
+    _quiet(lambda: api_test(env("usa", players=3), num_cycles=200))
+    assert TicketToRideEnv("usa", 2).space.size == ActionSpace(load_map("usa"), 2).size
