@@ -2,7 +2,7 @@
 
 :func:`encode_observation` turns a :class:`~ttr_rules.PlayerView` into a vector whose length
 depends only on the map, the player count and the rules. It reads nothing but the view, so it
-never holds hidden information (RULES.md E79). Seats are rotated so that the viewer comes
+never holds hidden information (rule E79). Seats are rotated so that the viewer comes
 first: in every per-seat field, entry 0 is the viewer, entry 1 the next player in turn order,
 and so on. :func:`observation_layout` names every slice (``layout["hand"]``,
 ``layout.unpack(vector)``); the docs page "Reinforcement learning" has the table of fields.

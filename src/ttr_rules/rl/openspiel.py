@@ -16,7 +16,7 @@ game is cut short and scored as it stands, default 5000; random games take a few
 
 The game is sequential, imperfect-information, with terminal rewards, and its chance is
 **sampled** (``SAMPLED_STOCHASTIC``): the library's states carry their own seeded deck order and
-reshuffle seed (RULES.md E79), so every card drawn, face-up refill, reshuffle and tunnel reveal
+reshuffle seed (rule E79), so every card drawn, face-up refill, reshuffle and tunnel reveal
 is decided inside ``apply_action``. Explicit chance nodes would have to enumerate every deal of
 110 cards and every reshuffle order as chance outcomes with probabilities, which is neither
 tractable nor how the engine resolves randomness; sampling keeps OpenSpiel's states exactly the

@@ -349,8 +349,10 @@ class ActionSpace:
         """The indices of the legal actions, ascending (OpenSpiel's order).
 
         >>> from ttr_rules import new_game
-        >>> ActionSpace("europe", 2).legal_indices(new_game("europe", players=2))[:3]
-        [1134, 1135, 1136]
+        >>> space = ActionSpace("europe", 2)
+        >>> legal = space.legal_indices(new_game("europe", players=2))
+        >>> len(legal), all(i in space.blocks()["KeepTickets"] for i in legal)  # keep 2 of 4
+        (11, True)
         """
         indices = self._indices(state_or_view)
         indices.sort()
