@@ -43,6 +43,7 @@ from .events import (
     ResetCapReached,
     RouteClaimed,
     StationBuilt,
+    Termination,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
@@ -53,10 +54,12 @@ from .game import (
     StepResult,
     apply_action,
     current_player,
+    is_legal,
     is_terminal,
     legal_actions,
     new_game,
     step,
+    why_illegal,
 )
 from .mapfile import load_map_file
 from .maps import GameMap, Route, Ticket
@@ -118,6 +121,7 @@ __all__ = [
     "SerializationError",
     "StationBuilt",
     "StepResult",
+    "Termination",
     "Ticket",
     "TicketsDrawn",
     "TicketsKept",
@@ -131,6 +135,7 @@ __all__ = [
     "final_scores",
     "format_action",
     "from_json",
+    "is_legal",
     "is_terminal",
     "legal_actions",
     "load_map",
@@ -147,6 +152,7 @@ __all__ = [
     "step",
     "to_json",
     "view_legal_actions",
+    "why_illegal",
     "winners",
     "write_record",
 ]

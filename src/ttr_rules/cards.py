@@ -79,7 +79,7 @@ class Hand:
     ``counts`` holds one count per :data:`COLORS` entry, locomotives last.
     """
 
-    counts: tuple[int, ...] = (0,) * 9
+    counts: tuple[int, ...] = (0,) * len(COLORS)
 
     @classmethod
     def of(
@@ -87,7 +87,7 @@ class Hand:
     ) -> Hand:
         """Build a hand from ``{Color: count}`` or from an iterable of cards (colour names,
         ``pink`` included, are accepted too)."""
-        counts = [0] * 9
+        counts = [0] * len(COLORS)
         if isinstance(cards, Mapping):
             for color, n in cards.items():
                 counts[parse_color(color).code] += int(n)

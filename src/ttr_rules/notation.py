@@ -31,9 +31,8 @@ from .actions import (
 )
 from .cards import Color, parse_color
 from .errors import AmbiguousActionError, InvalidActionError
-from .game import legal_actions
+from .game import is_legal, legal_actions
 from .maps import GameMap, Route
-from .moves.claim import claim_problem
 from .state import GameState
 
 __all__ = ["fold_name", "format_action", "parse_action", "resolve_city"]
@@ -263,7 +262,7 @@ def _parse_claim(rest: str, state: GameState) -> ClaimRoute:
             f"no track of {route_text} takes {payment_text(color, claims[0].locomotives)}: "
             + ", ".join(str(r) for r in tracks)
         )
-    legal = [c for c in fitting if claim_problem(state, c) is None]
+    legal = [c for c in fitting if is_legal(state, c)]
     return _only(legal if legal else fitting, f"claim {rest}", state.map)
 
 
