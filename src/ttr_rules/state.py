@@ -7,6 +7,7 @@ compare by value and can be shared freely between threads, search trees and cach
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -153,14 +154,19 @@ COPIED_CLASSES = (GameState, PlayerState)
 _Copied = TypeVar("_Copied", GameState, PlayerState)
 
 
-def evolve(obj: _Copied, **changes: Any) -> _Copied:
+def evolve(obj: _Copied, changes: Mapping[str, Any] | None = None, /, **more: Any) -> _Copied:
     """A copy of a :class:`GameState` or :class:`PlayerState` with the given fields replaced.
 
     This is the engine's one way to build a next state (U22: the given state is never
-    changed): :func:`attrs.evolve` would run ``__init__`` for every field; this copies the
-    instance ``__dict__`` and updates it, one C-level copy and update. That is only right for
-    the :data:`COPIED_CLASSES`, which have no validators or converters to skip. The field
-    names are not checked: a misspelt one would add an attribute, so callers name real fields.
+    changed). The changes come as a dict, as keywords, or both (keywords win)::
+
+        evolve(state, {"turn": 5})  # the engine's hot path: no keyword packing
+        evolve(state, turn=5)
+
+    :func:`attrs.evolve` would run ``__init__`` for every field; this copies the instance
+    ``__dict__`` and updates it, one C-level copy and update. That is only right for the
+    :data:`COPIED_CLASSES`, which have no validators or converters to skip. The field names are
+    not checked: a misspelt one would add an attribute, so callers name real fields.
 
     >>> from ttr_rules import new_game
     >>> state = new_game(players=2, seed=1)
@@ -169,7 +175,10 @@ def evolve(obj: _Copied, **changes: Any) -> _Copied:
     (5, 0, True)
     """
     fields = obj.__dict__.copy()
-    fields.update(changes)
+    if changes:
+        fields.update(changes)
+    if more:
+        fields.update(more)
     new = _new(type(obj))
     _set(new, "__dict__", fields)
     return new

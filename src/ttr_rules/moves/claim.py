@@ -12,11 +12,12 @@ from ..board import Board, board_for, payment_indices
 from ..cards import LOCOMOTIVE_CODE, Color
 from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
-from ..state import GameState, PendingTunnel, Phase
+from ..state import GameState, PendingTunnel, Phase, evolve
 from .common import (
     LOCOMOTIVE,
     START,
     TUNNEL,
+    ActionRules,
     Problem,
     can_pay,
     pay,
@@ -26,9 +27,15 @@ from .common import (
 from .draft import Draft
 
 __all__ = [
+    "ACTIONS",
     "apply",
+    "claim",
     "claim_actions",
     "claim_problem",
+    "decline_tunnel",
+    "decline_tunnel_problem",
+    "pay_tunnel",
+    "pay_tunnel_problem",
     "problem",
     "tunnel_actions",
     "tunnel_extras_owed",
@@ -87,15 +94,13 @@ def claim_actions(state: GameState, board: Board) -> list[Action]:
     return out
 
 
-def problem(state: GameState, action: ClaimRoute | PayTunnel | DeclineTunnel) -> Problem | None:
-    """Why ``action`` is not legal now, or None when it is (E23–E50, U13)."""
-    if isinstance(action, ClaimRoute):
-        return claim_problem(state, action)
+def pay_tunnel_problem(state: GameState, action: PayTunnel) -> Problem | None:
+    """Why ``action`` does not pay the tunnel's extras: ``locomotives`` of the owed cards, the
+    rest in the base payment's colour, all locomotives after an all-locomotive payment (E40–E44,
+    U13)."""
     tunnel = state.tunnel
     if state.phase is not TUNNEL or tunnel is None:
         return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
-    if isinstance(action, DeclineTunnel):
-        return None
     k = action.locomotives
     if not isinstance(k, int) or not 0 <= k <= tunnel.owed:
         return Problem(Reason.BAD_PAYMENT, f"{tunnel.owed} extra cards are owed")
@@ -106,6 +111,13 @@ def problem(state: GameState, action: ClaimRoute | PayTunnel | DeclineTunnel) ->
     hand = state.players[state.current].hand
     if not can_pay(hand, tunnel.color, k, tunnel.owed):
         return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {hand}")
+    return None
+
+
+def decline_tunnel_problem(state: GameState, action: DeclineTunnel) -> Problem | None:
+    """Declining is always possible after a reveal that owes cards (E45)."""
+    if state.phase is not TUNNEL or state.tunnel is None:
+        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
     return None
 
 
@@ -142,23 +154,16 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
     return None
 
 
-def apply(draft: Draft, action: ClaimRoute | PayTunnel | DeclineTunnel) -> Phase:
-    """Apply a legal claim, tunnel payment or tunnel refusal (see :func:`problem`)."""
-    if isinstance(action, ClaimRoute):
-        return _claim(draft, action)
-    if isinstance(action, PayTunnel):
-        return _pay_tunnel(draft, action)
-    return _decline_tunnel(draft)
-
-
-def _claim(draft: Draft, action: ClaimRoute) -> Phase:
+def claim(draft: Draft, action: ClaimRoute) -> Phase:
     """Pay for and claim a route; for a tunnel, lay the base payment and reveal (E39)."""
     state = draft.state
     board = board_for(state.map)
     route = action.route
     length = board.length[route]
     player = draft.player
-    draft.update_player(hand=pay(player.hand, action.color, action.locomotives, length))
+    draft.player = evolve(
+        draft.player, hand=pay(player.hand, action.color, action.locomotives, length)
+    )
     base = payment_cards(action.color, action.locomotives, length)
     if not board.tunnel[route]:
         return _complete_claim(draft, route, base, ())
@@ -191,7 +196,9 @@ def _complete_claim(
     length = state.map.routes[route].length
     points = state.rules.route_scores[length]
     player = draft.player
-    draft.update_player(trains=player.trains - length, route_points=player.route_points + points)
+    draft.player = evolve(
+        draft.player, trains=player.trains - length, route_points=player.route_points + points
+    )
     draft.discard = draft.discard + paid + revealed
     owners = state.route_owner
     changes = draft.changes
@@ -225,12 +232,14 @@ def _pay_action(locomotives: int) -> PayTunnel:
     return _PAY[locomotives] if locomotives < len(_PAY) else PayTunnel(locomotives)
 
 
-def _pay_tunnel(draft: Draft, action: PayTunnel) -> Phase:
+def pay_tunnel(draft: Draft, action: PayTunnel) -> Phase:
     """Pay the extras; the tunnel is claimed (E39–E44, E49)."""
     tunnel = draft.state.tunnel
-    assert tunnel is not None  # checked by problem()
+    assert tunnel is not None  # checked by the tunnel problems
     player = draft.player
-    draft.update_player(hand=pay(player.hand, tunnel.color, action.locomotives, tunnel.owed))
+    draft.player = evolve(
+        draft.player, hand=pay(player.hand, tunnel.color, action.locomotives, tunnel.owed)
+    )
     length = draft.state.map.routes[tunnel.route].length
     paid = payment_cards(tunnel.color, tunnel.locomotives, length) + payment_cards(
         tunnel.color, action.locomotives, tunnel.owed
@@ -238,18 +247,36 @@ def _pay_tunnel(draft: Draft, action: PayTunnel) -> Phase:
     return _complete_claim(draft, tunnel.route, paid, tunnel.revealed)
 
 
-def _decline_tunnel(draft: Draft) -> Phase:
+def decline_tunnel(draft: Draft, action: DeclineTunnel) -> Phase:
     """Take the base payment back; the route stays open, the revealed cards are discarded and
     the turn ends (E45, E48, U16)."""
     tunnel = draft.state.tunnel
-    assert tunnel is not None  # checked by problem()
+    assert tunnel is not None  # checked by the tunnel problems
     counts = list(draft.player.hand.counts)
     length = draft.state.map.routes[tunnel.route].length
     for card in payment_cards(tunnel.color, tunnel.locomotives, length):
         counts[card.code] += 1
-    draft.update_player(hand=type(draft.player.hand)(tuple(counts)))
+    draft.player = evolve(draft.player, hand=type(draft.player.hand)(tuple(counts)))
     draft.discard = draft.discard + tunnel.revealed
     draft.changes["tunnel"] = None
     if draft.log is not None:
         draft.log.append(TunnelDeclined(draft.state.current, tunnel.route))
     return START
+
+
+#: The claim family: each action class with its check and its transition.
+ACTIONS: ActionRules = {
+    ClaimRoute: (claim_problem, claim),
+    PayTunnel: (pay_tunnel_problem, pay_tunnel),
+    DeclineTunnel: (decline_tunnel_problem, decline_tunnel),
+}
+
+
+def problem(state: GameState, action: ClaimRoute | PayTunnel | DeclineTunnel) -> Problem | None:
+    """Why ``action`` is not legal now, or None when it is (E23–E50, U13)."""
+    return ACTIONS[type(action)][0](state, action)
+
+
+def apply(draft: Draft, action: ClaimRoute | PayTunnel | DeclineTunnel) -> Phase:
+    """Apply a legal claim, tunnel payment or tunnel refusal (see :func:`problem`)."""
+    return ACTIONS[type(action)][1](draft, action)

@@ -12,11 +12,15 @@ module imports these names from here; this is the only place that explains it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
-from ..state import Phase
+from ..state import GameState, Phase
+
+if TYPE_CHECKING:
+    from .draft import Draft
 
 __all__ = [
     "GAME_OVER",
@@ -26,7 +30,10 @@ __all__ = [
     "SECOND_CARD",
     "START",
     "TUNNEL",
+    "ActionRules",
+    "Check",
     "Problem",
+    "Transition",
     "can_pay",
     "hand_add",
     "pay",
@@ -54,6 +61,17 @@ class Problem(NamedTuple):
 
     reason: Reason
     detail: str = ""
+
+
+#: An action class's rule check: ``problem(state, action)``, None when the action is legal.
+Check = Callable[[GameState, Any], "Problem | None"]
+#: An action class's transition: ``apply(draft, action)`` changes the draft and returns the phase
+#: in which the same player continues (:attr:`Phase.START`: the turn is over).
+Transition = Callable[["Draft", Any], Phase]
+#: A family's actions: each action class with its check and its transition. Each family exposes
+#: this table as ``ACTIONS`` and, as its face, ``problem(state, action)`` and
+#: ``apply(draft, action)`` that dispatch through it; ``game`` merges the tables.
+ActionRules = dict[type, tuple[Check, Transition]]
 
 
 def payment_problem(

@@ -1,7 +1,8 @@
 """The next state while one action is applied: the one carrier of a transition (U22).
 
 An action family's ``apply(draft, action)`` changes a :class:`Draft` in place — draws cards
-(reshuffling on demand), updates the acting player, sets other fields — and returns the phase in
+(reshuffling on demand), replaces the acting player (``draft.player = evolve(draft.player,
+...)``), sets other fields in ``draft.changes`` — and returns the phase in
 which the same player continues. The turn module (:mod:`ttr_rules.moves.turn`) then settles the
 face-up row, ends the turn when it is over and calls :meth:`Draft.build`, which makes the new
 state with one :func:`~ttr_rules.state.evolve`. The given state is never changed.
@@ -26,57 +27,32 @@ class Draft:
     """Scratch copies of the fields one transition changes, written into the next state by
     :meth:`build`. ``log`` collects events when the caller wants them (``step``)."""
 
-    __slots__ = (
-        "changes",
-        "deck",
-        "discard",
-        "face_up",
-        "identity",
-        "log",
-        "passed",
-        "players",
-        "rng",
-        "state",
-    )
+    __slots__ = ("changes", "deck", "discard", "face_up", "log", "player", "rng", "state")
 
     def __init__(self, state: GameState, log: list[Event] | None) -> None:
         self.state = state
         self.log = log
-        self.players = state.players
+        #: The acting player (only the acting player changes during an action).
+        self.player: PlayerState = state.players[state.current]
         self.deck = state.deck
         self.discard = state.discard
         self.face_up = state.face_up
         self.rng = state.rng
-        self.identity = state.identity_shuffle
         #: Every other field of the next state that differs from ``state``.
         self.changes: dict[str, Any] = {}
-        #: Set by a forced pass, for the end-of-turn count of passes (U1).
-        self.passed = False
-
-    # ------------------------------------------------------------------ the next state
-
-    @property
-    def player(self) -> PlayerState:
-        """The acting player as changed so far."""
-        return self.players[self.state.current]
-
-    def update_player(self, **changes: Any) -> None:
-        """Replace fields of the acting player."""
-        seat = self.state.current
-        players = self.players
-        self.players = players[:seat] + (evolve(players[seat], **changes),) + players[seat + 1 :]
 
     def build(self) -> GameState:
         """The next state: ``state`` with everything this draft changed."""
-        return evolve(
-            self.state,
-            players=self.players,
-            deck=self.deck,
-            discard=self.discard,
-            face_up=self.face_up,
-            rng=self.rng,
-            **self.changes,
-        )
+        state = self.state
+        seat = state.current
+        players = state.players
+        changes = self.changes
+        changes["players"] = players[:seat] + (self.player,) + players[seat + 1 :]
+        changes["deck"] = self.deck
+        changes["discard"] = self.discard
+        changes["face_up"] = self.face_up
+        changes["rng"] = self.rng
+        return evolve(state, changes)
 
     # ------------------------------------------------------------------ card piles
 
@@ -87,7 +63,7 @@ class Draft:
         """Turn the discard into the deck (E17, U4); with the identity hook the oldest discarded
         card ends on top."""
         cards = self.discard
-        if not self.identity:
+        if not self.state.identity_shuffle:
             cards, self.rng = shuffled(cards, self.rng)
         self.deck = self.deck + cards
         self.discard = ()

@@ -11,11 +11,20 @@ from ..actions import Action, DrawBlind, DrawFaceUp
 from ..errors import Reason
 from ..events import CardDrawn
 from ..rules import Rules
-from ..state import GameState, Phase
-from .common import LOCOMOTIVE, SECOND_CARD, START, Problem, hand_add
+from ..state import GameState, Phase, evolve
+from .common import LOCOMOTIVE, SECOND_CARD, START, ActionRules, Problem, hand_add
 from .draft import Draft
 
-__all__ = ["apply", "draw_actions", "problem"]
+__all__ = [
+    "ACTIONS",
+    "apply",
+    "blind_problem",
+    "draw_actions",
+    "face_up_problem",
+    "problem",
+    "take_blind",
+    "take_face_up",
+]
 
 #: ``DrawFaceUp`` actions made once, one per slot; grown for rules with a longer row.
 _FACE_UP = [DrawFaceUp(slot) for slot in range(Rules().face_up_size)]
@@ -40,15 +49,12 @@ def draw_actions(state: GameState) -> list[Action]:
     return out
 
 
-def problem(state: GameState, action: DrawFaceUp | DrawBlind) -> Problem | None:
-    """Why ``action`` is not a legal card draw now, or None when it is: a face-up slot that
-    holds a card, not a locomotive as the second card (E8, E9); blind while the deck or the
-    discard holds a card (E18)."""
+def face_up_problem(state: GameState, action: DrawFaceUp) -> Problem | None:
+    """Why ``action`` is not a legal face-up draw now: the slot must hold a card, and a
+    locomotive only as the first card (E8, E9)."""
     phase = state.phase
     if phase is not START and phase is not SECOND_CARD:
         return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
-    if isinstance(action, DrawBlind):
-        return None if state.deck or state.discard else Problem(Reason.DECK_EMPTY)
     slot = action.slot
     if not isinstance(slot, int) or not 0 <= slot < len(state.face_up):
         return Problem(Reason.NO_SUCH_SLOT)
@@ -60,26 +66,52 @@ def problem(state: GameState, action: DrawFaceUp | DrawBlind) -> Problem | None:
     return None
 
 
-def apply(draft: Draft, action: DrawFaceUp | DrawBlind) -> Phase:
-    """Take a legal card (see :func:`problem`). A face-up slot is refilled before the second
-    pick (E7, E12); a blind draw reshuffles the discard when the deck is empty (E10, E17). A
-    first card other than a face-up locomotive calls for a second one (E6, E8)."""
+def blind_problem(state: GameState, action: DrawBlind) -> Problem | None:
+    """Why a blind draw is not legal now: it needs a card in the deck or the discard (E18)."""
+    phase = state.phase
+    if phase is not START and phase is not SECOND_CARD:
+        return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
+    return None if state.deck or state.discard else Problem(Reason.DECK_EMPTY)
+
+
+def take_face_up(draft: Draft, action: DrawFaceUp) -> Phase:
+    """Take a face-up card; its slot is refilled before the second pick (E7, E12). A face-up
+    locomotive ends the draw (E8); any other first card calls for a second one (E6)."""
     state = draft.state
-    seat = state.current
-    first = state.phase is START
-    if isinstance(action, DrawBlind):
-        card = draft.draw()
-        assert card is not None  # checked by problem()
-        slot = None
-        again = first
-    else:
-        slot = action.slot
-        card = state.face_up[slot]
-        assert card is not None  # checked by problem()
-        again = first and card is not LOCOMOTIVE
+    slot = action.slot
+    card = state.face_up[slot]
+    assert card is not None  # checked by face_up_problem()
     if draft.log is not None:
-        draft.log.append(CardDrawn(seat, card, slot))
-    if slot is not None:
-        draft.take_face_up(slot)
-    draft.update_player(hand=hand_add(draft.player.hand, card))
-    return SECOND_CARD if again else START
+        draft.log.append(CardDrawn(state.current, card, slot))
+    draft.take_face_up(slot)
+    draft.player = evolve(draft.player, hand=hand_add(draft.player.hand, card))
+    return SECOND_CARD if state.phase is START and card is not LOCOMOTIVE else START
+
+
+def take_blind(draft: Draft, action: DrawBlind) -> Phase:
+    """Take the top card of the deck, reshuffling the discard when the deck is empty (E10,
+    E17); a blind locomotive counts as one card (E10)."""
+    card = draft.draw()
+    assert card is not None  # checked by blind_problem()
+    state = draft.state
+    draft.player = evolve(draft.player, hand=hand_add(draft.player.hand, card))
+    if draft.log is not None:
+        draft.log.append(CardDrawn(state.current, card, None))
+    return SECOND_CARD if state.phase is START else START
+
+
+#: The draw family: each action class with its check and its transition.
+ACTIONS: ActionRules = {
+    DrawFaceUp: (face_up_problem, take_face_up),
+    DrawBlind: (blind_problem, take_blind),
+}
+
+
+def problem(state: GameState, action: DrawFaceUp | DrawBlind) -> Problem | None:
+    """Why ``action`` is not a legal card draw now, or None when it is."""
+    return ACTIONS[type(action)][0](state, action)
+
+
+def apply(draft: Draft, action: DrawFaceUp | DrawBlind) -> Phase:
+    """Apply a legal card draw (see :func:`problem`)."""
+    return ACTIONS[type(action)][1](draft, action)

@@ -14,11 +14,19 @@ from ..board import Board, board_for, payment_indices
 from ..cards import COLORS
 from ..errors import Reason
 from ..events import StationBuilt
-from ..state import GameState, Phase
-from .common import START, Problem, can_pay, pay, payment_cards, payment_problem
+from ..state import GameState, Phase, evolve
+from .common import START, ActionRules, Problem, can_pay, pay, payment_cards, payment_problem
 from .draft import Draft
 
-__all__ = ["apply", "built_cities", "problem", "station_actions"]
+__all__ = [
+    "ACTIONS",
+    "apply",
+    "build",
+    "build_problem",
+    "built_cities",
+    "problem",
+    "station_actions",
+]
 
 _stations_of = attrgetter("stations")
 
@@ -73,7 +81,7 @@ def _uncached_station_actions(state: GameState, cost: int) -> list[Action]:
     ]
 
 
-def problem(state: GameState, action: BuildStation) -> Problem | None:
+def build_problem(state: GameState, action: BuildStation) -> Problem | None:
     """Why ``action`` is not a legal station build now, or None when it is: a known city
     without a station (E51), a station left (E53), the n-th station paid with n cards of one
     colour, locomotives wild (E52)."""
@@ -97,12 +105,13 @@ def problem(state: GameState, action: BuildStation) -> Problem | None:
     return None
 
 
-def apply(draft: Draft, action: BuildStation) -> Phase:
+def build(draft: Draft, action: BuildStation) -> Phase:
     """Pay the station's cost and place it; the turn ends (E52, E53)."""
     player = draft.player
     cost = len(player.stations) + 1
     paid = payment_cards(action.color, action.locomotives, cost)
-    draft.update_player(
+    draft.player = evolve(
+        draft.player,
         hand=pay(player.hand, action.color, action.locomotives, cost),
         stations=(*player.stations, action.city),
     )
@@ -110,3 +119,17 @@ def apply(draft: Draft, action: BuildStation) -> Phase:
     if draft.log is not None:
         draft.log.append(StationBuilt(draft.state.current, action.city, paid))
     return START
+
+
+#: The station family: its action class with its check and its transition.
+ACTIONS: ActionRules = {BuildStation: (build_problem, build)}
+
+
+def problem(state: GameState, action: BuildStation) -> Problem | None:
+    """Why ``action`` is not legal now, or None when it is (see :func:`build_problem`)."""
+    return build_problem(state, action)
+
+
+def apply(draft: Draft, action: BuildStation) -> Phase:
+    """Apply a legal station build (see :func:`build`)."""
+    return build(draft, action)

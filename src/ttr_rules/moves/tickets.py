@@ -12,11 +12,22 @@ from itertools import combinations
 from ..actions import Action, DrawTickets, KeepTickets
 from ..errors import Reason
 from ..events import TicketsDrawn, TicketsKept
-from ..state import GameState, Phase
-from .common import INITIAL_TICKETS, KEEP_TICKETS, START, Problem
+from ..state import GameState, Phase, evolve
+from .common import INITIAL_TICKETS, KEEP_TICKETS, START, ActionRules, Problem
 from .draft import Draft
 
-__all__ = ["apply", "keep_actions", "min_keep", "problem", "ticket_actions"]
+__all__ = [
+    "ACTIONS",
+    "apply",
+    "draw",
+    "draw_problem",
+    "keep",
+    "keep_actions",
+    "keep_problem",
+    "min_keep",
+    "problem",
+    "ticket_actions",
+]
 
 _DRAW = DrawTickets()
 
@@ -55,16 +66,19 @@ def keep_actions(state: GameState) -> list[Action]:
     return list(_keep_choices(offered, min_keep(state)))
 
 
-def problem(state: GameState, action: DrawTickets | KeepTickets) -> Problem | None:
-    """Why ``action`` is not legal now, or None when it is: drawing needs a ticket left (E63);
-    keeping names offered tickets only, at least :func:`min_keep` of them (E4, E61, E62)."""
+def draw_problem(state: GameState, action: DrawTickets) -> Problem | None:
+    """Why drawing tickets is not legal now: it needs a ticket left in the deck (E63)."""
+    if state.phase is not START:
+        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+    if not state.ticket_deck:
+        return Problem(Reason.NO_TICKETS_LEFT)
+    return None
+
+
+def keep_problem(state: GameState, action: KeepTickets) -> Problem | None:
+    """Why ``action`` is not a legal choice: it names offered tickets only, at least
+    :func:`min_keep` of them (E4, E61, E62)."""
     phase = state.phase
-    if isinstance(action, DrawTickets):
-        if phase is not START:
-            return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
-        if not state.ticket_deck:
-            return Problem(Reason.NO_TICKETS_LEFT)
-        return None
     if phase is not KEEP_TICKETS and phase is not INITIAL_TICKETS:
         return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
     offered = state.players[state.current].offered
@@ -77,27 +91,20 @@ def problem(state: GameState, action: DrawTickets | KeepTickets) -> Problem | No
     return None
 
 
-def apply(draft: Draft, action: DrawTickets | KeepTickets) -> Phase:
-    """Apply a legal ticket draw or ticket choice (see :func:`problem`)."""
-    if isinstance(action, DrawTickets):
-        return _draw(draft)
-    return _keep(draft, action)
-
-
-def _draw(draft: Draft) -> Phase:
+def draw(draft: Draft, action: DrawTickets) -> Phase:
     """Draw the top ``tickets_drawn`` tickets, or what remains (E61, E62); the same player
     chooses next."""
     state = draft.state
     count = state.rules.tickets_drawn
     offered = state.ticket_deck[:count]
     draft.changes["ticket_deck"] = state.ticket_deck[count:]
-    draft.update_player(offered=offered)
+    draft.player = evolve(draft.player, offered=offered)
     if draft.log is not None:
         draft.log.append(TicketsDrawn(state.current, len(offered)))
     return KEEP_TICKETS
 
 
-def _keep(draft: Draft, action: KeepTickets) -> Phase:
+def keep(draft: Draft, action: KeepTickets) -> Phase:
     """Keep some of the offered tickets for good (E64). Returned tickets go to the bottom of
     the deck in drawn order (E61, U7); unkept initial tickets go to the box, or to the bottom
     in the ``initial_discard="bottom"`` variant (E4). After an initial choice the turn module
@@ -107,7 +114,7 @@ def _keep(draft: Draft, action: KeepTickets) -> Phase:
     chosen = action.tickets
     kept = tuple(t for t in player.offered if t in chosen)
     returned = tuple(t for t in player.offered if t not in chosen)
-    draft.update_player(tickets=player.tickets + kept, offered=())
+    draft.player = evolve(draft.player, tickets=player.tickets + kept, offered=())
     if draft.log is not None:
         draft.log.append(TicketsKept(state.current, len(kept), len(returned)))
     if state.phase is KEEP_TICKETS:
@@ -118,3 +125,20 @@ def _keep(draft: Draft, action: KeepTickets) -> Phase:
     else:
         draft.changes["ticket_deck"] = state.ticket_deck + returned
     return INITIAL_TICKETS
+
+
+#: The ticket family: each action class with its check and its transition.
+ACTIONS: ActionRules = {
+    DrawTickets: (draw_problem, draw),
+    KeepTickets: (keep_problem, keep),
+}
+
+
+def problem(state: GameState, action: DrawTickets | KeepTickets) -> Problem | None:
+    """Why ``action`` is not legal now, or None when it is."""
+    return ACTIONS[type(action)][0](state, action)
+
+
+def apply(draft: Draft, action: DrawTickets | KeepTickets) -> Phase:
+    """Apply a legal ticket draw or ticket choice (see :func:`problem`)."""
+    return ACTIONS[type(action)][1](draft, action)

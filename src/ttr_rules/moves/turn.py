@@ -28,13 +28,22 @@ from ..events import (
 from ..rules import Rules
 from ..state import GameState, Phase
 from .claim import claim_actions
-from .common import GAME_OVER, INITIAL_TICKETS, LOCOMOTIVE, SECOND_CARD, START, Problem
+from .common import (
+    GAME_OVER,
+    INITIAL_TICKETS,
+    LOCOMOTIVE,
+    SECOND_CARD,
+    START,
+    ActionRules,
+    Problem,
+)
 from .draft import Draft
 from .draw import draw_actions
 from .stations import station_actions
 from .tickets import ticket_actions
 
 __all__ = [
+    "ACTIONS",
     "apply",
     "finish",
     "problem",
@@ -86,11 +95,11 @@ def _end_turn(draft: Draft) -> None:
     E20)."""
     state = draft.state
     log = draft.log
-    players = draft.players
+    changes = draft.changes
     seat = state.current
-    count = len(players)
-    passed = draft.passed
-    passes = state.passes + 1 if passed else 0
+    count = len(state.players)
+    passed = "passes" in changes  # set by a forced pass (see apply)
+    passes = changes["passes"] if passed else 0
     final_turns = state.final_turns
     over: Termination | None = None
     if passed and log is not None:
@@ -101,16 +110,15 @@ def _end_turn(draft: Draft) -> None:
         final_turns -= 1
         if final_turns == 0:
             over = _TRAINS
-    elif players[seat].trains <= state.rules.end_trigger_trains:
+    elif draft.player.trains <= state.rules.end_trigger_trains:
         final_turns = count
         if log is not None:
-            log.append(FinalRoundStarted(seat, players[seat].trains))
+            log.append(FinalRoundStarted(seat, draft.player.trains))
     next_seat = (seat + 1) % count
     if log is not None:
         log.append(TurnEnded(seat, None if over else next_seat))
         if over:
             log.append(GameOver(over))
-    changes = draft.changes
     changes["current"] = seat if over else next_seat
     changes["phase"] = GAME_OVER if over else START
     changes["passes"] = passes
@@ -221,5 +229,9 @@ def problem(state: GameState, action: Pass) -> Problem | None:
 
 def apply(draft: Draft, action: Pass) -> Phase:
     """Pass: the turn ends; a full round of passes ends the game (E20, U1)."""
-    draft.passed = True
+    draft.changes["passes"] = draft.state.passes + 1
     return START
+
+
+#: The pass family: its action class with its check and its transition.
+ACTIONS: ActionRules = {Pass: (problem, apply)}
