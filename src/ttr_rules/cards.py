@@ -47,7 +47,7 @@ class Color(StrEnum):
 #: Every card kind, indexed by ``Color.code``.
 COLORS: tuple[Color, ...] = tuple(Color)
 #: The eight card colours (every kind except the locomotive).
-CARD_COLORS: tuple[Color, ...] = COLORS[:8]
+CARD_COLORS: tuple[Color, ...] = tuple(c for c in COLORS if c is not Color.LOCOMOTIVE)
 LOCOMOTIVE_CODE = Color.LOCOMOTIVE.code
 
 _COLOR_ALIASES: dict[str, Color] = {

@@ -54,9 +54,6 @@ __all__ = [
     "termination",
 ]
 
-_TRAINS = Termination.TRAINS
-_PASSES = Termination.PASSES
-
 
 def finish(draft: Draft, phase: Phase) -> GameState:
     """The state after an action whose family returned ``phase``.
@@ -105,11 +102,11 @@ def _end_turn(draft: Draft) -> None:
     if passed and log is not None:
         log.append(Passed(seat))
     if passes >= count:
-        over = _PASSES
+        over = Termination.PASSES
     elif final_turns is not None:
         final_turns -= 1
         if final_turns == 0:
-            over = _TRAINS
+            over = Termination.TRAINS
     elif draft.player.trains <= state.rules.end_trigger_trains:
         final_turns = count
         if log is not None:
@@ -131,7 +128,7 @@ def termination(state: GameState) -> Termination | None:
     round was all passes (E20, U1), else :attr:`Termination.TRAINS` (the final round, E66)."""
     if state.phase is not GAME_OVER:
         return None
-    return _PASSES if state.passes >= len(state.players) else _TRAINS
+    return Termination.PASSES if state.passes >= len(state.players) else Termination.TRAINS
 
 
 # --------------------------------------------------------------------------- the face-up row
