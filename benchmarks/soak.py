@@ -1,7 +1,7 @@
 """Soak run: many random games over 2–5 players, every invariant checked after every step
 (a script, not a test).
 
-    python benchmarks/soak.py [--games 1000] [--seed 0]
+    python benchmarks/soak.py [--games 1000] [--seed 0] [--map europe]
 """
 
 from __future__ import annotations
@@ -12,27 +12,25 @@ import sys
 import time
 
 import ttr_rules
-from ttr_rules import apply_action, final_scores, legal_actions, new_game, winners
-from ttr_rules.state import Phase
-from ttr_rules.testing import check_invariants
+from ttr_rules import final_scores, new_game, winners
+from ttr_rules.testing import check_invariants, playout, random_chooser
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--map", default="europe", help="an installed map's name")
     args = parser.parse_args()
-    game_map = ttr_rules.load_map("europe")
+    game_map = ttr_rules.load_map(args.map)
     began = time.perf_counter()
     steps = 0
     for seed in range(args.seed, args.seed + args.games):
         players = 2 + seed % 4
-        rnd = random.Random(seed)
         state = new_game(game_map, players, seed=seed)
         check_invariants(state)
-        while state.phase is not Phase.GAME_OVER:
-            options = legal_actions(state)
-            state = apply_action(state, options[int(rnd.random() * len(options))])
+        for step in playout(state, random_chooser(random.Random(seed))):
+            state = step.after
             check_invariants(state)
             steps += 1
         final_scores(state)

@@ -10,13 +10,30 @@ from pathlib import Path
 import ttr_rules
 
 PACKAGE = Path(ttr_rules.__file__).parent
+#: The rules engine and what it stands on (core, maps, engine, scoring): the code these house
+#: rules were written for. Front ends above it (agents, render, rl, sim, web) are not checked.
+ENGINE = (
+    "__init__.py",
+    "actions.py",
+    "cards.py",
+    "errors.py",
+    "events.py",
+    "game.py",
+    "piles.py",
+    "rules.py",
+    "state.py",
+    "maps",
+    "moves",
+    "scoring",
+)
 #: The one module that hoists enum members into constants (and says why).
 HOISTING = PACKAGE / "moves" / "common.py"
 
 
 def modules() -> Iterator[tuple[Path, ast.Module]]:
     for path in sorted(PACKAGE.rglob("*.py")):
-        yield path, ast.parse(path.read_text("utf-8"), str(path))
+        if path.relative_to(PACKAGE).parts[0] in ENGINE:
+            yield path, ast.parse(path.read_text("utf-8"), str(path))
 
 
 def test_no_module_imports_a_private_name_of_another() -> None:

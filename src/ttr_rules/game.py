@@ -16,7 +16,7 @@ from .actions import (
 from .cards import CARD_COLORS, COLORS, Color, Hand
 from .errors import IllegalActionError, Reason
 from .events import Event
-from .maps import GameMap
+from .maps import GameMap, resolve_map
 from .moves import claim, draw, stations, tickets, turn
 from .moves.claim import tunnel_actions
 from .moves.common import (
@@ -41,27 +41,18 @@ __all__ = [
     "StepResult",
     "apply_action",
     "check_player_count",
+    "check_rules",
     "current_player",
     "full_deck",
     "is_legal",
     "is_terminal",
     "legal_actions",
     "new_game",
-    "resolve_map",
     "step",
     "why_illegal",
 ]
 
 _ONLY_PASS: tuple[Action, ...] = (Pass(),)
-
-
-def resolve_map(game_map: str | GameMap) -> GameMap:
-    """A map given by name is loaded through the plugin registry."""
-    if isinstance(game_map, GameMap):
-        return game_map
-    from .plugins import load_map
-
-    return load_map(game_map)
 
 
 def full_deck(rules: Rules) -> tuple[Color, ...]:
@@ -85,8 +76,9 @@ def check_player_count(players: object, rules: Rules) -> int:
     return players
 
 
-def _check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
-    """The map's rules, or the given ones when they are consistent."""
+def check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
+    """The map's rules, or the given ones when they are consistent (else a ``ValueError``
+    naming every problem); ``new_game`` and ``scenario`` accept the same rules."""
     if rules is None:
         return game_map.rules
     problems = rules.problems()
@@ -132,9 +124,19 @@ def new_game(
     ``first_player``, then the face-up row is turned and checked for locomotives (U20); each
     player gets the long tickets and then the regular ones (E3). Players choose their tickets
     in seat order from ``first_player`` (U21).
+
+    >>> state = new_game("europe", players=3, seed=7)
+    >>> state.phase, current_player(state)
+    (<Phase.INITIAL_TICKETS: 'initial tickets'>, 0)
+    >>> [len(p.offered) for p in state.players], state.players[0].hand.total, len(state.deck)
+    ([4, 4, 4], 4, 93)
+    >>> new_game(players=6)
+    Traceback (most recent call last):
+    ...
+    ValueError: players must be between 2 and 5, got 6
     """
     game_map = resolve_map(map)
-    rules = _check_rules(rules, game_map)
+    rules = check_rules(rules, game_map)
     count = check_player_count(players, rules)
     if not isinstance(first_player, int) or not 0 <= first_player < count:
         raise ValueError(f"first_player must be a seat from 0 to {count - 1}, got {first_player!r}")
@@ -174,12 +176,20 @@ def new_game(
 
 
 def current_player(state: GameState) -> int | None:
-    """The seat of the player to act; None once the game is over."""
+    """The seat of the player to act; None once the game is over.
+
+    >>> current_player(new_game(players=3, first_player=2))
+    2
+    """
     return None if state.phase is GAME_OVER else state.current
 
 
 def is_terminal(state: GameState) -> bool:
-    """Whether the game is over (E66–E68, E20)."""
+    """Whether the game is over (E66–E68, E20); then :func:`legal_actions` is empty.
+
+    >>> is_terminal(new_game())
+    False
+    """
     return state.phase is GAME_OVER
 
 
@@ -187,7 +197,16 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the player to act, without duplicates, in a fixed order: face-up
     draws, blind draw, claims (by route, colour, locomotives), ticket draw, stations (by city,
     colour, locomotives). ``(Pass(),)`` when nothing else is legal (U1); empty only when the
-    game is over."""
+    game is over.
+
+    >>> state = new_game(players=2, seed=7)
+    >>> [str(a) for a in legal_actions(state)[:3]]  # the initial ticket choice (E4)
+    ['tickets keep 0,31', 'tickets keep 0,38', 'tickets keep 0,12']
+    >>> for _ in range(2):
+    ...     state = apply_action(state, legal_actions(state)[0])
+    >>> [str(a) for a in legal_actions(state)[4:7]]
+    ['draw faceup 4', 'draw blind', 'claim #0 black']
+    """
     phase = state.phase
     if phase is START:
         return tuple(start_actions(state)) or _ONLY_PASS
@@ -232,7 +251,7 @@ def why_illegal(state: GameState, action: object, player: int | None = None) -> 
     Anything can be asked about: objects that are not actions give ``Reason.NOT_AN_ACTION``.
     ``player``, when given, must be the player to act (``Reason.NOT_YOUR_TURN`` otherwise).
 
-    >>> from ttr_rules import DrawBlind, KeepTickets, new_game
+    >>> from ttr_rules import DrawBlind, KeepTickets
     >>> state = new_game(players=2, seed=1)
     >>> why_illegal(state, DrawBlind())
     <Reason.WRONG_PHASE: 'wrong phase'>
@@ -247,7 +266,7 @@ def is_legal(state: GameState, action: object, player: int | None = None) -> boo
     """Whether ``action`` is legal in ``state``: ``action in legal_actions(state)``, without
     listing them (python-chess's ``Board.is_legal``).
 
-    >>> from ttr_rules import DrawBlind, new_game
+    >>> from ttr_rules import DrawBlind
     >>> is_legal(new_game(players=2, seed=1), DrawBlind())
     False
     """
@@ -270,6 +289,17 @@ def apply_action(state: GameState, action: Action, player: int | None = None) ->
     Raises :class:`~ttr_rules.IllegalActionError` (with ``.reason`` and ``.action``) for any
     action that is not legal now, including objects that are not actions of this library.
     ``player``, when given, must be the player to act (``Reason.NOT_YOUR_TURN`` otherwise).
+    :func:`why_illegal` gives the same reason without applying.
+
+    >>> from ttr_rules import DrawBlind
+    >>> state = new_game(players=2, seed=7)
+    >>> after = apply_action(state, legal_actions(state)[0])
+    >>> state.current, after.current, after.players[0].tickets
+    (0, 1, (0, 31))
+    >>> apply_action(after, DrawBlind())
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.IllegalActionError: illegal action draw blind: wrong phase (...)
     """
     return _apply(state, action, None, player)
 
@@ -285,7 +315,16 @@ class StepResult:
 def step(state: GameState, action: Action, player: int | None = None) -> StepResult:
     """Like :func:`apply_action`, also returning the events a front end needs (cards drawn,
     face-up replacements and resets, reshuffles, tunnel reveals, claims, stations, tickets,
-    the final round, the end of the game)."""
+    the final round, the end of the game).
+
+    >>> from ttr_rules import Color, DrawBlind, scenario
+    >>> state = scenario(players=2, deck=[Color.RED, Color.BLUE])
+    >>> result = step(state, DrawBlind())
+    >>> result.events
+    (CardDrawn(player=0, color=<Color.RED: 'red'>, slot=None),)
+    >>> result.state.phase, result.state.players[0].hand[Color.RED]
+    (<Phase.SECOND_CARD: 'second card'>, 1)
+    """
     log: list[Event] = []
     new = _apply(state, action, log, player)
     return StepResult(new, tuple(log))

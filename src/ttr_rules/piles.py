@@ -1,4 +1,4 @@
-"""Shuffling, the one source of randomness (RULES.md E1, E17, E79, U4).
+"""Shuffling, the one source of randomness (E1, E17, E79, U4).
 
 Setup shuffles with :func:`fisher_yates` from ``random.Random(seed)``; every later reshuffle
 of the discard is seeded by the state's ``rng`` (:func:`shuffled`), so ``apply_action`` is

@@ -1,5 +1,5 @@
 """Claiming routes: colours, gray routes, locomotives, double routes, ferries and tunnels
-(RULES.md E23–E50, U13–U18).
+(E23–E50, U13–U18).
 
 The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reveal,
 :class:`~ttr_rules.PayTunnel` and :class:`~ttr_rules.DeclineTunnel`.
@@ -8,10 +8,10 @@ The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reve
 from __future__ import annotations
 
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
-from ..board import Board, board_for, payment_indices
 from ..cards import LOCOMOTIVE_CODE, Color
 from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
+from ..maps.index import MapIndex, map_index, payment_indices
 from ..state import GameState, PendingTunnel, Phase, evolve
 from .common import (
     LOCOMOTIVE,
@@ -46,13 +46,16 @@ _DECLINE = DeclineTunnel()
 _PAY = tuple(PayTunnel(k) for k in range(16))
 
 
-def claim_actions(state: GameState, board: Board) -> list[Action]:
+def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     """Every distinct legal payment for every open route, by route id, colour and locomotives.
 
-    A route needs as many trains as its length (E28), a set of one colour with locomotives as
-    wild cards (E23–E25), one locomotive per ferry symbol (E35–E37); a double route's second
-    track is closed to the owner of the first (E31) and, below ``double_route_min_players``,
-    to everyone (E32).
+    Any open route may be claimed, connected to the player's network or not (E27, E30). It
+    needs as many trains as its length (E28) and a set of one colour (E23, E24), locomotives
+    wild, all-locomotive sets included (E25); a ferry needs one locomotive per symbol (E35),
+    locomotives may pay its other spaces too and nothing replaces them (E36, E37, U18), and
+    its other spaces take one colour (E38). A double route (``double_of``, E34) has its second
+    track closed to the owner of the first (E31) and, below ``double_route_min_players``, to
+    everyone (E32); at 4 and 5 players both tracks are open (E33, U17).
     """
     seat = state.current
     player = state.players[seat]
@@ -124,10 +127,11 @@ def decline_tunnel_problem(state: GameState, action: DeclineTunnel) -> Problem |
 def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
     """Why ``action`` is not a legal claim now, or None when it is: the route exists and is
     open (E31–E33), the player has the trains (E28) and the cards of a fitting payment
-    (E23–E26), with the ferry's locomotives (E35–E37)."""
+    (E23, E25, E26), with the ferry's locomotives (E35). A tunnel attempt needs a legal base
+    payment and enough trains, not the cards for any extras (E50, U15)."""
     if state.phase is not START:
         return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
-    board = board_for(state.map)
+    board = map_index(state.map)
     r = action.route
     if not isinstance(r, int) or not 0 <= r < len(board.length):
         return Problem(Reason.NO_SUCH_ROUTE, f"route {r!r}")
@@ -155,9 +159,10 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
 
 
 def claim(draft: Draft, action: ClaimRoute) -> Phase:
-    """Pay for and claim a route; for a tunnel, lay the base payment and reveal (E39)."""
+    """Pay for and claim a route; for a tunnel, lay the base payment and reveal (E39): with
+    nothing to match, it is claimed for the base payment (E46)."""
     state = draft.state
-    board = board_for(state.map)
+    board = map_index(state.map)
     route = action.route
     length = board.length[route]
     player = draft.player

@@ -1,5 +1,5 @@
 """What the action families share: the hot path's constants, the shape of a rule check, and
-paying with cards (RULES.md E23–E26, E52, U8).
+paying with cards (E23, E25, E26, E52, U8).
 
 Enum members as module constants
 --------------------------------

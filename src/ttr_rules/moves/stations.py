@@ -1,8 +1,9 @@
-"""Building train stations (RULES.md E51–E54).
+"""Building train stations (E51–E54).
 
-A station goes in any city without one; the n-th station of a player costs n cards of one
-colour, locomotives wild; one per turn (it is the whole turn), at most ``stations_per_player``.
-Stations use no trains, so they are legal with none left.
+A station goes in any city without one (E51); the n-th station of a player costs n cards of
+one colour, locomotives wild (E52); one per turn (it is the whole turn), at most
+``stations_per_player`` (E53).
+Stations use no trains, so they are legal with none left and never trigger the end (E54).
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..actions import Action, BuildStation
-from ..board import Board, board_for, payment_indices
 from ..cards import COLORS
 from ..errors import Reason
 from ..events import StationBuilt
+from ..maps.index import MapIndex, map_index, payment_indices
 from ..state import GameState, Phase, evolve
 from .common import START, ActionRules, Problem, can_pay, pay, payment_cards, payment_problem
 from .draft import Draft
@@ -36,7 +37,7 @@ def built_cities(state: GameState) -> set[str]:
     return {city for p in state.players for city in p.stations}
 
 
-def station_actions(state: GameState, board: Board) -> list[Action]:
+def station_actions(state: GameState, board: MapIndex) -> list[Action]:
     """Every city without a station × every affordable payment of the next station's cost."""
     player = state.players[state.current]
     built = len(player.stations)
@@ -87,7 +88,7 @@ def build_problem(state: GameState, action: BuildStation) -> Problem | None:
     colour, locomotives wild (E52)."""
     if state.phase is not START:
         return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
-    board = board_for(state.map)
+    board = map_index(state.map)
     if not isinstance(action.city, str) or action.city not in board.city_index:
         return Problem(Reason.NO_SUCH_CITY, f"{action.city!r}")
     owner = state.station_owner(action.city)

@@ -1,4 +1,4 @@
-"""The end of an action and the end of a turn, in one place (RULES.md E2, E4, E12–E16, E19,
+"""The end of an action and the end of a turn, in one place (E2, E4, E5, E12–E16, E19,
 E20, E66–E69, U1–U3, U5, U19, U21).
 
 After every action the face-up row is settled (:func:`settle_row`, U3); the acting player
@@ -12,7 +12,6 @@ turns (U21). The forced pass is this module's own action family (:func:`problem`
 from __future__ import annotations
 
 from ..actions import Action, Pass
-from ..board import board_for
 from ..cards import Color
 from ..errors import Reason
 from ..events import (
@@ -25,6 +24,7 @@ from ..events import (
     Termination,
     TurnEnded,
 )
+from ..maps.index import map_index
 from ..rules import Rules
 from ..state import GameState, Phase
 from .claim import claim_actions
@@ -88,8 +88,10 @@ def _next_chooser(draft: Draft) -> GameState:
 
 
 def _end_turn(draft: Draft) -> None:
-    """Pass the turn on; start or count down the final round; end the game (E66–E69, U19,
-    E20)."""
+    """Pass the turn on to the next seat, one action per turn (E5); start or count down the
+    final round; end the game (E20, E66).
+    The trigger (``end_trigger_trains`` or fewer, 0 included: E67) is checked after every turn
+    whatever its action (E69, U19); during the final round it starts nothing again (E68)."""
     state = draft.state
     log = draft.log
     changes = draft.changes
@@ -159,8 +161,9 @@ def reset_feasible(
 
 def settle_row(draft: Draft, rules: Rules) -> None:
     """End-of-action upkeep of the face-up row, also run once at setup (E2, U3): fill empty
-    slots in slot order, then reset the row while it shows too many locomotives (E12–E16, U2),
-    at most ``max_consecutive_resets`` times in a row (E15)."""
+    slots in slot order (E13), then reset the row while it shows too many locomotives (E12),
+    again when the new row shows them too (E14), unless the reset cannot succeed or the cap
+    ``max_consecutive_resets`` is reached (E15, U2)."""
     if None in draft.face_up:
         _fill_empty_slots(draft)
     limit = rules.face_up_locomotive_limit
@@ -179,6 +182,7 @@ def settle_row(draft: Draft, rules: Rules) -> None:
 
 
 def _fill_empty_slots(draft: Draft) -> None:
+    """Fill the empty slots in slot order; a slot stays empty when no card is left (E16)."""
     row = list(draft.face_up)
     for slot, card in enumerate(row):
         if card is None:
@@ -207,7 +211,7 @@ def _reset(draft: Draft) -> None:
 def start_actions(state: GameState) -> list[Action]:
     """Every legal action at the start of a turn except the pass, in the order of
     ``legal_actions``: card draws, claims, the ticket draw, stations."""
-    board = board_for(state.map)
+    board = map_index(state.map)
     actions = draw_actions(state)
     actions += claim_actions(state, board)
     actions += ticket_actions(state)
