@@ -10,15 +10,20 @@ import pytest
 from ttr_rules import (
     Event,
     GameOver,
+    Outcome,
     Pass,
     Phase,
     SerializationError,
     Termination,
+    apply_action,
+    final_scores,
     from_json,
     new_game,
+    outcome,
     scenario,
     step,
     to_json,
+    winners,
 )
 from ttr_rules.moves.turn import termination
 from ttr_rules.testing import play
@@ -67,3 +72,27 @@ def test_a_round_of_passes_ends_the_game_by_passes() -> None:
         events.extend(result.events)
     assert termination(state) is Termination.PASSES
     assert [e for e in events if isinstance(e, GameOver)] == [GameOver(Termination.PASSES)]
+
+
+def test_outcome_is_none_until_the_end_then_reason_winners_scores() -> None:
+    rnd = random.Random(11)
+    game = play(new_game(players=3, seed=11), lambda n: int(rnd.random() * n), policy="claims")
+    for state in list(game.positions())[:-1]:
+        assert outcome(state) is None
+    result = outcome(game.final)
+    assert result is not None
+    assert result.reason is Termination.TRAINS
+    assert result.scores == final_scores(game.final)
+    assert result.winners == winners(game.final)
+    assert result.winner == (result.winners[0] if len(result.winners) == 1 else None)
+    assert from_json(to_json(result), Outcome) == result
+
+
+def test_outcome_after_a_round_of_passes() -> None:
+    state = scenario(players=3, face_up=[None] * 5, deck=[], discard=[], ticket_deck=[])
+    for _ in range(3):
+        state = apply_action(state, Pass())
+    result = outcome(state)
+    assert result is not None and result.reason is Termination.PASSES
+    assert result.winners == (0, 1, 2) and result.winner is None
+    assert [s.station_bonus for s in result.scores] == [12, 12, 12]

@@ -66,7 +66,7 @@ from .notation import format_action, parse_action
 from .records import GameRecord, read_record, record_game, replay, write_record
 from .rules import Rules
 from .scenario import scenario
-from .scoring import PlayerScore, final_scores, longest_path, winners
+from .scoring import Outcome, PlayerScore, final_scores, longest_path, outcome, winners
 from .serialization import from_json, to_json
 from .state import GameState, PendingTunnel, Phase, PlayerState
 from .views import PlayerView, SeatView, determinize, observe, public_view, view_legal_actions
@@ -101,6 +101,7 @@ __all__ = [
     "MapError",
     "MapLoadError",
     "MapNotFoundError",
+    "Outcome",
     "Pass",
     "Passed",
     "PayTunnel",
@@ -141,6 +142,7 @@ __all__ = [
     "longest_path",
     "new_game",
     "observe",
+    "outcome",
     "parse_action",
     "public_view",
     "read_record",
