@@ -25,6 +25,7 @@ from ttr_rules import (
     CardDrawn,
     ClaimRoute,
     Color,
+    DrawFaceUp,
     Event,
     GameRecord,
     GameState,
@@ -34,8 +35,10 @@ from ttr_rules import (
     RecordError,
     Rules,
     SerializationError,
+    apply_action,
     determinize,
     events_for,
+    final_scores,
     format_action,
     from_json,
     is_terminal,
@@ -47,6 +50,7 @@ from ttr_rules import (
     parse_action,
     public_view,
     read_record,
+    record_game,
     replay,
     scenario,
     step,
@@ -54,6 +58,8 @@ from ttr_rules import (
     write_record,
 )
 from ttr_rules.maps import map_to_dict
+from ttr_rules.records import state_digest
+from ttr_rules.simulate import random_playout
 
 MAX_ACTION_TEXT = 1000  # ttr_rules.notation.MAX_ACTION_TEXT
 
@@ -450,3 +456,44 @@ def test_d13_events_for_hides_blind_draws_from_the_other_seats() -> None:
                     assert from_json(to_json(shown, Event), Event) == shown
             state = result.state
     assert blind_seen > 0
+
+
+# --------------------------------------------------------------------------- records' results
+
+
+def _finished_record() -> tuple[GameRecord, GameState]:
+    start = new_game("europe", 2, seed=3)
+    end, actions = random_playout(start, random.Random(3))
+    return record_game(start, actions), end
+
+
+def test_a_finished_record_carries_its_result_and_replay_checks_it(tmp_path: Path) -> None:
+    record, end = _finished_record()
+    assert record.final_digest == state_digest(end)
+    assert record.scores == tuple(s.total for s in final_scores(end))
+    path = tmp_path / "game.json"
+    write_record(path, record)
+    assert read_record(path) == record
+    assert replay(record) == end
+    with pytest.raises(RecordError, match="scores"):
+        replay(attrs.evolve(record, scores=(0, 0)))
+    with pytest.raises(RecordError, match="final_digest"):
+        replay(attrs.evolve(record, final_digest="0" * 64))
+
+
+def test_swapping_an_action_for_another_legal_one_is_caught() -> None:
+    record, _ = _finished_record()
+    start = new_game("europe", 2, seed=3)
+    state, texts = start, list(record.actions)
+    for index, text in enumerate(texts):  # the first draw that another slot could replace
+        action = parse_action(text, state)
+        others = [a for a in legal_actions(state) if type(a) is type(action) and a != action]
+        if isinstance(action, DrawFaceUp) and others:
+            texts[index] = str(others[0])
+            break
+        state = apply_action(state, action)
+    swapped = attrs.evolve(record, actions=tuple(texts))
+    with pytest.raises(RecordError):
+        replay(swapped)
+    unfinished = record_game(start, [])
+    assert unfinished.final_digest is None and unfinished.scores is None

@@ -10,6 +10,7 @@ first initial ticket choice on, written with :func:`~ttr_rules.notation.format_a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -22,10 +23,11 @@ from attrs import field, frozen
 from .actions import Action
 from .errors import IllegalActionError, InvalidActionError, MapError, RecordError
 from .events import Event
-from .game import apply_action, new_game, step
+from .game import apply_action, is_terminal, new_game, step
 from .maps import GameMap, resolve_map
 from .notation import _clip, format_action, parse_action
 from .rules import Rules
+from .scoring import final_scores
 from .serialization import from_json, to_json
 from .state import GameState
 
@@ -39,6 +41,7 @@ __all__ = [
     "replay",
     "replay_steps",
     "start_state",
+    "state_digest",
     "write_record",
 ]
 
@@ -74,6 +77,21 @@ class GameRecord:
     #: The map's version (informative; the digest decides).
     map_version: str | None = None
     format_version: int = FORMAT_VERSION
+    #: The end of the game, like a PGN result: the :func:`state_digest` of the final state
+    #: and each seat's total score. ``record_game`` fills them when the game is over; when
+    #: given, ``replay`` checks that the actions lead there.
+    final_digest: str | None = None
+    scores: tuple[int, ...] | None = None
+
+
+def state_digest(state: GameState) -> str:
+    """The sha256 of ``to_json(state)``: equal digests, equal states.
+
+    >>> from ttr_rules import new_game
+    >>> state_digest(new_game(players=2, seed=1)) == state_digest(new_game(players=2, seed=1))
+    True
+    """
+    return hashlib.sha256(to_json(state).encode("utf-8")).hexdigest()
 
 
 @frozen
@@ -133,7 +151,14 @@ def record_game(
     for action in actions:
         state = apply_action(state, action)
         texts.append(format_action(action, game_map))
-    return attrs.evolve(record, actions=tuple(texts))
+    if not is_terminal(state):
+        return attrs.evolve(record, actions=tuple(texts))
+    return attrs.evolve(
+        record,
+        actions=tuple(texts),
+        final_digest=state_digest(state),
+        scores=tuple(s.total for s in final_scores(state)),
+    )
 
 
 def _start(record: GameRecord, game_map: GameMap) -> GameState:
@@ -192,6 +217,21 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
             ) from None
         yield ReplayStep(index, text, action, state, result.state, result.events)
         state = result.state
+    _check_end(record, state)
+
+
+def _check_end(record: GameRecord, state: GameState) -> None:
+    """The record's result, when it has one, is where its actions lead."""
+    if record.scores is not None:
+        scores = tuple(s.total for s in final_scores(state))
+        if scores != tuple(record.scores):
+            raise RecordError(
+                f"the actions lead to scores {list(scores)}, the record says {list(record.scores)}"
+            )
+    if record.final_digest is not None and record.final_digest != state_digest(state):
+        raise RecordError(
+            "the actions lead to another final state than the record's (final_digest differs)"
+        )
 
 
 def replay(record: GameRecord) -> GameState:
