@@ -22,6 +22,7 @@ import pytest
 from map_samples import small_map_data, write_map
 
 from ttr_rules import (
+    BuildStation,
     CardDrawn,
     ClaimRoute,
     Color,
@@ -29,7 +30,9 @@ from ttr_rules import (
     Event,
     GameRecord,
     GameState,
+    IllegalActionError,
     InvalidActionError,
+    KeepTickets,
     MapLoadError,
     MapNotFoundError,
     RecordError,
@@ -497,3 +500,31 @@ def test_swapping_an_action_for_another_legal_one_is_caught() -> None:
         replay(swapped)
     unfinished = record_game(start, [])
     assert unfinished.final_digest is None and unfinished.scores is None
+
+
+# --------------------------------------------------------------------------- D7, bools
+
+
+def test_d7_actions_with_wrong_types_are_illegal_not_crashes() -> None:
+    state = scenario(players=2, hands=[{Color.BLACK: 5}, {}])
+    bad: list[Any] = [
+        ClaimRoute(0, "black", 0),  # type: ignore[arg-type]
+        BuildStation("Wien", "red", 0),  # type: ignore[arg-type]
+        ClaimRoute(0, Color.BLACK, True),
+        None,
+        "draw blind",
+    ]
+    for action in bad:
+        with pytest.raises(IllegalActionError):
+            apply_action(state, action)
+
+
+def test_bools_are_not_slots_routes_or_tickets() -> None:
+    state = scenario(players=2, hands=[{Color.RED: 5}, {}])
+    for action in (DrawFaceUp(True), ClaimRoute(True, Color.RED, 0)):
+        with pytest.raises(IllegalActionError):
+            apply_action(state, action)
+    start = new_game("europe", 2, seed=0)
+    offered = start.players[start.current].offered
+    with pytest.raises(IllegalActionError):
+        apply_action(start, KeepTickets(frozenset({True, *offered[:2]})))

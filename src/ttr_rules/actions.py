@@ -39,7 +39,9 @@ def payment_text(color: Color, locomotives: int) -> str:
     """
     if color is Color.LOCOMOTIVE:
         return f"{locomotives}L"
-    return f"{color.value}+{locomotives}L" if locomotives else color.value
+    # An action built with a wrong colour type is still written (to say why it is illegal).
+    name = color.value if isinstance(color, Color) else repr(color)
+    return f"{name}+{locomotives}L" if locomotives else name
 
 
 def _ticket_set(tickets: Iterable[int]) -> frozenset[int]:

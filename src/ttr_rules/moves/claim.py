@@ -105,7 +105,7 @@ def pay_tunnel_problem(state: GameState, action: PayTunnel) -> Problem | None:
     if state.phase is not TUNNEL or tunnel is None:
         return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
     k = action.locomotives
-    if not isinstance(k, int) or not 0 <= k <= tunnel.owed:
+    if type(k) is not int or not 0 <= k <= tunnel.owed:
         return Problem(Reason.BAD_PAYMENT, f"{tunnel.owed} extra cards are owed")
     if tunnel.color is LOCOMOTIVE and k != tunnel.owed:
         return Problem(
@@ -133,7 +133,7 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
         return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
     board = map_index(state.map)
     r = action.route
-    if not isinstance(r, int) or not 0 <= r < len(board.length):
+    if type(r) is not int or not 0 <= r < len(board.length):
         return Problem(Reason.NO_SUCH_ROUTE, f"route {r!r}")
     if state.route_owner[r] is not None:
         return Problem(Reason.ROUTE_TAKEN, f"owned by player {state.route_owner[r]}")

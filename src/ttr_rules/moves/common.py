@@ -81,7 +81,7 @@ def payment_problem(
     code ``route_color`` (−1: gray, or a station): a payment is ``total`` cards of one colour,
     locomotives wild; all-locomotive payments are written with ``Color.LOCOMOTIVE`` (E23–E26,
     E52)."""
-    if not isinstance(color, Color) or not isinstance(locomotives, int):
+    if not isinstance(color, Color) or type(locomotives) is not int:
         return Problem(Reason.BAD_PAYMENT, "colour must be a Color and locomotives an int")
     if color is LOCOMOTIVE:
         if locomotives != total:

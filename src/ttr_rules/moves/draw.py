@@ -56,7 +56,7 @@ def face_up_problem(state: GameState, action: DrawFaceUp) -> Problem | None:
     if phase is not START and phase is not SECOND_CARD:
         return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
     slot = action.slot
-    if not isinstance(slot, int) or not 0 <= slot < len(state.face_up):
+    if type(slot) is not int or not 0 <= slot < len(state.face_up):
         return Problem(Reason.NO_SUCH_SLOT)
     card = state.face_up[slot]
     if card is None:

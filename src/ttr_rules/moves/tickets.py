@@ -83,7 +83,11 @@ def keep_problem(state: GameState, action: KeepTickets) -> Problem | None:
         return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
     offered = state.players[state.current].offered
     chosen = action.tickets
-    if not isinstance(chosen, frozenset) or not chosen <= set(offered):
+    if (
+        not isinstance(chosen, frozenset)
+        or not chosen <= set(offered)
+        or any(type(t) is not int for t in chosen)  # True == 1, but is not ticket 1
+    ):
         return Problem(Reason.NOT_OFFERED, f"offered {offered}")
     least = min_keep(state)
     if len(chosen) < least:
