@@ -21,7 +21,13 @@ import attrs
 from attrs import field, frozen
 
 from .actions import Action
-from .errors import IllegalActionError, InvalidActionError, MapError, RecordError
+from .errors import (
+    IllegalActionError,
+    InvalidActionError,
+    MapError,
+    RecordError,
+    SerializationError,
+)
 from .events import Event
 from .game import apply_action, is_terminal, new_game, step
 from .maps import GameMap, resolve_map
@@ -285,7 +291,10 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     """
     with open(path, "rb") as source:
         data = source.read()
-    record: GameRecord = from_json(data, GameRecord)
+    try:
+        record: GameRecord = from_json(data, GameRecord)
+    except SerializationError as exc:
+        raise SerializationError(f"{os.fspath(path)}: {exc}", exc.problems) from None
     return record
 
 
