@@ -236,7 +236,7 @@ def test_cli_commands_on_random_files(
         status = main([command, str(path), *extra])
     err = capfd.readouterr().err
     assert isinstance(status, int)
-    assert "unexpected" not in err and "Traceback" not in err
+    assert "error: unexpected" not in err and "Traceback" not in err
 
 
 def test_cli_on_a_deeply_nested_file(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -245,7 +245,7 @@ def test_cli_on_a_deeply_nested_file(tmp_path: Path, capfd: pytest.CaptureFixtur
     for command in COMMANDS:
         assert main([command, str(path)]) != 0
     out, err = capfd.readouterr()
-    assert "unexpected" not in err
+    assert "error: unexpected" not in err
     # validate-map reports on stdout, the others on stderr: each names the file and the problem
     text = out + err
     assert text.count("deep.json") == text.count("nested too deeply") == len(COMMANDS)
