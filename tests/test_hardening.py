@@ -35,6 +35,7 @@ from ttr_rules import (
     KeepTickets,
     MapLoadError,
     MapNotFoundError,
+    PlayerView,
     RecordError,
     Rules,
     SerializationError,
@@ -528,3 +529,12 @@ def test_bools_are_not_slots_routes_or_tickets() -> None:
     offered = start.players[start.current].offered
     with pytest.raises(IllegalActionError):
         apply_action(start, KeepTickets(frozenset({True, *offered[:2]})))
+
+
+def test_from_json_refuses_impossible_views() -> None:
+    view = json.loads(to_json(observe(STATE, 0)))
+    for key, value in (("player", 7), ("current", -1), ("route_owner", [None]), ("deck_size", -3)):
+        changed = dict(view, **{key: value})
+        with pytest.raises(SerializationError, match=re.escape(f"$.{key}")):
+            from_json(json.dumps(changed), PlayerView)
+    assert from_json(json.dumps(view), PlayerView) == observe(STATE, 0)

@@ -407,6 +407,8 @@ def structure(data: Any, cls: Any) -> Any:
         raise SerializationError(f"not a valid {name}: " + "; ".join(problems), problems) from None
     if isinstance(obj, GameState):
         _check_state(obj)
+    elif type(obj).__name__ == "PlayerView":  # views sit above this layer: checked by shape
+        _check_view(obj)
     if target is not cls and not isinstance(obj, cls):
         problem = f"$.type: expected {json.dumps(tag_of(cls))}, got {json.dumps(tag_of(type(obj)))}"
         raise SerializationError(problem, (problem,))
@@ -443,6 +445,35 @@ def _check_state(state: GameState) -> None:
         raise SerializationError(
             "not a valid GameState (an impossible position): " + "; ".join(problems), problems
         )
+
+
+def _check_view(view: Any) -> None:
+    """Refuse a decoded view whose shape no observed state has."""
+    count = len(view.seats)
+    problems = []
+    if not view.rules.min_players <= count <= view.rules.max_players:
+        problems.append(
+            f"$.seats: {count} seats; the rules allow {view.rules.min_players} to "
+            f"{view.rules.max_players}"
+        )
+    if view.player is not None and not 0 <= view.player < count:
+        problems.append(f"$.player: {view.player} is not a seat")
+    for name in ("current", "first_player"):
+        if not 0 <= getattr(view, name) < max(count, 1):
+            problems.append(f"$.{name}: {getattr(view, name)} is not a seat")
+    if len(view.route_owner) != len(view.map.routes):
+        problems.append(
+            f"$.route_owner: {len(view.route_owner)} owners for {len(view.map.routes)} routes"
+        )
+    for route, owner in enumerate(view.route_owner):
+        if owner is not None and not 0 <= owner < count:
+            problems.append(f"$.route_owner[{route}]: {owner} is not a seat")
+    sizes = ("deck_size", "ticket_deck_size", "ticket_box_size", "out_of_play_size", "passes")
+    for name in sizes:
+        if getattr(view, name) < 0:
+            problems.append(f"$.{name}: must be >= 0")
+    if problems:
+        raise SerializationError("not a valid PlayerView: " + "; ".join(problems), tuple(problems))
 
 
 def _reject_constant(name: str) -> Any:
