@@ -538,3 +538,15 @@ def test_from_json_refuses_impossible_views() -> None:
         with pytest.raises(SerializationError, match=re.escape(f"$.{key}")):
             from_json(json.dumps(changed), PlayerView)
     assert from_json(json.dumps(view), PlayerView) == observe(STATE, 0)
+
+
+def test_d2_maps_of_scenarios_with_injected_tickets_are_freed() -> None:
+    refs = []
+    for _ in range(30):
+        state = scenario(players=2, tickets=[[("Paris", "Wien", 7)], []])
+        parse_action("claim brest-paris black", state)
+        observe(state, 1)
+        refs.append(weakref.ref(state.map))
+        del state
+    gc.collect()
+    assert sum(ref() is not None for ref in refs) == 0

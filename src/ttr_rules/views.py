@@ -30,6 +30,7 @@ from .errors import MapError
 from .events import CardDrawn, Event
 from .game import full_deck, legal_actions
 from .maps import GameMap, Ticket, load_map
+from .maps.index import map_index
 from .moves.common import payment_cards
 from .rules import Rules
 from .state import GameState, PendingTunnel, Phase, PlayerState
@@ -165,13 +166,12 @@ def _hidden_tickets(state: GameState, viewer: int | None) -> frozenset[int]:
     if state.phase is Phase.GAME_OVER:
         return frozenset()
     game_map = state.map
-    try:
-        base = load_map(game_map.name)
-    except MapError:
+    index = map_index(game_map)
+    if index.base_tickets is None:  # once per map: is it an installed map with tickets added?
+        index.base_tickets = _base_tickets(game_map)
+    if index.base_tickets < 0:
         return frozenset()
-    if base.digest == game_map.digest or game_map.tickets[: len(base.tickets)] != base.tickets:
-        return frozenset()
-    injected = range(len(base.tickets), len(game_map.tickets))
+    injected = range(index.base_tickets, len(game_map.tickets))
     return frozenset(
         t
         for seat, p in enumerate(state.players)
@@ -179,6 +179,19 @@ def _hidden_tickets(state: GameState, viewer: int | None) -> frozenset[int]:
         for t in (*p.tickets, *p.offered)
         if t in injected
     )
+
+
+def _base_tickets(game_map: GameMap) -> int:
+    """The ticket count of the installed map that ``game_map`` extends with more tickets, or
+    -1 when it extends none."""
+    try:
+        base = load_map(game_map.name)
+    except MapError:
+        return -1
+    extends = len(base.tickets) < len(game_map.tickets) and (
+        game_map.tickets[: len(base.tickets)] == base.tickets
+    )
+    return len(base.tickets) if extends else -1
 
 
 def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:

@@ -80,6 +80,7 @@ class MapIndex:
     """The derived tables of one map, by route id and city index (see :func:`map_index`)."""
 
     __slots__ = (
+        "base_tickets",
         "city_index",
         "city_routes",
         "claim_tables",
@@ -143,6 +144,9 @@ class MapIndex:
         self.ticket_ends: tuple[Edge, ...] = tuple(
             (index[t.a], index[t.b], t.points) for t in game_map.tickets
         )
+        #: Views: the ticket count of the installed map this one extends with injected tickets
+        #: (``scenario``), -1 when it extends none; None until first asked (views).
+        self.base_tickets: int | None = None
         # Notation: folded city names and aliases -> city (the city's own name first).
         self.names: dict[str, str] = {}
         for alias, city in (*((c, c) for c in cities), *game_map.aliases):
