@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ttr_rules import (
     GameMap,
     GameState,
+    Rules,
     final_scores,
     longest_path,
     new_game,
@@ -29,6 +30,11 @@ from ttr_rules.testing import playout, random_chooser
 Edge = tuple[int, int, int]
 
 # -- brute forces, written independently of the library -----------------------------------
+
+
+#: Scoring is defined on any board: rules under which three players may own any routes (both
+#: tracks of a double route, more than 45 spaces each), so that scenario accepts such boards.
+ANY_BOARD = Rules(trains_per_player=1000, double_route_min_players=2)
 
 
 def brute_longest_trail(edges: Sequence[Edge]) -> int:
@@ -186,7 +192,12 @@ def station_positions(draw: st.DrawFn, max_stations: int = 3) -> GameState:
             a = rnd.choice(others)
         tickets.append((a, b, rnd.randint(1, 12)))
     return scenario(
-        players=3, routes=routes, stations=stations, tickets=[tickets, [], []], trains=[9] * 3
+        players=3,
+        routes=routes,
+        stations=stations,
+        tickets=[tickets, [], []],
+        trains=[9] * 3,
+        rules=ANY_BOARD,
     )
 
 
@@ -276,6 +287,7 @@ def test_a_new_route_never_lowers_ticket_points_without_stations(
         routes=routes,
         tickets=[list(p.tickets) for p in state.players],
         trains=[9] * 3,
+        rules=ANY_BOARD,
     )
     assert final_scores(grown)[0].ticket_points >= final_scores(state)[0].ticket_points
 
@@ -352,7 +364,7 @@ def test_e20b_every_route_owned_is_scored() -> None:
     owners = {
         r.id: 1 if r.double_of is not None and r.double_of < r.id else 0 for r in game_map.routes
     }
-    state = scenario(game_map, 3, routes=owners, trains=[45, 45, 45])
+    state = scenario(game_map, 3, routes=owners, trains=[45, 45, 45], rules=ANY_BOARD)
     scores = final_scores(state)
     a_edges = europe_edges(state.routes_of(0))
     assert scores[0].longest_path == certified_longest_trail(a_edges) == 237
