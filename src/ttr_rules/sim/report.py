@@ -197,7 +197,7 @@ class _Page:
         return self._png(fig)
 
     def counter_plot(self, counter: Counter[int], title: str, xlabel: str) -> str:
-        fig, ax = self._figure(3.6, 3.0)
+        fig, ax = self._figure(3.3, 2.9)
         keys, counts = _hist_values(counter)
         ax.hist(keys, weights=counts, bins=min(30, max(1, len(keys))), color="#72b7b2")
         ax.set_xlabel(xlabel)
@@ -210,7 +210,7 @@ class _Page:
         by_length: dict[int, list[float]] = {}
         for route, rate in zip(self.map.routes, self.stats.claim_rates(), strict=True):
             by_length.setdefault(route.length, []).append(rate)
-        fig, ax = self._figure(3.6, 3.0)
+        fig, ax = self._figure(3.3, 2.9)
         lengths = sorted(by_length)
         ax.bar(
             [str(k) for k in lengths],
