@@ -382,7 +382,7 @@ class _Page:
             f"{_e(hist)}.</p>"
             + _table(("seat", "stations per game"), station_rows)
             + "<h3>Tunnels</h3>"
-            + _table(("", ""), tunnel_rows)
+            + _table(("tunnel attempts", "in all games"), tunnel_rows)
         )
 
     def express_section(self) -> str:
