@@ -1,4 +1,4 @@
-"""Agents: players that act from their own view (RULES.md E79).
+"""Agents: players that act from their own view (E79).
 
 * :class:`Agent` — the protocol: ``name`` and ``act(view) -> Action``;
 * :func:`available_agents`, :func:`make_agent` — the registry (built-ins and the

@@ -2,7 +2,7 @@
 
 An agent is any object with a ``name`` and an ``act(view) -> Action`` method. It is given only
 the acting player's :class:`~ttr_rules.PlayerView` (what :func:`~ttr_rules.observe` shows that
-seat, RULES.md E79), never the full state, so it cannot see the deck order, the other hands
+seat, E79), never the full state, so it cannot see the deck order, the other hands
 or the other players' tickets.
 
 Agents are found by name: the built-in ones (``random``, ``greedy``, ``mcts``) and those that

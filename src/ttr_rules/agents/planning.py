@@ -4,7 +4,7 @@ Everything here is plain Python over small tuples (no networkx): a map's tables 
 and cached, a shortest connection is a Dijkstra search over the ~50 cities of a board, and a
 *plan* is the set of open routes a player still needs to complete its tickets.
 
-The board as a player sees it (RULES.md E23–E34): its own routes cost nothing; a route another
+The board as a player sees it (E23–E34): its own routes cost nothing; a route another
 player owns is gone; an open route costs its length plus one turn to claim it (plus a little for
 tunnels and ferries, whose cost is uncertain or needs locomotives); the second track of a double
 route is closed to the owner of the first (E31) and, with fewer players than

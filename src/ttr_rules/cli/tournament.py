@@ -53,9 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from ..agents import make_agent
     from ..agents.tournament import Outcome, schedule, summarize
     from ..game import check_player_count
-    from ..mapfile import load_map_file
-    from ..maps import GameMap
-    from ..plugins import load_map
+    from ..maps import GameMap, load_map, load_map_file
     from ..sim import AgentSpec, Backend, GameSpec, run_games
     from .common import table
 
