@@ -117,5 +117,10 @@ class Hand:
         return {COLORS[i]: n for i, n in enumerate(self.counts) if n}
 
     def __str__(self) -> str:
-        parts = [f"{COLORS[i].value}:{n}" for i, n in enumerate(self.counts) if n]
-        return "{" + ", ".join(parts) + "}"
+        """``2 red, 1 blue, 3 locomotive`` (``no cards`` when empty).
+
+        >>> str(Hand.of({"red": 2, "locomotive": 3, "blue": 1}))
+        '1 blue, 2 red, 3 locomotive'
+        """
+        parts = [f"{n} {COLORS[i].value}" for i, n in enumerate(self.counts) if n]
+        return ", ".join(parts) or "no cards"

@@ -60,6 +60,21 @@ class PlayerScore:
     total: int
     station_routes: tuple[tuple[str, int | None], ...] = ()
 
+    def __str__(self) -> str:
+        """One line: the total and where it comes from.
+
+        >>> print(PlayerScore(1, 40, -4, 2, 1, 4, 12, 0, 40))
+        P1: 40 points (routes 40, tickets -4: 2 done 1 failed, stations +4, express 0, path 12)
+        """
+        ticket = f"{self.ticket_points:+d}" if self.ticket_points else "0"
+        station = f"+{self.station_bonus}" if self.station_bonus else "0"
+        express = f"+{self.express_bonus}" if self.express_bonus else "0"
+        return (
+            f"P{self.player}: {self.total} points (routes {self.route_points}, tickets {ticket}:"
+            f" {self.tickets_completed} done {self.tickets_failed} failed, stations {station},"
+            f" express {express}, path {self.longest_path})"
+        )
+
 
 # --------------------------------------------------------------------------------------------
 # Per-map tables
