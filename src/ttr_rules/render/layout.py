@@ -45,7 +45,7 @@ def city_layout(game_map: GameMap) -> Layout:
     """
     cities = game_map.cities
     if cities and len(game_map.locations) == len(cities):
-        points = _project(game_map.locations)
+        points = _relax(game_map, _project(game_map.locations))
     else:
         points = _force_layout(game_map)
     return _normalise(cities, points)
@@ -55,6 +55,49 @@ def _project(locations: Sequence[tuple[float, float]]) -> list[tuple[float, floa
     mean_lat = sum(lat for lat, _ in locations) / len(locations)
     shrink = math.cos(math.radians(mean_lat))
     return [(lon * shrink, -lat) for lat, lon in locations]
+
+
+def _relax(
+    game_map: GameMap, points: list[tuple[float, float]], iterations: int = 400
+) -> list[tuple[float, float]]:
+    """Nudge projected cities so that each route's length on the picture is closer to its
+    number of spaces, as on a printed board, and no two cities crowd each other, while every
+    city stays near its geographic place (a small stress majorisation anchored to the map)."""
+    index = {c: i for i, c in enumerate(game_map.cities)}
+    edges = sorted({(index[r.a], index[r.b], r.length) for r in game_map.routes})
+    if not edges:
+        return points
+    ratios = sorted(math.dist(points[i], points[j]) / n for i, j, n in edges)
+    unit = ratios[len(ratios) // 2]
+    anchor = list(points)
+    pos = [list(p) for p in points]
+    n = len(pos)
+    for _ in range(iterations):
+        move = [[0.0, 0.0] for _ in range(n)]
+        for i, j, length in edges:
+            dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
+            d = max(math.hypot(dx, dy), 1e-9)
+            pull = 0.5 * (d - length * unit) / d
+            move[i][0] += dx * pull
+            move[i][1] += dy * pull
+            move[j][0] -= dx * pull
+            move[j][1] -= dy * pull
+        for i in range(n):
+            for j in range(i + 1, n):
+                dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
+                d = max(math.hypot(dx, dy), 1e-9)
+                if d < 1.8 * unit:
+                    push = 0.5 * (d - 1.8 * unit) / d
+                    move[i][0] += dx * push
+                    move[i][1] += dy * push
+                    move[j][0] -= dx * push
+                    move[j][1] -= dy * push
+        for i in range(n):
+            move[i][0] += 0.2 * (anchor[i][0] - pos[i][0])
+            move[i][1] += 0.2 * (anchor[i][1] - pos[i][1])
+            pos[i][0] += 0.1 * move[i][0]
+            pos[i][1] += 0.1 * move[i][1]
+    return [(x, y) for x, y in pos]
 
 
 def _force_layout(game_map: GameMap, iterations: int = 300) -> list[tuple[float, float]]:

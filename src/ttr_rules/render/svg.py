@@ -295,8 +295,7 @@ class _Drawing:
                         "class": "space",
                         **_box(box, 1.5 * self.unit),
                         "fill": CARD_FILLS[route.color],
-                        "stroke": "#111111" if route.tunnel else "#6b6259",
-                        "stroke-width": _n((2.2 if route.tunnel else 0.8) * self.unit),
+                        **self._space_stroke(route),
                     },
                 )
             for box in boxes[: route.ferry_locomotives]:
@@ -307,7 +306,7 @@ class _Drawing:
                         "class": "ferry-locomotive",
                         "cx": _n(box[0]),
                         "cy": _n(box[1]),
-                        "r": _n(self.track * 0.3),
+                        "r": _n(self.track * 0.42),
                         "fill": "url(#locomotive)",
                         "stroke": "#111111",
                         "stroke-width": _n(0.8 * self.unit),
@@ -316,18 +315,28 @@ class _Drawing:
             if owner is not None:
                 for box in boxes:
                     cx, cy, length, thickness, angle = box
-                    inset = (cx, cy, length - 1.2 * self.unit, thickness - 1.6 * self.unit, angle)
+                    piece = (cx, cy, length - 0.6 * self.unit, thickness + 2.4 * self.unit, angle)
                     ET.SubElement(
                         group,
                         "rect",
                         {
                             "class": f"train owner-{owner}",
-                            **_box(inset, 2.5 * self.unit),
+                            **_box(piece, 2.5 * self.unit),
                             "fill": _player_colour(owner),
                             "stroke": "#ffffff" if owner % len(PLAYER_COLORS) == 4 else "#111111",
                             "stroke-width": _n(1.3 * self.unit),
                         },
                     )
+
+    def _space_stroke(self, route: Route) -> dict[str, str]:
+        """Tunnels have a heavy dashed black border, like the board's jagged tunnel outline."""
+        if route.tunnel:
+            return {
+                "stroke": "#111111",
+                "stroke-width": _n(1.8 * self.unit),
+                "stroke-dasharray": f"{_n(2.5 * self.unit)} {_n(1.5 * self.unit)}",
+            }
+        return {"stroke": "#6b6259", "stroke-width": _n(0.8 * self.unit)}
 
     def _tickets(self, layer: ET.Element) -> None:
         tickets = self._shown_tickets()
