@@ -7,6 +7,7 @@ player's view (only what the viewer knows).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -174,14 +175,28 @@ _EVENT_TEXT: dict[type, _EventText] = {
 }
 
 
-def describe_event(event: Event, game_map: GameMap) -> str:
+def describe_event(event: Event, game_map: GameMap, *, viewer: int | str | None = "all") -> str:
     """One line for an event (empty for the end of a turn, which a layout shows by itself).
+
+    ``viewer`` says who reads it: ``"all"`` (the default) sees everything, a seat or None (a
+    spectator) does not see the colour of another player's blind draw, the only private fact
+    an event carries.
 
     >>> from ttr_rules import Color, load_map
     >>> from ttr_rules.events import CardDrawn
-    >>> describe_event(CardDrawn(player=1, color=Color.RED, slot=None), load_map("europe"))
+    >>> drawn = CardDrawn(player=1, color=Color.RED, slot=None)
+    >>> describe_event(drawn, load_map("europe"))
     'player 1 draws red blind'
+    >>> describe_event(drawn, load_map("europe"), viewer=0)
+    'player 1 draws a card blind'
     """
+    if (
+        isinstance(event, CardDrawn)
+        and event.slot is None
+        and viewer != "all"
+        and viewer != event.player
+    ):
+        return f"player {event.player} draws a card blind"
     return _EVENT_TEXT[type(event)](event, game_map)
 
 
@@ -191,14 +206,14 @@ def describe_event(event: Event, game_map: GameMap) -> str:
 #: The score table's columns: (heading, what it counts).
 SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("player", "the seat (P0 is seat 0)"),
-    ("routes", "points for the claimed routes (E29)"),
-    ("tickets", "points of completed tickets minus points of failed ones (E72)"),
+    ("routes", "points for the claimed routes (E71)"),
+    ("tickets", "points of completed tickets minus points of failed ones (E65)"),
     ("done", "tickets completed"),
     ("failed", "tickets not completed"),
-    ("built", "stations built"),
+    ("built", "stations built (E60)"),
     ("unbuilt+", "bonus for the stations left unbuilt (E59)"),
-    ("path", "spaces in the longest continuous path (E74)"),
-    ("express+", "the European Express bonus for the longest path (E74)"),
+    ("path", "spaces in the longest continuous path (E72)"),
+    ("express+", "the European Express bonus for the longest path (E72, E74)"),
     ("total", "the final score; * marks the winners (E76, E77)"),
 )
 
@@ -245,9 +260,8 @@ def score_table(
     if game_map is not None:
         lines.extend(_station_lines(game_map, scores))
     if legend:
-        lines.append(
-            "columns: " + "; ".join(f"{name}: {meaning}" for name, meaning in SCORE_COLUMNS[1:])
-        )
+        explained = "; ".join(f"{name}: {meaning}" for name, meaning in SCORE_COLUMNS[1:])
+        lines.extend(textwrap.wrap("columns: " + explained, width=100, subsequent_indent="  "))
     return "\n".join(lines)
 
 
