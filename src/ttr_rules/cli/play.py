@@ -47,10 +47,11 @@ __all__ = ["Menu", "action_label", "configure", "menu", "run"]
 
 #: The kinds of actions, in menu order: (heading, action classes).
 KINDS: tuple[tuple[str, tuple[type, ...]], ...] = (
-    ("tickets", (KeepTickets, DrawTickets)),
+    ("keep tickets", (KeepTickets,)),
     ("tunnel", (PayTunnel, DeclineTunnel)),
     ("draw cards", (DrawFaceUp, DrawBlind)),
     ("claim a route", (ClaimRoute,)),
+    ("draw tickets", (DrawTickets,)),
     ("build a station", (BuildStation,)),
     ("pass", (Pass,)),
 )
