@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 project = "ttr-rules"
 author = "ttr-rules developers"
 copyright = "ttr-rules developers"
@@ -25,3 +28,24 @@ autodoc_typehints = "description"
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 myst_heading_anchors = 3
+
+
+# --------------------------------------------------------------------------- generated pictures
+
+
+def _draw_boards(app: Any, exception: Exception | None) -> None:
+    """Write the pictures of "Drawing the board" into the HTML output: the Europe board at the
+    end of a four-player game between greedy agents, drawn by ``ttr_rules.render.svg``."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from ttr_rules.agents import play_game
+    from ttr_rules.render import svg
+
+    static = Path(app.outdir) / "_static"
+    static.mkdir(parents=True, exist_ok=True)
+    end = play_game(["greedy"] * 4, seed=2026)
+    (static / "europe-end.svg").write_text(svg(end, size=1000), encoding="utf-8")
+
+
+def setup(app: Any) -> None:
+    app.connect("build-finished", _draw_boards)
