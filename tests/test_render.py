@@ -217,3 +217,40 @@ def test_size_and_bad_input() -> None:
         svg(state, size=10)
     with pytest.raises(TypeError):
         svg("europe")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- golden file
+
+GOLDEN = ROOT / "tests/data/render_golden_alpine.svg"
+
+
+def golden_scenario() -> str:
+    """Player 0's view of a fixed position on the example plugin map: claimed routes (a double,
+    a tunnel, the ferry), stations, a highlighted claim and the viewer's tickets."""
+    from ttr_rules import Color, scenario
+
+    alpine = load_map_file(ALPINE)
+    state = scenario(
+        alpine,
+        3,
+        current=1,
+        hands=[{Color.RED: 2, Color.LOCOMOTIVE: 1}, {Color.BLUE: 3}, {}],
+        face_up=[Color.RED, Color.GREEN, None, Color.LOCOMOTIVE, Color.WHITE],
+        routes={0: 0, 1: 1, 12: 0, 15: 2, 4: 1, 11: 0},
+        stations={"Brig": 2, "Bern": 0},
+        tickets=[[0, 3], [1], [2]],
+        seed=1,
+    )
+    return svg(observe(state, 0), size=400, highlight=[ClaimRoute(11, Color.RED)], tickets_of=0)
+
+
+def test_golden_svg_of_a_small_fixed_scenario() -> None:
+    """Regenerate after an intended change of the drawing with
+    ``TTR_REGENERATE_GOLDEN=1 python -m pytest tests/test_render.py -k golden`` and look at
+    the new ``tests/data/render_golden_alpine.svg`` before committing it."""
+    import os
+
+    document = golden_scenario()
+    if os.environ.get("TTR_REGENERATE_GOLDEN"):
+        GOLDEN.write_text(document, encoding="utf-8")
+    assert document == GOLDEN.read_text(encoding="utf-8")

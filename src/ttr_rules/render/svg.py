@@ -428,7 +428,7 @@ class _Drawing:
             ET.SubElement(group, "text", {**label, "class": "city-label", "fill": _INK}).text = city
 
     def _stations(self, layer: ET.Element) -> None:
-        r = self.city_radius * 1.25
+        r = self.city_radius * 1.5
         for seat, s in enumerate(self.view.seats):
             for city in s.stations:
                 x, y = self.points[city]
@@ -564,14 +564,17 @@ class _Drawing:
         tickets = f"{s.ticket_count} tickets" + (
             f" (+{s.offered_count} offered)" if s.offered_count else ""
         )
+        stations = (
+            f" · {stations_left} stations left" if self.view.rules.stations_per_player else ""
+        )
         facts = (
-            f"{s.trains} trains · {stations_left} stations left · {s.route_points} route points"
+            f"{s.trains} trains{stations} · {s.route_points} route points"
             f" · {s.hand_size} cards · {tickets}"
         )
         if total is not None:
             facts += f" · score {total}" + (" — winner" if winner else "")
         self._text(g, x + box + 6 * self.unit, y, name, font, bold=True, cls=f"player owner-{seat}")
-        self._text(g, x + box + 100 * self.unit, y, facts, font, cls=f"player-facts owner-{seat}")
+        self._text(g, x + box + 118 * self.unit, y, facts, font, cls=f"player-facts owner-{seat}")
 
     def _hand_row(self, g: ET.Element, x: float, y: float, hand: Hand, font: float) -> None:
         self._text(g, x, y, "hand", font)

@@ -98,12 +98,12 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
     you = " (you)" if seat == view.player else ""
     routes = [route_text(m, r) for r, owner in enumerate(view.route_owner) if owner == seat]
     left = view.rules.stations_per_player - len(s.stations)
-    stations = f"{left} station(s) left" + (
-        f" (built: {', '.join(s.stations)})" if s.stations else ""
-    )
+    stations = f", {left} station(s) left" if view.rules.stations_per_player else ""
+    if s.stations:
+        stations += f" (built: {', '.join(s.stations)})"
     offered = f", {s.offered_count} offered" if s.offered_count else ""
     lines = [
-        f"P{seat}{you}: {s.trains} trains, {stations}, {s.route_points} route points,"
+        f"P{seat}{you}: {s.trains} trains{stations}, {s.route_points} route points,"
         f" {s.hand_size} cards, {s.ticket_count} tickets{offered}",
         f"  routes: {', '.join(routes) or 'none'}",
     ]
