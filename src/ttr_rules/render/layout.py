@@ -7,9 +7,11 @@ ratio (height / width) of the drawing, so that the SVG writer only scales.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from attrs import frozen
 
@@ -25,7 +27,7 @@ LAYOUT_SEED = 7
 class Layout:
     """City positions: ``0 <= x <= 1`` across, ``0 <= y <= aspect`` down (height / width)."""
 
-    positions: dict[str, tuple[float, float]]
+    positions: Mapping[str, tuple[float, float]]
     aspect: float
 
 
@@ -43,9 +45,15 @@ def city_layout(game_map: GameMap) -> Layout:
     >>> x < 0.05 and y > 0.8 * layout.aspect  # the south-west corner
     True
     """
+    # Maps compare without their locations, so the locations are part of the cache key.
+    return _cached_layout(game_map, game_map.locations)
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_layout(game_map: GameMap, locations: tuple[tuple[float, float], ...]) -> Layout:
     cities = game_map.cities
-    if cities and len(game_map.locations) == len(cities):
-        points = _relax(game_map, _project(game_map.locations))
+    if cities and len(locations) == len(cities):
+        points = _relax(game_map, _project(locations))
     else:
         points = _force_layout(game_map)
     return _normalise(cities, points)
@@ -146,7 +154,7 @@ def _force_layout(game_map: GameMap, iterations: int = 300) -> list[tuple[float,
 
 def _normalise(cities: Sequence[str], points: Sequence[tuple[float, float]]) -> Layout:
     if not points:
-        return Layout({}, 1.0)
+        return Layout(MappingProxyType({}), 1.0)
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     width = max(max(xs) - min(xs), 1e-9)
@@ -155,4 +163,4 @@ def _normalise(cities: Sequence[str], points: Sequence[tuple[float, float]]) -> 
         city: ((x - min(xs)) / width, (y - min(ys)) / width)
         for city, (x, y) in zip(cities, points, strict=True)
     }
-    return Layout(positions, height / width if len(points) > 1 else 1.0)
+    return Layout(MappingProxyType(positions), height / width if len(points) > 1 else 1.0)
