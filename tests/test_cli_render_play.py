@@ -105,7 +105,7 @@ def _ttr(*args: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
     # Help, three kinds of bad input, a notation answer, then always the first menu entry.
-    script = "?\nfly to the moon\n999\ndraw blind\n1\n" + "1\n" * 3000
+    script = "?\nfly to the moon\n999\ndraw blind\nsvg mid.svg\n1\n" + "1\n" * 3000
     result = _ttr(
         "play",
         "--players",
@@ -126,6 +126,7 @@ def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
     assert "cannot read 'fly to the moon'" in out
     assert "no action 999: choose from 1 to" in out
     assert "not allowed now:" in out
+    assert "wrote mid.svg" in out and len(_classes(tmp_path / "mid.svg", "space")) == 300
     assert "game over" in out and "total" in out
     record = out_dir = tmp_path / "out"
     assert sorted(p.name for p in out_dir.iterdir()) == [

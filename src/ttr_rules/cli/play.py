@@ -66,6 +66,7 @@ commands:
                 `tunnel pay 1L`, `tunnel decline` (see docs/notation.md)
   all           list every legal action (long groups are shortened otherwise)
   show          show the position again
+  svg [FILE]    write the board as you see it to FILE (default board.svg), for a browser
   ?  help       this help
   quit          leave the game (also Ctrl-C or the end of the input)"""
 
@@ -353,8 +354,10 @@ class _Game:
                 return None
             elif lower in ("all", "menu"):
                 self._show_menu(groups, full=True)
-            elif lower in ("show", "view", "board"):
+            elif lower in ("show", "view"):
                 self._show(view, groups, full=False)
+            elif lower == "svg" or lower.startswith("svg "):
+                self._write_board(view, command[3:].strip() or "board.svg")
             elif command.isdigit():
                 number = int(command)
                 if number in by_number:
@@ -380,6 +383,15 @@ class _Game:
         except IllegalActionError as exc:
             return None, f"not allowed now: {exc}"
         return None, f"not allowed now: {format_action(action, self.state.map)}"
+
+    def _write_board(self, view: PlayerView, name: str) -> None:
+        last = self.actions[-1:] if self.actions else ()
+        try:
+            Path(name).write_text(svg(view, highlight=last, tickets_of=self.human), "utf-8")
+        except OSError as exc:
+            self._complain(f"cannot write {name}: {exc.strerror or exc}")
+            return
+        self.out.line(f"wrote {name}")
 
     def _complain(self, message: str) -> None:
         self.out.line(message.splitlines()[0] if message else "not understood", style="red")
