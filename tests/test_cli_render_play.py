@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ttr_rules import (
+    apply_action,
     new_game,
     observe,
     read_record,
@@ -20,6 +21,8 @@ from ttr_rules import (
 )
 from ttr_rules.agents import make_agent
 from ttr_rules.cli import main
+from ttr_rules.events import RouteClaimed, StationBuilt
+from ttr_rules.records import replay_steps
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -37,8 +40,6 @@ def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     while not state.is_terminal:
         action = agents[state.current].act(observe(state, state.current))
         actions.append(action)
-        from ttr_rules import apply_action
-
         state = apply_action(state, action)
     path = tmp_path_factory.mktemp("records") / "game.json"
     write_record(path, record_game(start, actions))
@@ -51,7 +52,16 @@ def test_render_a_record_at_its_end_and_at_a_turn(record_file: Path, tmp_path: P
     end = replay(read_record(record_file))
     owners = {e.get("id") for e in _classes(out, "claimed")}
     assert owners == {f"route-{r}" for r, o in enumerate(end.route_owner) if o is not None}
-    assert len(_classes(out, "highlight")) >= 0  # the last action may be a draw
+    claims = [e for step in replay_steps(read_record(record_file)) for e in step.events]
+    last = [e for e in claims if isinstance(e, RouteClaimed | StationBuilt)][-1]
+    marked = {e.get("id") for e in _classes(out, "highlight")}
+    if isinstance(last, RouteClaimed):
+        assert marked == {f"highlight-route-{last.route}"}
+    else:
+        assert marked == {f"highlight-city-{end.map.cities.index(last.city)}"}
+    plain = tmp_path / "plain.svg"
+    assert main(["render", str(record_file), "--no-highlight", "-o", str(plain)]) == 0
+    assert not _classes(plain, "highlight")
     early = tmp_path / "early.svg"
     assert main(["render", str(record_file), "--turn", "5", "--player", "1", "-o", str(early)]) == 0
     text = " ".join(t.text or "" for t in ET.parse(early).getroot().iter(f"{SVG}text"))

@@ -21,7 +21,7 @@ __all__ = [
     "run_replay",
     "run_show",
     "state_at_turn",
-    "step_to_turn",
+    "steps_to_turn",
 ]
 
 
@@ -101,21 +101,22 @@ def state_at_turn(record: GameRecord, turn: int | None) -> GameState:
     """The state at the start of ``turn`` (after the initial ticket choices for turn 0), or at
     the end of the record for None. Raises ``ValueError`` for a turn the record does not reach.
     """
-    return step_to_turn(record, turn)[0]
+    return steps_to_turn(record, turn)[0]
 
 
-def step_to_turn(record: GameRecord, turn: int | None) -> tuple[GameState, ReplayStep | None]:
-    """:func:`state_at_turn` and the last step replayed to reach it (None at the start)."""
+def steps_to_turn(record: GameRecord, turn: int | None) -> tuple[GameState, list[ReplayStep]]:
+    """:func:`state_at_turn` and the steps replayed to reach it, in order."""
     if turn is not None and turn < 0:
         raise ValueError(f"--turn must be >= 0, got {turn}")
     state = start_state(record)
-    last: ReplayStep | None = None
+    done: list[ReplayStep] = []
     steps: Iterator[ReplayStep] = replay_steps(record)
     while turn is None or state.turn < turn or state.phase is Phase.INITIAL_TICKETS:
         replayed = next(steps, None)
         if replayed is None:
             if turn is None:
-                return state, last
+                return state, done
             raise ValueError(f"the record ends at turn {state.turn}; there is no turn {turn}")
-        state, last = replayed.after, replayed
-    return state, last
+        state = replayed.after
+        done.append(replayed)
+    return state, done

@@ -1,9 +1,10 @@
 """``ttr render FILE [--turn N] [--player P] -o board.svg``: draw a game as an SVG (or PNG).
 
 ``FILE`` is a game record (``ttr simulate --record``, ``ttr play --record``), a state or a
-player view written with :func:`ttr_rules.to_json`. For a record, the last action before the
-position shown is highlighted. ``--png`` (or an output name ending in ``.png``) converts the
-picture with the optional ``cairosvg`` (``pip install "ttr-rules[png]"``).
+player view written with :func:`ttr_rules.to_json`. For a record, the last route claimed (or
+station built) before the position shown is highlighted. ``--png`` (or an output name ending in
+``.png``) converts the picture with the optional ``cairosvg`` (``pip install
+"ttr-rules[png]"``).
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..actions import Action
-from ..records import GameRecord
+from ..events import RouteClaimed, StationBuilt
+from ..records import GameRecord, ReplayStep
 from ..render import svg
 from ..serialization import from_json
 from ..state import GameState
 from ..views import PlayerView, observe
-from .records import step_to_turn
+from .records import steps_to_turn
 
 __all__ = ["configure", "load_position", "run", "write_png"]
 
@@ -56,7 +57,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--size", type=int, default=800, help="the picture's width in pixels (default 800)"
     )
     parser.add_argument(
-        "--no-highlight", action="store_true", help="do not highlight the record's last action"
+        "--no-highlight",
+        action="store_true",
+        help="do not highlight the record's last claimed route or built station",
     )
 
 
@@ -80,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_position(path: Path, turn: int | None) -> tuple[GameState | PlayerView, Action | None]:
+def load_position(path: Path, turn: int | None) -> tuple[GameState | PlayerView, int | str | None]:
     """The position in ``path`` (a record at ``turn``, a state or a view) and, for a record,
-    the action that led to it."""
+    the last route claimed or city where a station was built before it (None if none)."""
     text = path.read_text(encoding="utf-8")
     try:
         data: Any = json.loads(text)
@@ -92,8 +95,8 @@ def load_position(path: Path, turn: int | None) -> tuple[GameState | PlayerView,
         raise ValueError(f"{path}: expected a JSON object (a record, a state or a view)")
     if "actions" in data:
         record = from_json(text, GameRecord)
-        state, last = step_to_turn(record, turn)
-        return state, None if last is None else last.action
+        state, steps = steps_to_turn(record, turn)
+        return state, _last_board_change(steps)
     if turn is not None:
         raise ValueError("--turn applies to game records only")
     if "seats" in data:
@@ -101,6 +104,16 @@ def load_position(path: Path, turn: int | None) -> tuple[GameState | PlayerView,
         return view, None
     state = from_json(text, GameState)
     return state, None
+
+
+def _last_board_change(steps: list[ReplayStep]) -> int | str | None:
+    for replayed in reversed(steps):
+        for event in replayed.events:
+            if isinstance(event, RouteClaimed):
+                return event.route
+            if isinstance(event, StationBuilt):
+                return event.city
+    return None
 
 
 def write_png(document: str, output: Path) -> None:

@@ -246,8 +246,8 @@ class _Drawing:
                     "class": f"highlight highlight-route route-{rid}",
                     **_line(start, end),
                     "stroke": _HIGHLIGHT,
-                    "stroke-opacity": "0.55",
-                    "stroke-width": _n(self.track + 9 * self.unit),
+                    "stroke-opacity": "0.7",
+                    "stroke-width": _n(self.track + 12 * self.unit),
                     "stroke-linecap": "round",
                 },
             )
@@ -263,7 +263,7 @@ class _Drawing:
                     "cy": _n(y),
                     "r": _n(self.city_radius + 8 * self.unit),
                     "fill": _HIGHLIGHT,
-                    "fill-opacity": "0.55",
+                    "fill-opacity": "0.7",
                 },
             )
 
