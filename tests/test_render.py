@@ -201,6 +201,11 @@ def test_the_end_of_a_game_shows_scores() -> None:
     words = text(end)
     assert "game over" in words and "total" in words and "columns:" in words
     assert "score " in " ".join(t.text or "" for t in parse(svg(end)).iter(f"{SVG}text"))
+    # At the end every view shows every kept ticket (so any seat's may be marked) and scores.
+    for view in (public_view(end), observe(end, 1)):
+        words = " ".join(t.text or "" for t in parse(svg(view, tickets_of=2)).iter(f"{SVG}text"))
+        assert "score " in words and "P2's tickets:" in words
+        assert text(view).splitlines()[-1] == text(end).splitlines()[-1]
 
 
 def test_readable_hand_and_score() -> None:

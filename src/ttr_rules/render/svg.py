@@ -503,12 +503,10 @@ class _Drawing:
         return y - self.map_height + line * 0.3
 
     def _ticket_rows(self) -> list[int]:
-        v = self.view
-        if v.player is not None:
-            return [v.player]
-        if self.ticket_seat is not None:
-            return [self.ticket_seat]
-        return []
+        seats = [] if self.view.player is None else [self.view.player]
+        if self.ticket_seat is not None and self.ticket_seat not in seats:
+            seats.append(self.ticket_seat)
+        return seats
 
     def _ticket_lines(
         self, g: ET.Element, x0: float, y: float, seat: int, font: float, line: float
