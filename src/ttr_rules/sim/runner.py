@@ -138,7 +138,9 @@ def _process(
     from functools import partial
 
     window = 2 * workers
-    pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_sigint)
+    # Not "fork": a driver that has used Ray (or any threaded library) before crashes its forked
+    # children and itself (seen as a segfault in _raylet.so); forkserver starts clean workers.
+    pool = multiprocessing.get_context("forkserver").Pool(workers, initializer=_ignore_sigint)
     done: queue.SimpleQueue[tuple[int, list[GameResult] | BaseException]] = queue.SimpleQueue()
     try:
         in_flight = 0
