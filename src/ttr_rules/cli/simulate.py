@@ -60,7 +60,8 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..scoring import final_scores, format_scores, winners
+    from ..render import format_scores
+    from ..scoring import final_scores, winners
 
     if args.games < 1:
         raise ValueError("--games must be at least 1")
