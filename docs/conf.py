@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,5 +48,20 @@ def _draw_boards(app: Any, exception: Exception | None) -> None:
     (static / "europe-end.svg").write_text(svg(end, size=1000), encoding="utf-8")
 
 
+# Rule ids in docstrings ("E47", "U8", "E23–E50") link to their entries of the rules catalogue
+# and the policies (docs/rules/), whose MyST targets are the lower-case ids.
+_RULE_ID = re.compile(r"(?<![\w`<])([EU])([1-9]\d?)([a-e]?)(?![\w`>])")
+
+
+def _link_rule_ids(
+    app: object, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith((">>>", "...")):
+            continue
+        lines[i] = _RULE_ID.sub(lambda m: f":ref:`{m.group(0)} <{m.group(1)}{m.group(2)}>`", line)
+
+
 def setup(app: Any) -> None:
+    app.connect("autodoc-process-docstring", _link_rule_ids)
     app.connect("build-finished", _draw_boards)
