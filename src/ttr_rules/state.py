@@ -14,7 +14,7 @@ import attrs
 from attrs import frozen
 
 from .cards import Color, Hand
-from .maps import GameMap
+from .maps.model import GameMap
 from .rules import Rules
 
 __all__ = ["GameState", "PendingTunnel", "Phase", "PlayerState"]
