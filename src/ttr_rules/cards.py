@@ -83,7 +83,7 @@ class Hand:
 
     >>> hand = Hand.of({Color.RED: 2, "locomotive": 1})
     >>> hand[Color.RED], hand[Color.BLUE], hand.total, str(hand)
-    (2, 0, 3, '{red:2, locomotive:1}')
+    (2, 0, 3, '2 red, 1 locomotive')
     >>> Hand.of(["red", "pink", "red"]) == Hand.of({Color.RED: 2, Color.PURPLE: 1})
     True
     """
