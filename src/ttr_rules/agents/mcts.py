@@ -1,7 +1,7 @@
 """The ``mcts`` agent: information-set Monte Carlo tree search over determinized states.
 
 The hidden information (the other hands, the other players' tickets, the deck order) is what
-makes Ticket to Ride a game of imperfect information (RULES.md E79). The agent searches a tree
+makes Ticket to Ride a game of imperfect information (E79). The agent searches a tree
 whose root is its *information set*: every iteration samples one full state consistent with
 its view (:func:`~ttr_rules.determinize`) and plays the root's candidate actions out in it.
 
