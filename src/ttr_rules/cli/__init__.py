@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from attrs import frozen
 
 from ..errors import MapError
-from . import maps, records, simulate
+from . import maps, records, serve, simulate
 from .common import error
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
@@ -48,6 +48,7 @@ COMMANDS: list[Command] = [
     Command("simulate", "play random games and print the scores", simulate.configure, simulate.run),
     Command("replay", "replay a record turn by turn", records.configure_replay, records.run_replay),
     Command("show", "show a view at a turn of a record", records.configure_show, records.run_show),
+    Command("serve", "run the web front end", serve.configure, serve.run),
 ]
 
 
