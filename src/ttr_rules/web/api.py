@@ -370,6 +370,10 @@ def create_app(
             return []
         return describe_legal_actions(state)
 
+    @app.get("/api/games/{game_id}/tickets", summary="Your tickets, with cities and progress")
+    def tickets(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
+        return game.tickets(seat)
+
     @app.get("/api/games/{game_id}/log", summary="The steps so far, as your seat may see them")
     def game_log(
         game: GameDep, seat: SeatDep, since: Annotated[int, Query(ge=0)] = 0
@@ -393,10 +397,14 @@ def create_app(
         )
 
     @app.get("/api/games/{game_id}/board.svg", summary="The board as your seat sees it (SVG)")
-    def board(game: GameDep, seat: SeatDep) -> Response:
+    def board(game: GameDep, seat: SeatDep, legend: bool = True, size: int = Query(900, ge=200, le=4000)) -> Response:
         from ..render import svg
 
-        return Response(svg(game.view(seat)), media_type="image/svg+xml")
+        return Response(
+            svg(game.view(seat), size=size, legend=legend),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "no-store"},
+        )
 
     @app.get(
         "/api/games/{game_id}/stream",

@@ -195,6 +195,41 @@ class Game:
             "agent_error": self.agent_error,
         }
 
+    def tickets(self, seat: int) -> list[dict[str, Any]]:
+        """``seat``'s kept and offered tickets with their cities and points; ``completed``
+        says whether the seat's own routes already connect the two cities (stations count only
+        at the end, E58)."""
+        state = self.state
+        game_map = state.map
+        parent = {city: city for city in game_map.cities}
+
+        def root(city: str) -> str:
+            while parent[city] != city:
+                parent[city] = parent[parent[city]]
+                city = parent[city]
+            return city
+
+        for route, owner in zip(game_map.routes, state.route_owner, strict=True):
+            if owner == seat:
+                parent[root(route.a)] = root(route.b)
+        player = state.players[seat]
+        out = []
+        for kept, ids in ((True, player.tickets), (False, player.offered)):
+            for ticket_id in ids:
+                ticket = game_map.tickets[ticket_id]
+                out.append(
+                    {
+                        "id": ticket.id,
+                        "a": ticket.a,
+                        "b": ticket.b,
+                        "points": ticket.points,
+                        "long": ticket.long,
+                        "kept": kept,
+                        "completed": root(ticket.a) == root(ticket.b),
+                    }
+                )
+        return out
+
     def scores(self) -> dict[str, Any]:
         """The final scores and winners (call only when the game is over)."""
         return {
