@@ -119,3 +119,40 @@ def play_until(page: Any, *, moves: int | None = None, timeout: float = 600.0) -
         click_one_move(page)
         made += 1
     return made
+
+
+@contextmanager
+def server_process(*args: str) -> Iterator[str]:
+    """``uvicorn ttr_rules.web:app`` in a subprocess listening on a free 127.0.0.1 port; yields
+    its base URL. (The port is found by binding port 0 and released just before uvicorn binds
+    it: ``--fd`` would make uvicorn treat the socket as a Unix socket, without TCP_NODELAY.)"""
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "uvicorn", "ttr_rules.web:app"]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    command += ["--log-level", "warning", "--no-access-log", *args]
+    process = subprocess.Popen(command)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/maps", timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the uvicorn server did not start") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

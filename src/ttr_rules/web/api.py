@@ -17,7 +17,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sse_starlette.sse import EventSourceResponse, ServerSentEvent
+from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import (
@@ -137,7 +137,9 @@ class BodyLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        too_big = ApiError(413, "body_too_large", f"request bodies are limited to {self.limit} bytes")
+        too_big = ApiError(
+            413, "body_too_large", f"request bodies are limited to {self.limit} bytes"
+        )
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -215,6 +217,36 @@ def require_seat(seat: SeatDep) -> int:
 PlayerDep = Annotated[int, Depends(require_seat)]
 
 
+class SecurityHeaders:
+    """Add ``nosniff``, ``no-referrer`` and ``DENY`` framing headers to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [
+                    (name.lower().encode(), value.encode())
+                    for name, value in _SECURITY_HEADERS.items()
+                    if name.lower().encode() not in names
+                ]
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 # --------------------------------------------------------------------------- the app
 
 
@@ -223,7 +255,9 @@ def _static(name: str) -> bytes:
 
 
 def _view_response(game: Game, seat: int | None) -> Response:
-    return Response(to_json(game.view(seat)), media_type=_JSON, headers={"Cache-Control": "no-store"})
+    return Response(
+        to_json(game.view(seat)), media_type=_JSON, headers={"Cache-Control": "no-store"}
+    )
 
 
 _VIEW_DOC: dict[int | str, dict[str, Any]] = {
@@ -265,15 +299,7 @@ def create_app(
     )
     app.state.store = store
     app.add_middleware(BodyLimit)
-
-    @app.middleware("http")
-    async def security_headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        for name, value in _SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-        return response
+    app.add_middleware(SecurityHeaders)
 
     _install_error_handlers(app)
 
@@ -312,7 +338,7 @@ def create_app(
         return [game.summary() for game in store.games.values()]
 
     @app.post("/api/games", status_code=201, summary="Create a game", response_model=Created)
-    def create_game(body: NewGame) -> dict[str, Any]:
+    async def create_game(body: NewGame) -> dict[str, Any]:
         seats: dict[int, str] = {}
         for key, name in body.agents.items():
             if not key.isdigit() or len(key) > 3:
@@ -389,7 +415,9 @@ def create_app(
     @app.get("/api/games/{game_id}/record", summary="The game record (once the game is over)")
     def record(game: GameDep) -> Response:
         if not game.over:
-            raise ApiError(409, "game_not_over", "the record (with its seed) is hidden until the end")
+            raise ApiError(
+                409, "game_not_over", "the record (with its seed) is hidden until the end"
+            )
         return Response(
             to_json(game.record(), indent=2),
             media_type=_JSON,
@@ -397,7 +425,9 @@ def create_app(
         )
 
     @app.get("/api/games/{game_id}/board.svg", summary="The board as your seat sees it (SVG)")
-    def board(game: GameDep, seat: SeatDep, legend: bool = True, size: int = Query(900, ge=200, le=4000)) -> Response:
+    def board(
+        game: GameDep, seat: SeatDep, legend: bool = True, size: int = Query(900, ge=200, le=4000)
+    ) -> Response:
         from ..render import svg
 
         return Response(

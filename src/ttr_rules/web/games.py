@@ -135,7 +135,9 @@ class Game:
         self.texts: list[str] = []
         self.lock = asyncio.Lock()
         self.agent_error: str | None = None
-        self._players = {seat: _make_agent(name, agent_seed + seat) for seat, name in agents.items()}
+        self._players = {
+            seat: _make_agent(name, agent_seed + seat) for seat, name in agents.items()
+        }
         self._changed = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
 
@@ -444,12 +446,13 @@ class GameStore:
         """Reload every saved game of the data dir by replaying its record; returns the ids of
         the games that could not be reloaded (they are logged and skipped)."""
         failed: list[str] = []
-        if self.data_dir is None or not self.data_dir.is_dir():
+        data_dir = self.data_dir
+        if data_dir is None or not data_dir.is_dir():
             return failed
-        for seats_path in sorted(self.data_dir.glob("*.seats.json")):
+        for seats_path in sorted(data_dir.glob("*.seats.json")):
             game_id = seats_path.name.removesuffix(".seats.json")
             try:
-                game = self._load_one(game_id, seats_path)
+                game = self._load_one(game_id, seats_path, data_dir / f"{game_id}.record.json")
             except Exception as exc:  # a damaged file must not stop the others
                 log.error("cannot reload game %s: %s", game_id, exc)
                 failed.append(game_id)
@@ -457,10 +460,9 @@ class GameStore:
             self.games[game.id] = game
         return failed
 
-    def _load_one(self, game_id: str, seats_path: Path) -> Game:
+    def _load_one(self, game_id: str, seats_path: Path, record_path: Path) -> Game:
         meta = json.loads(seats_path.read_text(encoding="utf-8"))
-        assert self.data_dir is not None
-        record = read_record(self.data_dir / f"{game_id}.record.json")
+        record = read_record(record_path)
         replay(record)  # raises RecordError naming the failing action
         start = new_game(record.map, record.players, record.seed, record.rules, record.first_player)
         game = Game(

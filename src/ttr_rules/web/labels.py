@@ -78,7 +78,8 @@ def action_label(action: Action, state: GameState) -> str:
         return f"Keep {names}"
     if isinstance(action, BuildStation):
         cost = len(state.players[state.current].stations) + 1
-        return f"Build a station in {action.city} with {payment_label(action.color, action.locomotives, cost)}"
+        pay = payment_label(action.color, action.locomotives, cost)
+        return f"Build a station in {action.city} with {pay}"
     if isinstance(action, Pass):
         return "Pass (nothing else is possible)"
     return str(action)
