@@ -103,9 +103,10 @@ def click_one_move(page: Any) -> str:
     return what
 
 
-def play_until(page: Any, *, moves: int | None = None, timeout: float = 600.0) -> int:
+def play_until(page: Any, *, moves: int | None = None, timeout: float = 600.0) -> list[str]:
     """Click moves whenever it is the page's turn until the final score table shows (or
-    ``moves`` moves were made); returns the number of moves made."""
+    ``moves`` moves were made); returns what was clicked, move by move."""
+    clicked: list[str] = []
     made = 0
     deadline = time.monotonic() + timeout
     while moves is None or made < moves:
@@ -116,9 +117,9 @@ def play_until(page: Any, *, moves: int | None = None, timeout: float = 600.0) -
         )
         if page.evaluate("document.body.dataset.turn") == "over":
             break
-        click_one_move(page)
+        clicked.append(click_one_move(page))
         made += 1
-    return made
+    return clicked
 
 
 @contextmanager
