@@ -313,7 +313,11 @@ function renderBoard(svgText) {
     const id = Number(node.dataset.route ?? (node.id || "").replace(/^route-/, ""));
     if (!claimable.has(id)) continue;
     node.classList.add("claimable");
-    node.addEventListener("click", (e) => openRouteMenu(id, e));
+    node.addEventListener("click", (e) => {
+      for (const other of board.querySelectorAll(".route.selected")) other.classList.remove("selected");
+      node.classList.add("selected");
+      openRouteMenu(id, e);
+    });
   }
   const stations = new Set(byType("build_station").map((a) => a.city));
   for (const node of board.querySelectorAll("g.city[data-city]")) {
@@ -339,6 +343,7 @@ function openRouteMenu(routeId, event) {
 
 function closeMenu() {
   $("route-menu").hidden = true;
+  for (const node of document.querySelectorAll("#board .route.selected")) node.classList.remove("selected");
 }
 
 function renderPlayers() {
