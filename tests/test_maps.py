@@ -14,7 +14,11 @@ from map_samples import small_map_data, write_map
 
 from ttr_rules.cards import Color
 from ttr_rules.errors import MapLoadError
-from ttr_rules.mapfile import (
+from ttr_rules.maps import (
+    GameMap,
+    Route,
+    compute_digest,
+    load_map,
     load_map_file,
     map_from_dict,
     map_problems,
@@ -23,8 +27,6 @@ from ttr_rules.mapfile import (
     parse_map_text,
     validate_map,
 )
-from ttr_rules.maps import GameMap, Route, compute_digest
-from ttr_rules.plugins import load_map
 from ttr_rules.rules import Rules
 
 REFERENCE = Path(__file__).parent / "data" / "europe_reference.json"

@@ -10,7 +10,7 @@ import pytest
 from map_samples import small_map_data, write_map
 
 from ttr_rules.errors import MapConflictError, MapError, MapLoadError, MapNotFoundError
-from ttr_rules.plugins import available_maps, clear_cache, discover, load_map
+from ttr_rules.maps import available_maps, clear_cache, discover, load_map
 
 #: Writes a fake distribution: (dist name, {entry point name: value}, {module name: source}).
 MakeDist = Callable[[str, dict[str, str], dict[str, str]], Path]
@@ -79,7 +79,7 @@ def test_plugin_may_provide_a_game_map_object(make_dist: MakeDist, tmp_path: Pat
     write_map(tmp_path / "inline.json", small_map_data("inline"))
     source = (
         "from pathlib import Path\n"
-        "from ttr_rules.mapfile import load_map_file\n"
+        "from ttr_rules.maps import load_map_file\n"
         "MAP = load_map_file(Path(__file__).with_name('inline.json'))\n"
     )
     make_dist("inline-maps", {"inline": "fake_inline:MAP"}, {"fake_inline": source})

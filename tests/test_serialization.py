@@ -31,7 +31,7 @@ from ttr_rules import (
     step,
     to_json,
 )
-from ttr_rules.mapfile import map_from_dict
+from ttr_rules.maps import map_from_dict
 from ttr_rules.scoring import PlayerScore, final_scores
 from ttr_rules.testing.strategies import states
 

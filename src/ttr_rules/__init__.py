@@ -58,10 +58,8 @@ from .game import (
     new_game,
     step,
 )
-from .mapfile import load_map_file
-from .maps import GameMap, Route, Ticket
+from .maps import GameMap, Route, Ticket, available_maps, load_map, load_map_file
 from .notation import format_action, parse_action
-from .plugins import available_maps, load_map
 from .records import GameRecord, read_record, record_game, replay, write_record
 from .rules import Rules
 from .scenario import scenario

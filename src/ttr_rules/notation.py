@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -33,6 +32,7 @@ from .cards import Color, parse_color
 from .errors import AmbiguousActionError, InvalidActionError
 from .game import legal_actions
 from .maps import GameMap, Route
+from .maps.index import fold_name, map_index
 from .moves.claim import claim_problem
 from .state import GameState
 
@@ -67,6 +67,14 @@ def format_action(action: Action, game_map: GameMap) -> str:
 
     ``parse_action(format_action(a, state.map), state) == a`` for every legal action ``a``.
     Actions other than claims are written as ``str(action)``.
+
+    >>> from ttr_rules import ClaimRoute, Color, DrawFaceUp, load_map
+    >>> europe = load_map("europe")
+    >>> action = ClaimRoute(23, Color.BLACK, 1)
+    >>> str(action), format_action(action, europe)
+    ('claim #23 black+1L', 'claim Brest-Paris black+1L')
+    >>> format_action(DrawFaceUp(2), europe)
+    'draw faceup 2'
     """
     if not isinstance(action, ClaimRoute):
         return str(action)
@@ -101,39 +109,12 @@ def _fits(route: Route, color: Color, locomotives: int) -> bool:
 # --------------------------------------------------------------------------- city names
 
 
-_SPECIAL_LETTERS = str.maketrans(
-    {"ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ı": "i", "þ": "th"}
-)
-
-
-def fold_name(name: str) -> str:
-    """A city name folded for lenient matching: lowercase ASCII, single spaces
-    (``"  København"`` -> ``"kobenhavn"``, ``"İzmir"`` -> ``"izmir"``)."""
-    text = unicodedata.normalize("NFKD", name.lower()).translate(_SPECIAL_LETTERS)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(text.split())
-
-
-_CITY_INDEX: dict[int, tuple[GameMap, dict[str, str]]] = {}
-
-
-def _city_index(game_map: GameMap) -> dict[str, str]:
-    """Folded city names and aliases -> city, cached per map."""
-    entry = _CITY_INDEX.get(id(game_map))
-    if entry is None:
-        names: dict[str, str] = {}
-        for alias, city in (*((c, c) for c in game_map.cities), *game_map.aliases):
-            names.setdefault(fold_name(alias), city)
-        entry = _CITY_INDEX[id(game_map)] = (game_map, names)
-    return entry[1]
-
-
 def resolve_city(name: str, game_map: GameMap) -> str:
     """The city called ``name`` (any case, an alias, with or without diacritics).
 
     Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
     """
-    index = _city_index(game_map)
+    index = map_index(game_map).names
     city = index.get(fold_name(name))
     if city is None:
         close = difflib.get_close_matches(fold_name(name), list(index), n=3)
@@ -155,6 +136,19 @@ def parse_action(text: str, state: GameState) -> Action:
 
     Raises :class:`~ttr_rules.InvalidActionError` for text that is not an action, saying what
     was expected, and :class:`~ttr_rules.AmbiguousActionError` for text that fits several.
+
+    >>> from ttr_rules import Color, scenario
+    >>> state = scenario(players=2, hands=[{Color.BLACK: 3, Color.LOCOMOTIVE: 1}, {}])
+    >>> parse_action("claim brest-paris black", state)
+    ClaimRoute(route=23, color=<Color.BLACK: 'black'>, locomotives=0)
+    >>> str(parse_action("Claim PARIS - Brest  black+1l", state))
+    'claim #23 black+1L'
+    >>> parse_action("draw faceup 0", state), parse_action("tickets keep 3,7", state)
+    (DrawFaceUp(slot=0), KeepTickets(tickets=frozenset({3, 7})))
+    >>> parse_action("fly to paris", state)
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.InvalidActionError: cannot read 'fly to paris': expected one of: ...
     """
     if not isinstance(text, str):
         raise InvalidActionError(f"expected action text, got {type(text).__name__}")

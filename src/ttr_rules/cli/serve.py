@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         from ..web import create_app
     except ImportError as exc:
         error(f"ttr serve needs the web extra (pip install 'ttr-rules[web]'): {exc}")
-        return 2
+        return 1
     if args.agent_delay < 0:
         error("--agent-delay must not be negative")
         return 2

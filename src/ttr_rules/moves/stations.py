@@ -1,8 +1,9 @@
-"""Building train stations (RULES.md E51–E54).
+"""Building train stations (E51–E54).
 
-A station goes in any city without one; the n-th station of a player costs n cards of one
-colour, locomotives wild; one per turn (it is the whole turn), at most ``stations_per_player``.
-Stations use no trains, so they are legal with none left.
+A station goes in any city without one (E51); the n-th station of a player costs n cards of
+one colour, locomotives wild (E52); one per turn (it is the whole turn), at most
+``stations_per_player`` (E53).
+Stations use no trains, so they are legal with none left and never trigger the end (E54).
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..actions import Action, BuildStation
-from ..board import Board, board_for, payment_indices
 from ..cards import COLORS
 from ..errors import IllegalActionError, Reason
 from ..events import Event, StationBuilt
+from ..maps.index import MapIndex, map_index, payment_indices
 from ..piles import Piles
 from ..state import GameState, Phase
 from .claim import _payment_problem
@@ -34,7 +35,7 @@ def built_cities(state: GameState) -> set[str]:
     return {city for p in state.players for city in p.stations}
 
 
-def station_actions(state: GameState, board: Board) -> list[Action]:
+def station_actions(state: GameState, board: MapIndex) -> list[Action]:
     """Every city without a station × every affordable payment of the next station's cost."""
     player = state.players[state.current]
     built = len(player.stations)
@@ -83,7 +84,7 @@ def station_problem(state: GameState, action: BuildStation) -> tuple[Reason, str
     """Why ``action`` is not a legal station build now, or None when it is."""
     if state.phase is not _START:
         return Reason.WRONG_PHASE, f"phase is {state.phase.value}"
-    board = board_for(state.map)
+    board = map_index(state.map)
     if not isinstance(action.city, str) or action.city not in board.city_index:
         return Reason.NO_SUCH_CITY, f"{action.city!r}"
     owner = state.station_owner(action.city)

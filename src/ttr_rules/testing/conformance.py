@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from ..game import new_game
-from ..mapcheck import validate_map
-from ..maps import GameMap
+from ..maps import GameMap, validate_map
 from ..state import GameState
 from .invariants import InvariantError, check_invariants
 from .play import PlayedGame, chooser, play
@@ -195,7 +194,8 @@ def _replay(record: GameRecord, start: GameState) -> GameState:
     checked before it is packaged) the record's notation is parsed and applied from
     ``start``."""
     from ..errors import MapError
-    from ..game import apply_action, resolve_map
+    from ..game import apply_action
+    from ..maps import resolve_map
     from ..notation import parse_action
     from ..records import replay
 

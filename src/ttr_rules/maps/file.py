@@ -7,8 +7,9 @@ A map file is a JSON object described by the JSON Schema shipped with the librar
 ``"<file>: <json path>: <message>"``, for example ``europe.json: routes[17].length: must be >= 1``.
 
 Validation happens here, at the boundary; the :class:`~ttr_rules.maps.GameMap` that comes out is
-trusted by the engine. :func:`validate_map` runs the same content checks on a map built in memory
-(for instance by a plugin or by :meth:`GameMap.create <ttr_rules.maps.GameMap.create>`).
+trusted by the engine. :func:`~ttr_rules.maps.validate_map` (:mod:`ttr_rules.maps.check`) runs
+the same content checks on a map built in memory (for instance by a plugin or by
+:meth:`GameMap.create <ttr_rules.maps.GameMap.create>`).
 
 The core checks are plain Python. When the optional ``jsonschema`` package is installed, a file
 that passes them is also checked against the schema, as a safety net.
@@ -37,11 +38,11 @@ from typing import (
 
 import attrs
 
-from .cards import CARD_COLORS, Color
-from .errors import MapLoadError
-from .mapcheck import Problem, alias_collisions, content_problems, did_you_mean, validate_map
-from .maps import GameMap, Route, Ticket
-from .rules import Rules
+from ..cards import CARD_COLORS, Color
+from ..errors import MapLoadError
+from ..rules import Rules
+from .check import Problem, alias_collisions, content_problems, did_you_mean
+from .model import GameMap, Route, Ticket, pair_double_routes
 
 __all__ = [
     "FORMAT",
@@ -53,7 +54,6 @@ __all__ = [
     "map_schema",
     "map_to_dict",
     "parse_map_text",
-    "validate_map",
 ]
 
 #: The value of the ``format`` member of every map file.
@@ -106,6 +106,11 @@ def load_map_file(path: MapSource) -> GameMap:
     traversable (what ``files(package) / "map.json"`` returns). Raises
     :class:`~ttr_rules.errors.MapLoadError` whose ``problems`` name the file and the JSON path of
     every problem found.
+
+    >>> from importlib.resources import files
+    >>> europe = load_map_file(files("ttr_rules_europe") / "europe.json")
+    >>> europe.name, europe.routes[23]
+    ('europe', Route(id=23, a='Brest', b='Paris', length=3, ...))
     """
     source = _source_name(path)
     try:
@@ -255,7 +260,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
     tickets = _read_tickets(data.get("tickets"), out)
     rules = _read_rules(data.get("rules", {}), out)
     out.problems.extend(alias_collisions(cities, aliases))
-    paired = _pair_tracks(routes)
+    paired = pair_double_routes(routes)
     out.add_checked(_explicit_double_problems(paired, explicit))
     game_map = GameMap.create(
         name=data["name"] if isinstance(data.get("name"), str) else "",
@@ -574,20 +579,6 @@ def _rules_overrides(rules: Rules) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- double routes
-
-
-def _pair_tracks(routes: list[Route]) -> list[Route]:
-    """Set ``double_of`` on the two tracks of every pair of cities joined exactly twice."""
-    by_pair: dict[frozenset[str], list[int]] = {}
-    for r in routes:
-        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r.id)
-    out = [attrs.evolve(r, double_of=None) for r in routes]
-    for ids in by_pair.values():
-        if len(ids) == 2:
-            i, j = ids
-            out[i] = attrs.evolve(out[i], double_of=j)
-            out[j] = attrs.evolve(out[j], double_of=i)
-    return out
 
 
 def _explicit_double_problems(routes: list[Route], explicit: dict[int, Any]) -> Iterator[Problem]:

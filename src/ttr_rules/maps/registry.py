@@ -9,7 +9,8 @@ The entry point names a :class:`~ttr_rules.maps.GameMap`, a path (or
 :mod:`importlib.resources` traversable) to a map file, or a callable returning either.
 
 Discovery (:func:`discover`, :func:`available_maps`) reads installed metadata only and imports
-nothing. Loading (:func:`load_map`) imports one plugin, validates its map and caches it by name.
+nothing. Loading (:func:`load_map`) imports one plugin, validates its map and caches it by name;
+:func:`resolve_map` accepts a name or a map, as every function taking ``map=`` does.
 Map names are case-insensitive.
 """
 
@@ -23,9 +24,10 @@ from typing import Any
 import importlib_metadata
 from attrs import frozen
 
-from .errors import MapConflictError, MapLoadError, MapNotFoundError
-from .mapfile import load_map_file, validate_map
-from .maps import GameMap
+from ..errors import MapConflictError, MapLoadError, MapNotFoundError
+from .check import validate_map
+from .file import load_map_file
+from .model import GameMap
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -34,6 +36,7 @@ __all__ = [
     "clear_cache",
     "discover",
     "load_map",
+    "resolve_map",
 ]
 
 #: The entry-point group that map plugins register under.
@@ -72,7 +75,11 @@ def discover() -> dict[str, tuple[MapPlugin, ...]]:
 
 
 def available_maps() -> tuple[str, ...]:
-    """The sorted, lowercase names of the installed maps (imports nothing)."""
+    """The sorted, lowercase names of the installed maps (imports nothing).
+
+    >>> "europe" in available_maps()
+    True
+    """
     return tuple(discover())
 
 
@@ -89,6 +96,14 @@ def load_map(name: str) -> GameMap:
     unknown name, :class:`~ttr_rules.errors.MapConflictError` when two distributions provide the
     name, and :class:`~ttr_rules.errors.MapLoadError` naming the distribution and entry point
     when the plugin fails to import or its map is invalid.
+
+    >>> europe = load_map("Europe")
+    >>> europe.name, len(europe.cities), len(europe.routes), len(europe.tickets)
+    ('europe', 47, 101, 46)
+    >>> load_map("atlantis")
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.MapNotFoundError: no map named 'atlantis'; available maps: europe, ...
     """
     key = name.strip().lower()
     with _lock:
@@ -99,6 +114,18 @@ def load_map(name: str) -> GameMap:
     game_map = _load_plugin(plugin)
     with _lock:
         return _cache.setdefault(key, game_map)
+
+
+def resolve_map(game_map: str | GameMap) -> GameMap:
+    """``game_map`` itself, or the installed map of that name (:func:`load_map`).
+
+    >>> from ttr_rules.maps import resolve_map
+    >>> resolve_map("Europe") is resolve_map(resolve_map("europe"))
+    True
+    """
+    if isinstance(game_map, GameMap):
+        return game_map
+    return load_map(game_map)
 
 
 def _find(name: str, key: str) -> MapPlugin:

@@ -1,7 +1,9 @@
 """The map model: cities, routes (tracks), tickets and the map's default rules.
 
 A :class:`GameMap` is plain immutable data. Map files are read and validated by
-:mod:`ttr_rules.mapfile`; installed map plugins are found by :mod:`ttr_rules.plugins`.
+:mod:`ttr_rules.maps.file`; installed map plugins are found by :mod:`ttr_rules.maps.registry`;
+the per-map tables derived for the engine, scoring and notation live in
+:mod:`ttr_rules.maps.index`.
 """
 
 from __future__ import annotations
@@ -11,18 +13,18 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from attrs import asdict, field, frozen
+from attrs import asdict, evolve, field, frozen
 
-from .cards import Color
-from .rules import Rules
+from ..cards import Color
+from ..rules import Rules
 
-__all__ = ["GameMap", "Route", "Ticket", "compute_digest"]
+__all__ = ["GameMap", "Route", "Ticket", "compute_digest", "pair_double_routes", "tracks_by_pair"]
 
 
 @frozen
 class Route:
     """One track between two cities. The two tracks of a double route are two routes whose
-    ``double_of`` names each other (RULES.md E31–E34)."""
+    ``double_of`` names each other (E31, E34)."""
 
     id: int
     a: str
@@ -66,24 +68,6 @@ class Ticket:
         return f"{self.a}-{self.b} ({self.points})"
 
 
-def _content(
-    name: str,
-    version: str,
-    cities: Iterable[str],
-    routes: Iterable[Route],
-    tickets: Iterable[Ticket],
-    rules: Rules,
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "version": version,
-        "cities": list(cities),
-        "routes": [asdict(r) for r in routes],
-        "tickets": [asdict(t) for t in tickets],
-        "rules": asdict(rules),
-    }
-
-
 def compute_digest(
     name: str,
     version: str,
@@ -96,7 +80,14 @@ def compute_digest(
 
     City coordinates, aliases and the title are presentation and do not enter the digest.
     """
-    content = _content(name, version, cities, routes, tickets, rules)
+    content = {
+        "name": name,
+        "version": version,
+        "cities": list(cities),
+        "routes": [asdict(r) for r in routes],
+        "tickets": [asdict(t) for t in tickets],
+        "rules": asdict(rules),
+    }
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -121,6 +112,10 @@ class GameMap:
     locations: tuple[tuple[float, float], ...] = field(default=(), eq=False)
     #: Alternative names accepted when parsing text: ``(alias, city)`` pairs.
     aliases: tuple[tuple[str, str], ...] = field(default=(), eq=False)
+    #: The derived tables of this map (a :class:`ttr_rules.maps.index.MapIndex`), built on first
+    #: use by :func:`ttr_rules.maps.index.map_index` and freed with the map; not part of the
+    #: map's value. (Typed Any: converters resolve the field types at run time.)
+    _index: Any = field(default=None, init=False, eq=False, repr=False)
 
     @classmethod
     def create(
@@ -142,34 +137,23 @@ class GameMap:
         Route fields without ``id`` (``double_of`` then refers to the index in this list), or
         ``(a, b, length, color)`` tuples. Tracks joining the same two cities become double
         routes of each other unless ``double_of`` is given explicitly.
-        No validation happens here: see :func:`ttr_rules.mapfile.validate_map`.
+        No validation happens here: see :func:`ttr_rules.maps.validate_map`.
         """
         built: list[Route] = []
         for i, item in enumerate(routes):
             if isinstance(item, Route):
-                built.append(
-                    Route(
-                        i,
-                        item.a,
-                        item.b,
-                        item.length,
-                        item.color,
-                        item.tunnel,
-                        item.ferry_locomotives,
-                        item.double_of,
-                    )
-                )
+                built.append(evolve(item, id=i))
             elif isinstance(item, dict):
                 built.append(Route(id=i, **item))
             else:
                 a, b, length, color = item
                 built.append(Route(i, a, b, length, color))
         if all(r.double_of is None for r in built):
-            built = _pair_double_routes(built)
+            built = pair_double_routes(built)
         ticket_list: list[Ticket] = []
         for i, t in enumerate(tickets):
             if isinstance(t, Ticket):
-                ticket_list.append(Ticket(i, t.a, t.b, t.points, t.long))
+                ticket_list.append(evolve(t, id=i))
             else:
                 ticket_list.append(Ticket(i, t[0], t[1], t[2], bool(t[3]) if len(t) > 3 else False))
         rules = rules or Rules()
@@ -202,19 +186,21 @@ class GameMap:
         )
 
 
-def _pair_double_routes(routes: list[Route]) -> list[Route]:
-    by_pair: dict[frozenset[str], list[int]] = {}
+def tracks_by_pair(routes: Iterable[Route]) -> dict[frozenset[str], list[Route]]:
+    """The routes grouped by the two cities they join (either order), in the given order."""
+    by_pair: dict[frozenset[str], list[Route]] = {}
     for r in routes:
-        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r.id)
-    out = list(routes)
-    for ids in by_pair.values():
-        if len(ids) == 2:
-            i, j = ids
-            ri, rj = out[i], out[j]
-            out[i] = Route(
-                ri.id, ri.a, ri.b, ri.length, ri.color, ri.tunnel, ri.ferry_locomotives, j
-            )
-            out[j] = Route(
-                rj.id, rj.a, rj.b, rj.length, rj.color, rj.tunnel, rj.ferry_locomotives, i
-            )
+        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r)
+    return by_pair
+
+
+def pair_double_routes(routes: Iterable[Route]) -> list[Route]:
+    """The routes (``routes[i].id == i``) with ``double_of`` set on the two tracks of every pair
+    of cities joined exactly twice and cleared everywhere else (E34)."""
+    out = [r if r.double_of is None else evolve(r, double_of=None) for r in routes]
+    for tracks in tracks_by_pair(out).values():
+        if len(tracks) == 2:
+            first, second = tracks
+            out[first.id] = evolve(first, double_of=second.id)
+            out[second.id] = evolve(second, double_of=first.id)
     return out

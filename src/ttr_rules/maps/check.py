@@ -1,8 +1,10 @@
 """Content checks of maps: what a map author can get wrong beyond the file's structure.
 
 These checks work on a :class:`~ttr_rules.maps.GameMap`. :func:`validate_map` runs them on a map
-built in memory; :mod:`ttr_rules.mapfile` runs them on every map file it reads (where each
-problem's path is the JSON path in the file). networkx is used here, never in the game engine.
+built in memory; :mod:`ttr_rules.maps.file` runs them on every map file it reads (where each
+problem's path is the JSON path in the file). This module depends on the model only: the file
+format and the plugin registry import it, never the other way round. networkx is used here,
+never in the game engine.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from .maps import GameMap, Route, compute_digest
+from .model import GameMap, compute_digest, tracks_by_pair
 
 __all__ = [
     "Problem",
@@ -128,10 +130,7 @@ def _route_problems(game_map: GameMap) -> Iterator[Problem]:
 
 def _pair_problems(game_map: GameMap) -> Iterator[Problem]:
     """At most two tracks between two cities, and the two tracks of a double route equally long."""
-    by_pair: dict[frozenset[str], list[Route]] = {}
-    for r in game_map.routes:
-        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r)
-    for tracks in by_pair.values():
+    for tracks in tracks_by_pair(game_map.routes).values():
         first = tracks[0]
         for extra in tracks[2:]:
             yield Problem(
@@ -153,12 +152,10 @@ def _pair_problems(game_map: GameMap) -> Iterator[Problem]:
 def _double_of_problems(game_map: GameMap) -> Iterator[Problem]:
     """``double_of`` links of an in-memory map: symmetric, and exactly the same-pair tracks."""
     routes = game_map.routes
-    by_pair: dict[frozenset[str], list[int]] = {}
-    for r in routes:
-        by_pair.setdefault(frozenset((r.a, r.b)), []).append(r.id)
+    by_pair = tracks_by_pair(routes)
     for r in routes:
         path = f"routes[{r.id}].double_of"
-        others = [i for i in by_pair[frozenset((r.a, r.b))] if i != r.id]
+        others = [t.id for t in by_pair[frozenset((r.a, r.b))] if t.id != r.id]
         if r.double_of is None:
             if len(others) == 1:
                 yield Problem(

@@ -1,0 +1,63 @@
+"""Maps: the model, the JSON map format, content checks and the plugin registry.
+
+- :mod:`~ttr_rules.maps.model`: :class:`GameMap`, :class:`Route`, :class:`Ticket` (plain
+  immutable data);
+- :mod:`~ttr_rules.maps.file`: the JSON map format (:func:`load_map_file`, :func:`map_schema`);
+- :mod:`~ttr_rules.maps.check`: the content checks (:func:`validate_map`);
+- :mod:`~ttr_rules.maps.registry`: installed map plugins (:func:`available_maps`,
+  :func:`load_map`, :func:`resolve_map`);
+- :mod:`~ttr_rules.maps.index`: the tables derived from a map for the engine, scoring and the
+  notation, cached on the map (internal).
+
+Each module imports only those listed before it.
+"""
+
+from __future__ import annotations
+
+from .check import Problem, validate_map
+from .file import (
+    FORMAT,
+    FORMAT_VERSION,
+    MapSource,
+    load_map_file,
+    map_from_dict,
+    map_problems,
+    map_schema,
+    map_to_dict,
+    parse_map_text,
+)
+from .model import GameMap, Route, Ticket, compute_digest
+from .registry import (
+    ENTRY_POINT_GROUP,
+    MapPlugin,
+    available_maps,
+    clear_cache,
+    discover,
+    load_map,
+    resolve_map,
+)
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "GameMap",
+    "MapPlugin",
+    "MapSource",
+    "Problem",
+    "Route",
+    "Ticket",
+    "available_maps",
+    "clear_cache",
+    "compute_digest",
+    "discover",
+    "load_map",
+    "load_map_file",
+    "map_from_dict",
+    "map_problems",
+    "map_schema",
+    "map_to_dict",
+    "parse_map_text",
+    "resolve_map",
+    "validate_map",
+]

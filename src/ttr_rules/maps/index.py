@@ -1,0 +1,197 @@
+"""Every table derived from a map, built once per map and freed with it.
+
+The engine never walks :class:`~ttr_rules.GameMap` objects while generating or applying moves:
+it reads the flat tuples of :class:`MapIndex` instead, and hands out action objects created once
+here, so that ``legal_actions`` allocates almost nothing. Scoring reads the route and ticket ends
+as city indices, and the notation the folded city names.
+
+One cache policy for all of them: :func:`map_index` builds the index on first use and keeps it
+on the map itself (a private attribute outside the map's value), so it lives exactly as long as
+the map and a look-up costs one attribute read.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ..actions import Action, BuildStation, ClaimRoute
+from ..cards import COLORS, LOCOMOTIVE_CODE, Color
+from .model import GameMap, Route
+
+__all__ = ["MapIndex", "fold_name", "map_index", "payment_index", "payment_indices"]
+
+#: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
+Edge = tuple[int, int, int]
+
+_LOCO = LOCOMOTIVE_CODE
+#: The smallest stride of the payment tables: Europe's longest route (8) and third station.
+_MIN_STRIDE = 9
+
+
+def payment_index(color_code: int, locomotives: int, stride: int) -> int:
+    """Position of a ``(colour, locomotives)`` payment in a per-route or per-city action table
+    whose rows (one per card kind) have ``stride`` entries (``MapIndex.stride``)."""
+    return color_code * stride + locomotives
+
+
+def payment_indices(
+    counts: tuple[int, ...], total: int, color_code: int, ferry: int, stride: int
+) -> list[int]:
+    """The :func:`payment_index` of every payment of ``total`` cards that ``counts`` allows.
+
+    ``color_code`` −1 means any one colour (gray); at least ``ferry`` locomotives are used
+    (E35). Colour by colour, fewest locomotives first, the all-locomotive payment last.
+    """
+    locos = counts[_LOCO]
+    high = (locos if locos < total else total - 1) + 1
+    out: list[int] = []
+    for code in range(8) if color_code < 0 else (color_code,):
+        low = total - counts[code]
+        base = code * stride
+        out += range(base + (low if low > ferry else ferry), base + high)
+    if locos >= total:
+        out.append(_LOCO * stride + total)
+    return out
+
+
+def _claim_table(route_id: int, length: int, stride: int) -> tuple[ClaimRoute | None, ...]:
+    table: list[ClaimRoute | None] = [None] * (9 * stride)
+    for code, color in enumerate(COLORS):
+        if color is Color.LOCOMOTIVE:
+            table[payment_index(code, length, stride)] = ClaimRoute(route_id, color, length)
+        else:
+            for locos in range(length):
+                table[payment_index(code, locos, stride)] = ClaimRoute(route_id, color, locos)
+    return tuple(table)
+
+
+def _station_table(city: str, stride: int) -> tuple[BuildStation | None, ...]:
+    """Every station payment of up to ``stride − 1`` cards."""
+    table: list[BuildStation | None] = [None] * (9 * stride)
+    for code, color in enumerate(COLORS):
+        for locos in range(stride):
+            if color is not Color.LOCOMOTIVE or locos:
+                table[payment_index(code, locos, stride)] = BuildStation(city, color, locos)
+    return tuple(table)
+
+
+class MapIndex:
+    """The derived tables of one map, by route id and city index (see :func:`map_index`)."""
+
+    __slots__ = (
+        "city_index",
+        "city_routes",
+        "claim_tables",
+        "color",
+        "double",
+        "ferry",
+        "kinds_by_color",
+        "length",
+        "max_length",
+        "names",
+        "route_ends",
+        "station_cache",
+        "station_tables",
+        "stride",
+        "ticket_ends",
+        "tunnel",
+    )
+
+    def __init__(self, game_map: GameMap) -> None:
+        routes = game_map.routes
+        cities = game_map.cities
+        max_length = max((r.length for r in routes), default=0)
+        # A game may use other Rules than the map's (E53 variants): station payments beyond the
+        # tables are built on demand (see moves.stations).
+        stride = max(_MIN_STRIDE, max_length + 1, game_map.rules.stations_per_player + 1)
+        index = {c: i for i, c in enumerate(cities)}
+        # Engine tables, by route id.
+        self.length: tuple[int, ...] = tuple(r.length for r in routes)
+        #: Colour code of each route, -1 for gray.
+        self.color: tuple[int, ...] = tuple(-1 if r.color is None else r.color.code for r in routes)
+        self.ferry: tuple[int, ...] = tuple(r.ferry_locomotives for r in routes)
+        self.tunnel: tuple[bool, ...] = tuple(r.tunnel for r in routes)
+        #: The other track of a double route, -1 when none.
+        self.double: tuple[int, ...] = tuple(
+            -1 if r.double_of is None else r.double_of for r in routes
+        )
+        self.city_index: dict[str, int] = index
+        self.claim_tables: tuple[tuple[ClaimRoute | None, ...], ...] = tuple(
+            _claim_table(r.id, r.length, stride) for r in routes
+        )
+        self.station_tables: tuple[tuple[BuildStation | None, ...], ...] = tuple(
+            _station_table(c, stride) for c in cities
+        )
+        self.max_length = max_length
+        #: Entries per card kind in the payment tables: more than the longest route and than
+        #: the costliest station the tables serve (``payment_index``).
+        self.stride = stride
+        #: Routes by colour code (−1 gray), then by kind: ``(length, ferry locomotives, route
+        #: ids)`` in increasing length.
+        self.kinds_by_color = _kinds_by_color(routes)
+        #: Station actions by (stations of every player, payment indices): a bounded memo.
+        self.station_cache: dict[object, list[Action]] = {}
+        # Scoring tables, by city index.
+        #: ``(a, b, length)`` of each route, by route id.
+        self.route_ends: tuple[Edge, ...] = tuple(
+            (index[r.a], index[r.b], r.length) for r in routes
+        )
+        #: The ids of the routes touching each city, ascending, by city index.
+        self.city_routes: tuple[tuple[int, ...], ...] = _city_routes(self.route_ends, len(cities))
+        #: ``(a, b, points)`` of each ticket, by ticket id.
+        self.ticket_ends: tuple[Edge, ...] = tuple(
+            (index[t.a], index[t.b], t.points) for t in game_map.tickets
+        )
+        # Notation: folded city names and aliases -> city (the city's own name first).
+        self.names: dict[str, str] = {}
+        for alias, city in (*((c, c) for c in cities), *game_map.aliases):
+            self.names.setdefault(fold_name(alias), city)
+
+    def __reduce__(self) -> tuple[type[None], tuple[()]]:
+        # A cache, not data: a pickled or deep-copied map carries no index and rebuilds its own.
+        return type(None), ()
+
+
+def map_index(game_map: GameMap) -> MapIndex:
+    """The tables of ``game_map``, built on its first use and kept until the map is freed."""
+    index: MapIndex | None = game_map._index
+    if index is None:
+        index = MapIndex(game_map)
+        object.__setattr__(game_map, "_index", index)
+    return index
+
+
+def _kinds_by_color(
+    routes: tuple[Route, ...],
+) -> tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]:
+    """Route ids grouped by colour code, then by (length, ferry locomotives), shortest first."""
+    groups: dict[int, dict[tuple[int, int], list[int]]] = {}
+    for r in routes:
+        code = -1 if r.color is None else r.color.code
+        groups.setdefault(code, {}).setdefault((r.length, r.ferry_locomotives), []).append(r.id)
+    return tuple(
+        (code, tuple((length, ferry, tuple(ids)) for (length, ferry), ids in sorted(kinds.items())))
+        for code, kinds in sorted(groups.items())
+    )
+
+
+def _city_routes(ends: tuple[Edge, ...], cities: int) -> tuple[tuple[int, ...], ...]:
+    touching: list[list[int]] = [[] for _ in range(cities)]
+    for rid, (a, b, _) in enumerate(ends):
+        touching[a].append(rid)
+        if b != a:
+            touching[b].append(rid)
+    return tuple(tuple(t) for t in touching)
+
+
+_SPECIAL_LETTERS = str.maketrans(
+    {"ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ı": "i", "þ": "th"}
+)
+
+
+def fold_name(name: str) -> str:
+    """A city name folded for lenient matching: lowercase ASCII, single spaces
+    (``"  København"`` -> ``"kobenhavn"``, ``"İzmir"`` -> ``"izmir"``)."""
+    text = unicodedata.normalize("NFKD", name.lower()).translate(_SPECIAL_LETTERS)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(text.split())

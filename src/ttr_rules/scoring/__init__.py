@@ -1,0 +1,247 @@
+"""Final scoring: routes, tickets with stations, the European Express, tie-breakers.
+
+The scoring order of the rules (E78): route points (scored during play, E29/E71),
+then tickets with the stations' routes assigned (E55–E58, E65, U9; :mod:`.tickets`), stations
+left in reserve (E59), the European Express for the longest trail (E72–E75, U10; the graph search
+is :mod:`.trail`), and finally the winner with the tie-breakers (E77, U11, U12). Every function
+here is pure and valid on any state: before the end of the game the scores are provisional.
+
+Cities are small ints (their index in ``GameMap.cities``, from the map's index
+:mod:`ttr_rules.maps.index`) and connectivity is a union-find over them (:mod:`.unionfind`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from attrs import frozen
+
+from ..maps.index import map_index
+from ..rules import Rules
+from ..state import GameState
+from .tickets import ticket_result
+from .trail import longest_trail
+
+__all__ = [
+    "PlayerScore",
+    "final_scores",
+    "format_scores",
+    "longest_path",
+    "longest_trail",
+    "rank_winners",
+    "winners",
+]
+
+
+@frozen
+class PlayerScore:
+    """One player's score breakdown.
+
+    ``total == route_points + ticket_points + station_bonus + express_bonus`` (E76).
+    ``station_routes`` has one ``(city, route id or None)`` pair per built station, in building
+    order: the opponent route the station uses for every ticket (E56, U9), None when it helps no
+    ticket.
+    """
+
+    player: int
+    route_points: int
+    ticket_points: int
+    tickets_completed: int
+    tickets_failed: int
+    station_bonus: int
+    longest_path: int
+    express_bonus: int
+    total: int
+    station_routes: tuple[tuple[str, int | None], ...] = ()
+
+
+def _owned_routes(state: GameState) -> list[list[int]]:
+    """Route ids by owner seat."""
+    owned: list[list[int]] = [[] for _ in state.players]
+    for rid, owner in enumerate(state.route_owner):
+        if owner is not None:
+            owned[owner].append(rid)
+    return owned
+
+
+def longest_path(state: GameState, player: int) -> int:
+    """The length in train spaces of ``player``'s longest continuous trail (E72).
+
+    Only the player's own routes count: stations and the opponent routes they reach neither
+    count nor bridge the trail (E73).
+
+    >>> from ttr_rules import scenario
+    >>> state = scenario(players=2, routes={23: 0, 59: 0})  # Brest-Paris, Paris-Frankfurt
+    >>> longest_path(state, 0), longest_path(state, 1)
+    (6, 0)
+    """
+    ends = map_index(state.map).route_ends
+    return longest_trail([ends[rid] for rid in state.routes_of(player)])
+
+
+# --------------------------------------------------------------------------------------------
+# Final scores, Express, winners (E59, E74–E78)
+
+
+def final_scores(state: GameState) -> tuple[PlayerScore, ...]:
+    """Every player's score breakdown, by seat (E76, E78).
+
+    Valid on any state; before the end it is provisional. Tickets are the kept ones (offered
+    tickets not yet kept do not count). Route points are those scored during play (E29).
+
+    >>> from ttr_rules import scenario
+    >>> state = scenario(players=2, routes={23: 0, 59: 0, 0: 1})
+    >>> [(s.route_points, s.longest_path, s.express_bonus, s.station_bonus, s.total)
+    ...  for s in final_scores(state)]
+    [(8, 6, 10, 12, 30), (1, 1, 0, 12, 13)]
+    """
+    rules = state.rules
+    owned = _owned_routes(state)
+    ends = map_index(state.map).route_ends
+    paths = [longest_trail([ends[rid] for rid in routes]) for routes in owned]
+    holders = _express_holders(paths, rules)
+    scores = []
+    for seat, player in enumerate(state.players):
+        tickets = ticket_result(state, seat, owned[seat])
+        reserve = max(0, rules.stations_per_player - len(player.stations))
+        station_bonus = reserve * rules.station_bonus
+        express = rules.longest_path_bonus if seat in holders else 0
+        total = player.route_points + tickets.points + station_bonus + express
+        scores.append(
+            PlayerScore(
+                player=seat,
+                route_points=player.route_points,
+                ticket_points=tickets.points,
+                tickets_completed=tickets.completed,
+                tickets_failed=tickets.failed,
+                station_bonus=station_bonus,
+                longest_path=paths[seat],
+                express_bonus=express,
+                total=total,
+                station_routes=tuple(zip(player.stations, tickets.assignment, strict=True)),
+            )
+        )
+    return tuple(scores)
+
+
+def _express_holders(paths: Sequence[int], rules: Rules) -> frozenset[int]:
+    """Every player tied at the longest path, when it is at least
+    ``longest_path_min_length`` (E74, E75, U10)."""
+    top = max(paths, default=0)
+    if top < rules.longest_path_min_length:
+        return frozenset()
+    return frozenset(seat for seat, length in enumerate(paths) if length == top)
+
+
+def rank_winners(scores: Sequence[PlayerScore], rules: Rules) -> tuple[int, ...]:
+    """The winners among ``scores``: most points, then ``rules.tie_breakers`` in order (E77).
+
+    ``"tickets"``: most completed tickets; ``"stations"``: fewest stations built (E60, U12);
+    ``"express"``: holding the European Express (E74). Players still tied all win (U11).
+    """
+    holders = _express_holders([s.longest_path for s in scores], rules)
+
+    def key(score: PlayerScore) -> tuple[int, ...]:
+        parts = [score.total]
+        for name in rules.tie_breakers:
+            if name == "tickets":
+                parts.append(score.tickets_completed)
+            elif name == "stations":
+                parts.append(-len(score.station_routes))
+            elif name == "express":
+                parts.append(int(score.player in holders))
+            else:
+                raise ValueError(f"unknown tie-breaker {name!r}")
+        return tuple(parts)
+
+    if not scores:
+        return ()
+    keys = {score.player: key(score) for score in scores}
+    top = max(keys.values())
+    return tuple(sorted(seat for seat, k in keys.items() if k == top))
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """The winning seats, ascending, after the tie-breakers (E77, E78, U11, U12).
+
+    More than one only when still tied after every tie-breaker.
+
+    >>> from ttr_rules import scenario
+    >>> winners(scenario(players=2, routes={23: 0, 59: 0, 0: 1}))
+    (0,)
+    >>> winners(scenario(players=3))  # nobody has scored: a three-way tie
+    (0, 1, 2)
+    """
+    return rank_winners(final_scores(state), state.rules)
+
+
+# --------------------------------------------------------------------------------------------
+# A printable breakdown
+
+
+def _seat_name(seat: int) -> str:
+    """Players are named by seat, as everywhere in the API: P0, P1, ..."""
+    return f"P{seat}"
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def format_scores(state: GameState) -> str:
+    """A readable table of :func:`final_scores` with the winners marked ``*``, followed by
+    the route each built station uses (for ``ttr simulate``)."""
+    scores = final_scores(state)
+    top = set(rank_winners(scores, state.rules))
+    header = (
+        "player",
+        "routes",
+        "tickets",
+        "done",
+        "failed",
+        "stations",
+        "longest",
+        "express",
+        "total",
+        "",
+    )
+    rows = [header] + [
+        (
+            _seat_name(s.player),
+            str(s.route_points),
+            _signed(s.ticket_points),
+            str(s.tickets_completed),
+            str(s.tickets_failed),
+            _signed(s.station_bonus),
+            str(s.longest_path),
+            _signed(s.express_bonus),
+            str(s.total),
+            "*" if s.player in top else "",
+        )
+        for s in scores
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = [_format_row(row, widths) for row in rows]
+    lines.extend(_station_lines(state, scores))
+    return "\n".join(lines)
+
+
+def _format_row(row: Iterable[str], widths: Sequence[int]) -> str:
+    cells = [
+        cell.ljust(w) if i == 0 else cell.rjust(w)
+        for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+    ]
+    return "  ".join(cells).rstrip()
+
+
+def _station_lines(state: GameState, scores: Sequence[PlayerScore]) -> list[str]:
+    """One line per player with stations: each station's city and the route it uses (U9)."""
+    lines = []
+    for s in scores:
+        if s.station_routes:
+            used = ", ".join(
+                f"{city} (no route)" if rid is None else f"{city} -> #{rid} {state.map.routes[rid]}"
+                for city, rid in s.station_routes
+            )
+            lines.append(f"  {_seat_name(s.player)} stations: {used}")
+    return lines

@@ -1,0 +1,169 @@
+"""Tickets scored on the final network, with the best assignment of stations (E55–E58, E65, U9).
+
+A player's own routes join cities into components (a union-find over city indices). Tickets
+already connected score whatever the stations do; for the others, every built station may use
+one opponent route at its city, and the assignment that scores the most is searched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+
+from attrs import frozen
+
+from ..maps.index import Edge, MapIndex, map_index
+from ..state import GameState
+from .unionfind import DisjointSets
+
+__all__ = ["Assignment", "TicketResult", "ticket_result"]
+
+#: The route (by id) each built station uses, in building order; None = no route (U9).
+Assignment = tuple[int | None, ...]
+
+
+@frozen
+class TicketResult:
+    """One player's kept tickets scored: points, completed and failed counts, and the route
+    each built station uses (None: no route), in building order."""
+
+    points: int
+    completed: int
+    failed: int
+    assignment: Assignment
+
+
+#: A station's usable route: ``(station index, route id, component, component)``.
+_Option = tuple[int, int, int, int]
+
+
+def ticket_result(state: GameState, player: int, owned: Sequence[int]) -> TicketResult:
+    """Kept tickets scored on the final network (E65), with the best station assignment.
+
+    The own network's components come from a union-find over city indices. Tickets already
+    connected score whatever the stations do; the others ("open" tickets) are decided by the
+    search over station assignments (:func:`_best_assignment`).
+    """
+    index = map_index(state.map)
+    ends = index.route_ends
+    network = DisjointSets.joined(ends[rid][:2] for rid in owned)
+    points = completed = 0
+    open_tickets: list[Edge] = []
+    for tid in state.players[player].tickets:
+        a, b, value = index.ticket_ends[tid]
+        ra, rb = network.find(a), network.find(b)
+        if ra == rb:
+            points += value
+            completed += 1
+        else:
+            points -= value
+            open_tickets.append((ra, rb, value))
+    stations = state.players[player].stations
+    assignment: Assignment = (None,) * len(stations)
+    if stations and open_tickets:
+        options = _station_options(state, index, player, network)
+        gain, extra, assignment = _best_assignment(len(stations), options, open_tickets)
+        points += gain
+        completed += extra
+    failed = len(state.players[player].tickets) - completed
+    return TicketResult(points, completed, failed, assignment)
+
+
+def _station_options(
+    state: GameState, index: MapIndex, player: int, network: DisjointSets
+) -> list[_Option]:
+    """Every opponent route a station may use (E55, E58), by station then route id.
+
+    Only a claimed route of another player touching the station's city qualifies. A route
+    inside one component of the own network changes nothing and is dropped; of several routes
+    joining the same two components for one station only the lowest id is kept: both are
+    exact, since the tie-break prefers no route, then the lowest id (U9).
+    """
+    owner = state.route_owner
+    ends = index.route_ends
+    options: list[_Option] = []
+    for s, city in enumerate(state.players[player].stations):
+        seen: set[tuple[int, int]] = set()
+        for rid in index.city_routes[index.city_index[city]]:
+            holder = owner[rid]
+            if holder is None or holder == player:
+                continue
+            a, b, _ = ends[rid]
+            ra, rb = network.find(a), network.find(b)
+            pair = (ra, rb) if ra < rb else (rb, ra)
+            if ra != rb and pair not in seen:
+                seen.add(pair)
+                options.append((s, rid, ra, rb))
+    return options
+
+
+def _useful_options(options: list[_Option], open_tickets: list[Edge]) -> list[_Option]:
+    """Drop the options that can never complete a ticket in any assignment.
+
+    Options are edges between own-network components. An edge to a component that no other
+    option touches and that holds no ticket end cannot lie on a path between ticket ends, so
+    such dangling edges are removed repeatedly; then edges of option-graph components holding
+    no ticket whose ends they connect are removed. A dropped option scores exactly as "no
+    route", which the tie-break prefers, so the result is unchanged (U9).
+    """
+    terminals = {x for a, b, _ in open_tickets for x in (a, b)}
+    while True:
+        degree: dict[int, int] = {}
+        for _, _, a, b in options:
+            degree[a] = degree.get(a, 0) + 1
+            degree[b] = degree.get(b, 0) + 1
+        kept = [
+            o
+            for o in options
+            if (degree[o[2]] > 1 or o[2] in terminals) and (degree[o[3]] > 1 or o[3] in terminals)
+        ]
+        if len(kept) == len(options):
+            break
+        options = kept
+    link = DisjointSets.joined((a, b) for _, _, a, b in options)
+    reachable = {link.find(a) for a, b, _ in open_tickets if link.connected(a, b)}
+    return [o for o in options if link.find(o[2]) in reachable]
+
+
+def _best_assignment(
+    station_count: int, options: list[_Option], open_tickets: list[Edge]
+) -> tuple[int, int, Assignment]:
+    """Search every assignment of stations to usable routes (U9). The routes of several
+    stations chain, so a ticket may be completed through station routes alone (E57).
+
+    Returns the ticket points gained over "no station route", the extra tickets completed and
+    the assignment. Assignments are visited in lexicographic order (None before any route id,
+    stations in building order) and one replaces the best only when strictly better in
+    (points, completed), so the first best found has the lowest route ids.
+    """
+    options = _useful_options(options, open_tickets)
+    none: Assignment = (None,) * station_count
+    if not options:
+        return 0, 0, none
+    choices: list[list[_Option | None]] = [[None] for _ in range(station_count)]
+    for usable in options:
+        choices[usable[0]].append(usable)
+    reachable = _reachable_tickets(options, open_tickets)
+    ceiling = (sum(2 * v for _, _, v in reachable), len(reachable))
+    can_stop = all(v >= 0 for _, _, v in reachable)
+    best_key = (0, 0)
+    best = none
+    for combo in product(*choices):
+        link = DisjointSets.joined((o[2], o[3]) for o in combo if o is not None)
+        gain = done = 0
+        for a, b, value in reachable:
+            if link.connected(a, b):
+                gain += 2 * value
+                done += 1
+        if (gain, done) > best_key:
+            best_key = (gain, done)
+            best = tuple(None if o is None else o[1] for o in combo)
+            if can_stop and best_key == ceiling:
+                break
+    return best_key[0], best_key[1], best
+
+
+def _reachable_tickets(options: list[_Option], open_tickets: list[Edge]) -> list[Edge]:
+    """The open tickets whose ends all the options together could connect."""
+    link = DisjointSets.joined((a, b) for _, _, a, b in options)
+    return [t for t in open_tickets if link.connected(t[0], t[1])]
