@@ -1,5 +1,5 @@
-"""The web API (DESIGN.md §7 "Web"): seats, secrecy, validation, errors, persistence, and a
-whole game through the API equal to the same game through the library."""
+"""The web API (the "Web" part of the public contract): seats, secrecy, validation, errors,
+persistence, and a whole game through the API equal to the same game through the library."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ASGI application: the JSON API of DESIGN.md §7, the live stream and the page.
+"""The ASGI application: the JSON game API, the live stream and the page.
 
 Built with FastAPI (the OpenAPI description is served at ``/api/openapi.json`` and browsable at
 ``/api/docs``). See ``docs/web.md`` for the endpoints, curl examples and the secrecy model.

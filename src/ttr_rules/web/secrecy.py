@@ -1,4 +1,4 @@
-"""What each seat may learn from a step: the per-seat filter of actions and events (RULES.md E79).
+"""What each seat may learn from a step: the per-seat filter of actions and events (rule E79).
 
 The server keeps the full :class:`~ttr_rules.GameState`; a client only ever receives views
 (:func:`~ttr_rules.observe` / :func:`~ttr_rules.public_view`) and the steps of the game as
