@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             {"cards", "rules", "errors", "actions", "events", "state", "maps.model", "outcome"}
         ),
     ),
-    ("maps", frozenset({"maps", "mapfile", "mapcheck", "plugins", "board"})),
+    ("maps", frozenset({"maps"})),
     ("engine", frozenset({"game", "moves", "turn", "piles", "legality"})),
     ("scoring", frozenset({"scoring"})),
     ("positions", frozenset({"views", "scenario", "playout", "simulate"})),

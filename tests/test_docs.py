@@ -4,6 +4,7 @@ runs, and the command-line table of ``docs/installation.md`` lists every ``ttr``
 from __future__ import annotations
 
 import inspect
+import json
 import os
 import re
 import subprocess
@@ -21,8 +22,10 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PLUGIN_SRC = ROOT / "examples" / "custom_map_plugin" / "src"
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
 
-#: Run after each block: calls the ``test_*`` functions it defines, as pytest would.
-_RUN_TESTS = """
+#: Runs the blocks of one page in order in one namespace, as a reader pastes them, and calls
+#: the ``test_*`` functions they define, as pytest would; names the block that fails.
+_RUNNER = """
+import json, sys, traceback
 try:
     from hypothesis import settings
 except ImportError:
@@ -30,21 +33,32 @@ except ImportError:
 else:
     settings.register_profile("docs", max_examples=5, deadline=None)
     settings.load_profile("docs")
-for _name, _value in list(globals().items()):
-    if _name.startswith("test_") and callable(_value):
-        _value()
+namespace = {"__name__": "__main__"}
+called = set()
+for where, code in json.loads(open(sys.argv[1], encoding="utf-8").read()):
+    try:
+        exec(compile(code, where, "exec"), namespace)
+        for name, value in list(namespace.items()):
+            if name.startswith("test_") and callable(value) and name not in called:
+                called.add(name)
+                value()
+    except BaseException:
+        print(f"{where} fails:", file=sys.stderr)
+        traceback.print_exc()
+        sys.exit(1)
 """
 
 
-def python_blocks() -> list[tuple[str, str]]:
-    """``(page:line, code)`` of every fenced Python block."""
-    blocks = []
-    for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for match in _BLOCK.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
-            blocks.append((f"{page.relative_to(ROOT)}:{line}", match.group(1)))
-    return blocks
+def python_blocks(page: Path) -> list[tuple[str, str]]:
+    """``(page:line, code)`` of every fenced Python block of ``page``."""
+    text = page.read_text(encoding="utf-8")
+    return [
+        (f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}", m.group(1))
+        for m in _BLOCK.finditer(text)
+    ]
+
+
+PAGES_WITH_CODE = [page for page in PAGES if python_blocks(page)]
 
 
 def _alpine_on_path(directory: Path) -> list[str]:
@@ -61,25 +75,29 @@ def _alpine_on_path(directory: Path) -> list[str]:
     return [str(directory), str(PLUGIN_SRC)]
 
 
-@pytest.mark.parametrize(("where", "code"), python_blocks(), ids=[w for w, _ in python_blocks()])
-def test_python_blocks_run(where: str, code: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "page", PAGES_WITH_CODE, ids=[str(p.relative_to(ROOT)) for p in PAGES_WITH_CODE]
+)
+def test_the_python_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
     paths = _alpine_on_path(tmp_path / "site")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    blocks = tmp_path / "blocks.json"
+    blocks.write_text(json.dumps(python_blocks(page)), encoding="utf-8")
     run = subprocess.run(
-        [sys.executable, "-c", code + _RUN_TESTS],
+        [sys.executable, "-c", _RUNNER, str(blocks)],
         cwd=tmp_path,
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
-    assert run.returncode == 0, f"{where} fails:\n{run.stderr}"
+    assert run.returncode == 0, run.stderr
 
 
 def test_the_blocks_were_found() -> None:
-    where = {w.split(":")[0] for w, _ in python_blocks()}
-    assert {"README.md", "docs/notation.md", "docs/guide.md"} <= where
+    found = {str(p.relative_to(ROOT)) for p in PAGES_WITH_CODE}
+    assert {"README.md", "docs/notation.md", "docs/guide.md"} <= found
 
 
 def test_installation_lists_every_command() -> None:
