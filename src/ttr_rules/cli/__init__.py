@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from attrs import frozen
 
 from ..errors import MapError
-from . import maps, play, records, render, simulate, stats, tournament
+from . import maps, play, records, render, serve, simulate, stats, tournament
 from .common import error
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
@@ -54,6 +54,7 @@ COMMANDS: list[Command] = [
     Command("render", "draw a record, state or view as SVG or PNG", render.configure, render.run),
     Command("play", "play a game in the terminal against agents", play.configure, play.run),
     Command("tournament", "a round robin between agents", tournament.configure, tournament.run),
+    Command("serve", "run the web front end", serve.configure, serve.run),
 ]
 
 
