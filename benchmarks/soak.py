@@ -1,7 +1,7 @@
 """Soak run: many random games over 2–5 players, every invariant checked after every step
 (a script, not a test).
 
-    python benchmarks/soak.py [--games 1000] [--seed 0]
+    python benchmarks/soak.py [--games 1000] [--seed 0] [--map europe]
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--map", default="europe", help="an installed map's name")
     args = parser.parse_args()
-    game_map = ttr_rules.load_map("europe")
+    game_map = ttr_rules.load_map(args.map)
     began = time.perf_counter()
     steps = 0
     for seed in range(args.seed, args.seed + args.games):

@@ -25,7 +25,7 @@ from ttr_rules import (
     write_record,
 )
 from ttr_rules.cli import main
-from ttr_rules.record_cli import describe_view, state_at_turn
+from ttr_rules.cli.records import describe_view, state_at_turn
 from ttr_rules.records import record_schema
 from ttr_rules.rules import Rules
 from ttr_rules.scoring import format_scores

@@ -21,6 +21,7 @@ _TIE_BREAKER_ALIASES = {
     "completed_tickets": "tickets",
     "fewest_stations_built": "stations",
     "european_express": "express",
+    "longest_path": "express",
 }
 
 
@@ -63,8 +64,9 @@ class Rules:
     #: A tunnel reveal may reshuffle the discard when the deck runs short (E47, U14).
     tunnel_reveal_uses_discard: bool = True
     #: Tie-breakers for the win, in order (E77): "tickets" (most completed), "stations"
-    #: (fewest built), "express" (holds the bonus); RULES.md's "completed_tickets",
-    #: "fewest_stations_built" and "european_express" are accepted too.
+    #: (fewest built), "express" (holds the longest-path bonus: the European Express, or the
+    #: USA's longest continuous path); RULES.md's "completed_tickets", "fewest_stations_built"
+    #: and "european_express", and "longest_path", are accepted too.
     tie_breakers: tuple[str, ...] = field(default=TIE_BREAKERS, converter=_tie_breakers)
     #: Train cards dealt to each player at setup (E2).
     starting_hand: int = 4

@@ -10,8 +10,8 @@ import argparse
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .cards import COLORS, Color
-from .events import (
+from ..cards import COLORS, Color
+from ..events import (
     CardDrawn,
     DeckReshuffled,
     Event,
@@ -29,10 +29,10 @@ from .events import (
     TunnelRevealed,
     TurnEnded,
 )
-from .maps import GameMap
-from .records import GameRecord, ReplayStep, read_record, replay_steps, start_state
-from .state import GameState, Phase
-from .views import PlayerView, SeatView, observe, public_view
+from ..maps import GameMap
+from ..records import GameRecord, ReplayStep, read_record, replay_steps, start_state
+from ..state import GameState, Phase
+from ..views import PlayerView, SeatView, observe, public_view
 
 __all__ = [
     "configure_replay",
@@ -92,7 +92,7 @@ def _final_lines(state: GameState) -> Iterator[str]:
     if state.phase is not Phase.GAME_OVER:
         yield "the record ends before the game is over; provisional scores:"
     try:
-        from .scoring import format_scores
+        from ..scoring import format_scores
     except ImportError:  # scoring is optional for this command
         for seat, p in enumerate(state.players):
             yield f"player {seat}: {p.route_points} route points"

@@ -1,0 +1,36 @@
+"""Agents: players that act from their own view (RULES.md E79).
+
+* :class:`Agent` — the protocol: ``name`` and ``act(view) -> Action``;
+* :func:`available_agents`, :func:`make_agent` — the registry (built-ins and the
+  ``ttr_rules.agents`` entry-point group);
+* :func:`play_game` — one game between agents, returning the terminal state;
+* the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`).
+"""
+
+from __future__ import annotations
+
+from .base import (
+    ENTRY_POINT_GROUP,
+    Agent,
+    AgentFactory,
+    AgentNotFoundError,
+    available_agents,
+    make_agent,
+    play_game,
+    register_agent,
+)
+from .greedy import GreedyAgent
+from .random_agent import RandomAgent
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Agent",
+    "AgentFactory",
+    "AgentNotFoundError",
+    "GreedyAgent",
+    "RandomAgent",
+    "available_agents",
+    "make_agent",
+    "play_game",
+    "register_agent",
+]

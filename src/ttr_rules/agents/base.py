@@ -1,0 +1,207 @@
+"""The agent protocol, the agent registry and :func:`play_game`.
+
+An agent is any object with a ``name`` and an ``act(view) -> Action`` method. It is given only
+the acting player's :class:`~ttr_rules.PlayerView` (what :func:`~ttr_rules.observe` shows that
+seat, RULES.md E79), never the full state, so it cannot see the deck order, the other hands
+or the other players' tickets.
+
+Agents are found by name: the built-in ones (``random``, ``greedy``, ``mcts``) and those that
+other distributions register in the entry-point group ``ttr_rules.agents``::
+
+    [project.entry-points."ttr_rules.agents"]
+    cautious = "my_package.agents:CautiousAgent"
+
+The entry point names a factory called as ``factory(seed=seed, **options)`` that returns an
+agent (a class whose ``__init__`` takes a keyword ``seed`` is the usual choice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import importlib_metadata
+
+from ..actions import Action
+from ..errors import IllegalActionError
+from ..game import apply_action, new_game
+from ..maps import GameMap
+from ..rules import Rules
+from ..state import GameState, Phase
+from ..views import PlayerView, observe
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Agent",
+    "AgentFactory",
+    "AgentNotFoundError",
+    "available_agents",
+    "make_agent",
+    "play_game",
+    "register_agent",
+]
+
+#: The entry-point group where other distributions register agents.
+ENTRY_POINT_GROUP = "ttr_rules.agents"
+
+#: A factory of agents: called as ``factory(seed=seed, **options)``.
+AgentFactory = Callable[..., "Agent"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: ``act`` gets the acting seat's view and returns one of its legal actions.
+
+    ``act`` is only called when the viewer is the player to act (``view.player ==
+    view.current``) and the game is not over. An agent may keep private state between calls
+    (a plan, a search tree) but must not mutate anything it did not create; given the same
+    seed and the same views it must return the same actions.
+    """
+
+    name: str
+
+    def act(self, view: PlayerView) -> Action: ...
+
+
+class AgentNotFoundError(LookupError):
+    """No agent of this name is installed; the message lists the available names."""
+
+
+_BUILTIN: dict[str, AgentFactory] = {}
+
+
+def register_agent(name: str, factory: AgentFactory) -> None:
+    """Make ``factory`` available to :func:`make_agent` under ``name`` in this process.
+
+    Installed distributions use the ``ttr_rules.agents`` entry-point group instead, which
+    needs no import. Re-registering a name replaces it.
+    """
+    _BUILTIN[name.strip().lower()] = factory
+
+
+def _entry_points() -> dict[str, importlib_metadata.EntryPoint]:
+    return {
+        ep.name.strip().lower(): ep
+        for ep in importlib_metadata.entry_points(group=ENTRY_POINT_GROUP)
+    }
+
+
+def available_agents() -> list[str]:
+    """The sorted names of every agent :func:`make_agent` can build: ``"greedy"``,
+    ``"mcts"``, ``"random"`` and the installed plugins' agents.
+
+    >>> [name for name in available_agents() if name in ("greedy", "random")]
+    ['greedy', 'random']
+    """
+    _load_builtins()
+    return sorted(set(_BUILTIN) | set(_entry_points()))
+
+
+def make_agent(name: str, *, seed: int = 0, **options: Any) -> Agent:
+    """A new agent called ``name``, seeded with ``seed``; ``options`` go to its factory.
+
+    An unknown name raises :class:`AgentNotFoundError` (a :class:`LookupError`) listing the
+    available agents; an unknown option raises :class:`TypeError`, a bad value
+    :class:`ValueError`.
+
+    >>> agent = make_agent("greedy", seed=3)
+    >>> agent.name
+    'greedy'
+    >>> try:
+    ...     make_agent("nobody")
+    ... except LookupError as error:
+    ...     print(str(error).split(";")[0])
+    no agent named 'nobody'
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an integer, got {seed!r}")
+    _load_builtins()
+    key = name.strip().lower() if isinstance(name, str) else name
+    factory = _BUILTIN.get(key)
+    if factory is None:
+        ep = _entry_points().get(key)
+        if ep is None:
+            raise AgentNotFoundError(
+                f"no agent named {name!r}; available agents: {', '.join(available_agents())}"
+            )
+        try:
+            factory = ep.load()
+        except Exception as exc:
+            raise AgentNotFoundError(
+                f"agent plugin {key!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
+            ) from exc
+    agent: Agent = factory(seed=seed, **options)
+    return agent
+
+
+def _load_builtins() -> None:
+    """Register the built-in agents (imported on first use)."""
+    if "random" in _BUILTIN:
+        return
+    from .greedy import GreedyAgent
+    from .random_agent import RandomAgent
+
+    _BUILTIN.setdefault("random", RandomAgent)
+    _BUILTIN.setdefault("greedy", GreedyAgent)
+
+
+def play_game(
+    agents: Sequence[Agent | str],
+    *,
+    map: str | GameMap = "europe",  # the contract's parameter name
+    seed: int = 0,
+    rules: Rules | None = None,
+    max_decisions: int = 100_000,
+    on_decision: Callable[[GameState, Action], None] | None = None,
+) -> GameState:
+    """Play one game between ``agents`` (one per seat, seat 0 first) and return the terminal
+    state.
+
+    The deal is ``new_game(map, len(agents), seed=seed, rules=rules)``. Each decision goes to
+    the agent of the player to act, who receives ``observe(state, seat)`` and nothing else.
+    Agents given by name are built with ``make_agent(name, seed=seed + seat)``.
+    ``on_decision(state, action)`` is called before each action is applied (for logging or
+    timing). An agent returning an illegal action raises :class:`~ttr_rules.IllegalActionError`
+    whose message names the agent and the seat. ``max_decisions`` is a safety net against
+    agents that never end a game (``RuntimeError``).
+
+    >>> from ttr_rules import final_scores
+    >>> end = play_game(["greedy", "random"], seed=1)
+    >>> end.is_terminal
+    True
+    """
+    players = [
+        make_agent(a, seed=seed + seat) if isinstance(a, str) else a
+        for seat, a in enumerate(agents)
+    ]
+    state = new_game(map, len(players), seed=seed, rules=rules)
+    decisions = 0
+    while state.phase is not Phase.GAME_OVER:
+        if decisions >= max_decisions:
+            raise RuntimeError(f"no end after {max_decisions} decisions")
+        seat = state.current
+        agent = players[seat]
+        action = agent.act(observe(state, seat))
+        if on_decision is not None:
+            on_decision(state, action)
+        try:
+            state = apply_action(state, action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(
+                exc.reason,
+                action,
+                f"agent {agent.name!r} in seat {seat}" + (f": {exc.detail}" if exc.detail else ""),
+            ) from exc
+        decisions += 1
+    return state
+
+
+def _check_view(view: PlayerView) -> int:
+    """The viewer's seat, checking that the viewer is the player to act."""
+    if view.player is None:
+        raise ValueError("an agent acts from a player's view, not a spectator's")
+    if view.phase is Phase.GAME_OVER:
+        raise ValueError("the game is over")
+    if view.player != view.current:
+        raise ValueError(f"player {view.current} acts, not player {view.player}")
+    return view.player

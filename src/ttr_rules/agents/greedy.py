@@ -1,0 +1,338 @@
+"""The ``greedy`` agent: a planning heuristic that connects its tickets along shortest paths.
+
+At every decision it (re)plans on the current board (:mod:`~ttr_rules.agents.planning`):
+
+* **Tickets** (E4, E61): it keeps the subset of the offered tickets whose points best repay the
+  extra connection cost on top of the tickets it already holds, dropping tickets that would
+  need more trains than it has.
+* **Claims** (E23–E38): it claims the routes of its plan, longest first, paying with the
+  fewest locomotives and, on gray routes, with the colour its other planned routes need least.
+* **Draws** (E6–E11): otherwise it draws the colours its planned routes lack, a face-up card
+  of a needed colour first, a face-up locomotive only when a ferry needs it or one card is
+  missing, else blind.
+* **Re-planning**: a route taken by another player makes the plan go around it; a ticket
+  that can no longer be connected is dropped, or kept through a **station** (E51–E58) when
+  the station links it and its points exceed the station's value.
+* **More tickets** (E61): when its tickets are done and enough trains remain, it draws new ones.
+* **Last trains** (E66): with no plan left it claims the longest (highest-scoring) route it
+  can pay for, and draws toward one otherwise.
+* **Tunnels** (E39–E45): it pays the extra cards when the route is on its plan or the extra
+  is paid in colour cards only, and declines otherwise.
+
+The same policy drives the rollouts of the ``mcts`` agent through :func:`greedy_action`,
+which reads a :class:`~ttr_rules.agents.planning.Situation` built from a view (or, inside a
+search, from a determinized state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    PayTunnel,
+)
+from ..cards import LOCOMOTIVE_CODE, Color
+from ..state import Phase
+from ..views import PlayerView, view_legal_actions
+from .base import _check_view
+from .planning import Plan, Situation, make_plan
+
+__all__ = ["GreedyAgent", "draw_choice", "greedy_action", "keep_value", "rank_claims"]
+
+_LOCO = LOCOMOTIVE_CODE
+#: Planning weight units per point: how much connection cost one ticket point repays.
+_WEIGHT_PER_POINT = 0.45
+#: Trains kept in reserve when judging whether tickets can still be completed.
+_RESERVE = 1
+#: Draw new tickets only with at least this many trains left.
+_TICKETS_MIN_TRAINS = 14
+
+
+class GreedyAgent:
+    """The planning heuristic described in the module docstring.
+
+    ``seed`` only breaks exact ties (the policy is deterministic). ``ticket_weight`` (default
+    0.45) is the planning weight one ticket point repays when choosing tickets.
+
+    >>> from ttr_rules import new_game, observe
+    >>> agent = GreedyAgent(seed=0)
+    >>> state = new_game("europe", players=2, seed=0)
+    >>> type(agent.act(observe(state, 0))).__name__
+    'KeepTickets'
+    """
+
+    name = "greedy"
+
+    def __init__(self, *, seed: int = 0, ticket_weight: float = _WEIGHT_PER_POINT) -> None:
+        if not isinstance(ticket_weight, int | float) or ticket_weight < 0:
+            raise ValueError(f"ticket_weight must be a number >= 0, got {ticket_weight!r}")
+        self.seed = seed
+        self.ticket_weight = float(ticket_weight)
+
+    def act(self, view: PlayerView) -> Action:
+        _check_view(view)
+        return greedy_action(
+            Situation.of_view(view), view_legal_actions(view), ticket_weight=self.ticket_weight
+        )
+
+    def __repr__(self) -> str:
+        return f"GreedyAgent(seed={self.seed})"
+
+
+def greedy_action(
+    situation: Situation,
+    legal: Sequence[Action],
+    *,
+    ticket_weight: float = _WEIGHT_PER_POINT,
+    plan: Plan | None = None,
+) -> Action:
+    """The greedy policy's choice among ``legal`` (the situation's legal actions)."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = situation.phase
+    if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
+        return best_keep(situation, legal, ticket_weight)
+    if phase is Phase.TUNNEL:
+        return _tunnel_choice(situation, legal)
+    if plan is None:
+        plan = make_plan(situation, situation.tickets, reserve=_RESERVE)
+    if phase is Phase.SECOND_CARD:
+        return draw_choice(situation, legal, plan, first=False)
+    return _start_choice(situation, legal, plan)
+
+
+# --------------------------------------------------------------------------- tickets
+
+
+def keep_value(situation: Situation, keep: frozenset[int], ticket_weight: float) -> float:
+    """How good keeping ``keep`` is: its points minus the extra planning weight it costs
+    (scaled by ``ticket_weight``), tickets that cannot be connected counting negative."""
+    base = make_plan(situation, situation.tickets, reserve=_RESERVE)
+    plan = make_plan(situation, (*situation.tickets, *keep), reserve=_RESERVE)
+    points = situation.tables.points
+    value = 0.0
+    for k in keep:
+        value += -points[k] if k in plan.lost else points[k]
+    # Held tickets that the new ones crowd out count against them too.
+    for k in situation.tickets:
+        if k in plan.lost and k not in base.lost:
+            value -= 2 * points[k]
+    return value - ticket_weight * (plan.weight - base.weight)
+
+
+def best_keep(situation: Situation, legal: Sequence[Action], ticket_weight: float) -> Action:
+    """The ticket choice with the best :func:`keep_value` (fewer tickets on ties)."""
+    best: Action = legal[0]
+    best_key: tuple[float, int] | None = None
+    for action in legal:
+        if not isinstance(action, KeepTickets):
+            continue
+        key = (keep_value(situation, action.tickets, ticket_weight), -len(action.tickets))
+        if best_key is None or key > best_key:
+            best, best_key = action, key
+    return best
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def _start_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action:
+    station = _station_choice(situation, legal, plan)
+    if station is not None:
+        return station
+    claims = rank_claims(situation, legal, plan)
+    if claims:
+        return claims[0]
+    if not plan.routes and not plan.links:
+        if (
+            situation.final_turns is None
+            and situation.my_trains >= _TICKETS_MIN_TRAINS
+            and situation.ticket_deck_size > 0
+        ):
+            for action in legal:
+                if isinstance(action, DrawTickets):
+                    return action
+        best = _best_scoring_claim(situation, legal)
+        if best is not None:
+            return best
+    return draw_choice(situation, legal, plan, first=True)
+
+
+def rank_claims(situation: Situation, legal: Sequence[Action], plan: Plan) -> list[ClaimRoute]:
+    """The claims of planned routes, best first: one payment per route (the cheapest), longest
+    routes first, tunnels after other routes of the same length."""
+    planned = set(plan.routes)
+    if not planned:
+        return []
+    demand = _demand(situation, plan)
+    by_route: dict[int, ClaimRoute] = {}
+    cost: dict[int, tuple[int, int]] = {}
+    for action in legal:
+        if isinstance(action, ClaimRoute) and action.route in planned:
+            c = (action.locomotives, demand[action.color.code])
+            if action.route not in cost or c < cost[action.route]:
+                by_route[action.route], cost[action.route] = action, c
+    t = situation.tables
+    return sorted(
+        by_route.values(),
+        key=lambda a: (-t.length[a.route], t.tunnel[a.route], cost[a.route], a.route),
+    )
+
+
+def _best_scoring_claim(situation: Situation, legal: Sequence[Action]) -> Action | None:
+    """The claim of the highest-scoring route (fewest locomotives), or None. With many
+    trains left and no deadline, short routes are not worth a turn yet."""
+    t = situation.tables
+    best: ClaimRoute | None = None
+    for action in legal:
+        if isinstance(action, ClaimRoute):
+            key = (t.length[action.route], -action.locomotives, -t.tunnel[action.route])
+            if best is None or key > (
+                t.length[best.route],
+                -best.locomotives,
+                -t.tunnel[best.route],
+            ):
+                best = action
+    if best is None:
+        return None
+    hurry = situation.final_turns is not None or situation.my_trains <= 8
+    if t.length[best.route] < 3 and not hurry and situation.my_trains > t.length[best.route] + 4:
+        return None
+    return best
+
+
+def _station_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action | None:
+    """A station for a ticket whose only missing connections are station links, when its
+    points exceed the station's value (its reserve bonus, E59)."""
+    if not plan.links:
+        return None
+    t = situation.tables
+    taken = {c for seats in situation.stations for c in seats}
+    for ticket, routes, links in plan.paths:
+        if not links or any(situation.route_owner[r] is None for r in routes):
+            continue
+        if t.points[ticket] <= situation.rules.station_bonus:
+            continue
+        cities = situation.map.cities
+        for r in links:
+            for city in (cities[t.route_a[r]], cities[t.route_b[r]]):
+                if city in taken:
+                    continue
+                options = [a for a in legal if isinstance(a, BuildStation) and a.city == city]
+                if options:
+                    return min(options, key=lambda a: (a.locomotives, a.color.code))
+    return None
+
+
+def _demand(situation: Situation, plan: Plan) -> list[int]:
+    """Cards of each kind the planned routes still need beyond the hand (negative: spare),
+    gray routes assigned to the colour with the most spare cards."""
+    t = situation.tables
+    hand = situation.hand.counts
+    need = [0] * 9
+    grays: list[int] = []
+    for r in plan.routes:
+        code = t.color[r]
+        if code < 0:
+            grays.append(t.length[r])
+        else:
+            need[code] += t.length[r]
+        need[_LOCO] += t.ferry[r]
+    spare = [hand[c] - need[c] for c in range(9)]
+    for length in sorted(grays, reverse=True):
+        c = max(range(8), key=lambda k: (spare[k], -k))
+        need[c] += length
+        spare[c] -= length
+    return [need[c] - hand[c] for c in range(9)]
+
+
+def _target_demand(situation: Situation) -> list[int]:
+    """Without a plan: the cards the longest open route this player can still afford in trains
+    needs (its colour, or the best-held colour for a gray one)."""
+    t = situation.tables
+    hand = situation.hand.counts
+    best = -1
+    for r in range(len(t.length)):
+        if (
+            t.length[r] <= situation.my_trains
+            and situation.claimable(r)
+            and (best < 0 or t.length[r] > t.length[best])
+        ):
+            best = r
+    need = [0] * 9
+    if best >= 0:
+        code = t.color[best]
+        if code < 0:
+            code = max(range(8), key=lambda k: (hand[k], -k))
+        need[code] = t.length[best] - hand[code]
+        need[_LOCO] = t.ferry[best] - hand[_LOCO]
+    return need
+
+
+def draw_choice(
+    situation: Situation, legal: Sequence[Action], plan: Plan, *, first: bool
+) -> Action:
+    """A card draw: a face-up card of the colour most lacking, a face-up locomotive when a
+    ferry lacks one (or one card is missing), else blind; any draw when the deck is empty."""
+    deficit = _demand(situation, plan) if plan.routes else _target_demand(situation)
+    best: Action | None = None
+    best_need = 0
+    blind: Action | None = None
+    loco_slot: Action | None = None
+    for action in legal:
+        if isinstance(action, DrawFaceUp):
+            card = situation.face_up[action.slot]
+            if card is None:
+                continue
+            if card is Color.LOCOMOTIVE:
+                loco_slot = action
+            elif deficit[card.code] > best_need:
+                best, best_need = action, deficit[card.code]
+        elif isinstance(action, DrawBlind):
+            blind = action
+    if best is not None:
+        return best
+    if first and loco_slot is not None:
+        missing = sum(d for d in deficit[:8] if d > 0)
+        if deficit[_LOCO] > 0 or 0 < missing <= 1:
+            return loco_slot
+    if blind is not None:
+        return blind
+    for action in legal:
+        if isinstance(action, DrawFaceUp):
+            return action
+    # Nothing to draw: claim anything, else whatever is legal (tickets, a station, a pass).
+    for action in legal:
+        if isinstance(action, ClaimRoute):
+            return _best_scoring_claim(situation, legal) or action
+    for action in legal:
+        if not isinstance(action, BuildStation):
+            return action
+    return legal[0]
+
+
+def _tunnel_choice(situation: Situation, legal: Sequence[Action]) -> Action:
+    """Pay the extra cards (fewest locomotives) when the route is planned, the extra needs no
+    locomotive, or trains are running out; decline otherwise (E39–E45)."""
+    pays = [a for a in legal if isinstance(a, PayTunnel)]
+    decline = next((a for a in legal if isinstance(a, DeclineTunnel)), None)
+    if not pays:
+        return decline if decline is not None else legal[0]
+    cheapest = min(pays, key=lambda a: a.locomotives)
+    tunnel = situation.tunnel
+    if tunnel is None or decline is None:
+        return cheapest
+    if cheapest.locomotives == 0 or situation.my_trains <= 10:
+        return cheapest
+    plan = make_plan(situation, situation.tickets, reserve=_RESERVE)
+    if tunnel.route in plan.routes:
+        return cheapest
+    return decline

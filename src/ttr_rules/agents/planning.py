@@ -1,0 +1,396 @@
+"""Route planning for the agents: per-map tables, shortest connections and ticket plans.
+
+Everything here is plain Python over small tuples (no networkx): a map's tables are built once
+and cached, a shortest connection is a Dijkstra search over the ~50 cities of a board, and a
+*plan* is the set of open routes a player still needs to complete its tickets.
+
+The board as a player sees it (RULES.md E23–E34): its own routes cost nothing; a route another
+player owns is gone; an open route costs its length plus one turn to claim it (plus a little for
+tunnels and ferries, whose cost is uncertain or needs locomotives); the second track of a double
+route is closed to the owner of the first (E31) and, with fewer players than
+``double_route_min_players``, to everyone once either track is taken (E32). A station (E51–E58)
+lets a player use one route of another player at its city: planning allows that as a last resort
+at a high cost.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from attrs import frozen
+
+from ..cards import Color, Hand
+from ..maps import GameMap
+from ..rules import Rules
+from ..state import GameState, PendingTunnel, Phase
+from ..views import PlayerView
+
+__all__ = ["INF", "MapTables", "Plan", "Situation", "make_plan", "map_tables", "shortest"]
+
+INF = float("inf")
+#: Planning weight of a route used through a station (the station's cards, its 4 bonus points).
+STATION_WEIGHT = 9.0
+#: Extra planning weight of a turn spent claiming, of a tunnel and of a ferry locomotive.
+CLAIM_WEIGHT = 2.0
+TUNNEL_WEIGHT = 1.0
+FERRY_WEIGHT = 1.5
+
+
+@frozen(eq=False)
+class MapTables:
+    """Flat tables of one map for planning (built once per map by :func:`map_tables`)."""
+
+    city_index: dict[str, int]
+    #: Endpoint city indices, length, colour code (−1 gray), tunnel flag, ferry locomotives and
+    #: other track (−1 when none) of each route.
+    route_a: tuple[int, ...]
+    route_b: tuple[int, ...]
+    length: tuple[int, ...]
+    color: tuple[int, ...]
+    tunnel: tuple[bool, ...]
+    ferry: tuple[int, ...]
+    double: tuple[int, ...]
+    #: For each city: ``(neighbour city, route id)`` pairs.
+    adjacent: tuple[tuple[tuple[int, int], ...], ...]
+    #: Routes touching each city.
+    city_routes: tuple[tuple[int, ...], ...]
+    ticket_a: tuple[int, ...]
+    ticket_b: tuple[int, ...]
+    points: tuple[int, ...]
+    #: Planning weight of each route when open (length + claim turn + tunnel/ferry extras).
+    open_weight: tuple[float, ...]
+
+
+@lru_cache(maxsize=16)
+def map_tables(game_map: GameMap) -> MapTables:
+    """The planning tables of ``game_map`` (cached; maps hash fast, their hash is cached)."""
+    index = {c: i for i, c in enumerate(game_map.cities)}
+    routes = game_map.routes
+    adjacent: list[list[tuple[int, int]]] = [[] for _ in game_map.cities]
+    for r in routes:
+        adjacent[index[r.a]].append((index[r.b], r.id))
+        adjacent[index[r.b]].append((index[r.a], r.id))
+    return MapTables(
+        city_index=index,
+        route_a=tuple(index[r.a] for r in routes),
+        route_b=tuple(index[r.b] for r in routes),
+        length=tuple(r.length for r in routes),
+        color=tuple(-1 if r.color is None else r.color.code for r in routes),
+        tunnel=tuple(r.tunnel for r in routes),
+        ferry=tuple(r.ferry_locomotives for r in routes),
+        double=tuple(-1 if r.double_of is None else r.double_of for r in routes),
+        adjacent=tuple(tuple(a) for a in adjacent),
+        city_routes=tuple(tuple(rid for _, rid in a) for a in adjacent),
+        ticket_a=tuple(index[t.a] for t in game_map.tickets),
+        ticket_b=tuple(index[t.b] for t in game_map.tickets),
+        points=tuple(t.points for t in game_map.tickets),
+        open_weight=tuple(
+            r.length
+            + CLAIM_WEIGHT
+            + (TUNNEL_WEIGHT if r.tunnel else 0.0)
+            + FERRY_WEIGHT * r.ferry_locomotives
+            for r in routes
+        ),
+    )
+
+
+class Situation:
+    """What one player knows at a decision, read from a view or (for fast rollouts inside
+    search) from a full state: the same fields either way."""
+
+    __slots__ = (
+        "face_up",
+        "final_turns",
+        "hand",
+        "map",
+        "me",
+        "offered",
+        "phase",
+        "players",
+        "route_owner",
+        "rules",
+        "stations",
+        "tables",
+        "ticket_deck_size",
+        "tickets",
+        "trains",
+        "tunnel",
+    )
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        rules: Rules,
+        me: int,
+        *,
+        phase: Phase,
+        route_owner: tuple[int | None, ...],
+        hand: Hand,
+        tickets: tuple[int, ...],
+        offered: tuple[int, ...],
+        trains: tuple[int, ...],
+        stations: tuple[tuple[str, ...], ...],
+        face_up: tuple[Color | None, ...],
+        tunnel: PendingTunnel | None,
+        final_turns: int | None,
+        ticket_deck_size: int,
+    ) -> None:
+        self.map = game_map
+        self.rules = rules
+        self.tables = map_tables(game_map)
+        self.me = me
+        self.phase = phase
+        self.route_owner = route_owner
+        self.hand = hand
+        self.tickets = tickets
+        self.offered = offered
+        self.trains = trains
+        self.stations = stations
+        self.face_up = face_up
+        self.tunnel = tunnel
+        self.final_turns = final_turns
+        self.ticket_deck_size = ticket_deck_size
+        self.players = len(trains)
+
+    @classmethod
+    def of_view(cls, view: PlayerView) -> Situation:
+        me = view.player
+        if me is None:
+            raise ValueError("a spectator's view has no situation")
+        own = view.seats[me]
+        assert own.hand is not None  # a player's own view always shows its hand
+        return cls(
+            view.map,
+            view.rules,
+            me,
+            phase=view.phase,
+            route_owner=view.route_owner,
+            hand=own.hand,
+            tickets=own.tickets or (),
+            offered=own.offered or (),
+            trains=tuple(s.trains for s in view.seats),
+            stations=tuple(s.stations for s in view.seats),
+            face_up=view.face_up,
+            tunnel=view.tunnel,
+            final_turns=view.final_turns,
+            ticket_deck_size=view.ticket_deck_size,
+        )
+
+    @classmethod
+    def of_state(cls, state: GameState, me: int) -> Situation:
+        own = state.players[me]
+        return cls(
+            state.map,
+            state.rules,
+            me,
+            phase=state.phase,
+            route_owner=state.route_owner,
+            hand=own.hand,
+            tickets=own.tickets,
+            offered=own.offered,
+            trains=tuple(p.trains for p in state.players),
+            stations=tuple(p.stations for p in state.players),
+            face_up=state.face_up,
+            tunnel=state.tunnel,
+            final_turns=state.final_turns,
+            ticket_deck_size=len(state.ticket_deck),
+        )
+
+    @property
+    def my_trains(self) -> int:
+        return self.trains[self.me]
+
+    @property
+    def stations_left(self) -> int:
+        return self.rules.stations_per_player - len(self.stations[self.me])
+
+    def _closed(self, route: int, doubles_open: bool) -> bool:
+        """True when the open ``route`` is a double track closed to this player (E31, E32)."""
+        other = self.tables.double[route]
+        if other < 0:
+            return False
+        owner = self.route_owner[other]
+        return owner is not None and (owner == self.me or not doubles_open)
+
+    def claimable(self, route: int) -> bool:
+        """True when ``route`` is open to this player (ignoring cards and trains)."""
+        if self.route_owner[route] is not None:
+            return False
+        return not self._closed(route, self.players >= self.rules.double_route_min_players)
+
+    def route_weights(self) -> tuple[list[float], list[float]]:
+        """Planning weights of every route for this player: (normal, with stations).
+
+        Normal: own routes 0, open routes their :attr:`MapTables.open_weight`, routes that are
+        gone (owned by others, a closed double track) infinite — except routes of others at a
+        city where this player already has a station, which cost nothing. With stations: routes
+        of others cost :data:`STATION_WEIGHT` instead of being gone (when stations are left).
+        """
+        t = self.tables
+        me = self.me
+        owner = self.route_owner
+        doubles_open = self.players >= self.rules.double_route_min_players
+        my_cities = {t.city_index[c] for c in self.stations[me]}
+        station_weight = STATION_WEIGHT if self.stations_left > 0 else INF
+        normal: list[float] = []
+        station: list[float] = []
+        for r, o in enumerate(owner):
+            if o == me:
+                normal.append(0.0)
+                station.append(0.0)
+                continue
+            if o is not None:
+                w = 0.0 if t.route_a[r] in my_cities or t.route_b[r] in my_cities else INF
+                normal.append(w)
+                station.append(min(w, station_weight))
+                continue
+            if self._closed(r, doubles_open):
+                # Closed track: its twin's owner reaches through the twin (weight 0 there).
+                normal.append(INF)
+                station.append(INF)
+                continue
+            w = t.open_weight[r]
+            normal.append(w)
+            station.append(w)
+        return normal, station
+
+
+def shortest(
+    tables: MapTables, source: int, target: int, weight: Sequence[float]
+) -> tuple[float, list[int]]:
+    """The cheapest connection from city ``source`` to ``target``: (weight, route ids).
+
+    Dijkstra's algorithm; ``(INF, [])`` when the cities cannot be connected.
+    """
+    if source == target:
+        return 0.0, []
+    dist: dict[int, float] = {source: 0.0}
+    via: dict[int, tuple[int, int]] = {}
+    heap: list[tuple[float, int]] = [(0.0, source)]
+    adjacent = tables.adjacent
+    done: set[int] = set()
+    while heap:
+        d, city = heapq.heappop(heap)
+        if city in done:
+            continue
+        if city == target:
+            path: list[int] = []
+            while city != source:
+                prev, route = via[city]
+                path.append(route)
+                city = prev
+            return d, path
+        done.add(city)
+        for nxt, route in adjacent[city]:
+            w = weight[route]
+            if w == INF or nxt in done:
+                continue
+            nd = d + w
+            if nd < dist.get(nxt, INF):
+                dist[nxt] = nd
+                via[nxt] = (city, route)
+                heapq.heappush(heap, (nd, nxt))
+    return INF, []
+
+
+@frozen
+class Plan:
+    """The open routes a player still needs for its tickets, in the order they were planned.
+
+    ``links`` are routes of other players to be used through stations; ``completed`` the
+    tickets already connected; ``lost`` those that cannot (or can no longer affordably) be
+    completed; ``trains`` the trains the planned routes need; ``weight`` their planning
+    weight (used to compare ticket choices).
+    """
+
+    routes: tuple[int, ...]
+    links: tuple[int, ...]
+    completed: frozenset[int]
+    lost: frozenset[int]
+    trains: int
+    weight: float
+    #: For each planned ticket: (ticket, its open routes, its station links).
+    paths: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+
+
+def make_plan(
+    situation: Situation,
+    tickets: Iterable[int],
+    weights: tuple[list[float], list[float]] | None = None,
+    reserve: int = 0,
+) -> Plan:
+    """Plan the connection of ``tickets``, best-paying first, reusing routes already planned.
+
+    A ticket is lost when it cannot be connected, or when connecting it would need more trains
+    than the player has left (less ``reserve``).
+    """
+    t = situation.tables
+    normal, station = weights if weights is not None else situation.route_weights()
+    planned: dict[int, None] = {}
+    links: dict[int, None] = {}
+    completed: set[int] = set()
+    lost: set[int] = set()
+    paths: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    budget = situation.my_trains - reserve
+    trains = 0
+    weight_total = 0.0
+    stations_left = situation.stations_left
+    order = sorted(set(tickets), key=lambda k: (-t.points[k], k))
+    work = list(normal)
+    work_station = list(station)
+    for k in order:
+        a, b = t.ticket_a[k], t.ticket_b[k]
+        cost, path = shortest(t, a, b, work)
+        used_links: list[int] = []
+        if cost == INF and stations_left > len(links):
+            cost, path = shortest(t, a, b, work_station)
+            used_links = [
+                r for r in path if situation.route_owner[r] is not None and normal[r] != 0
+            ]
+            if len(used_links) + len(links) > stations_left:
+                cost = INF
+        if cost == INF:
+            lost.add(k)
+            continue
+        new = [r for r in path if situation.route_owner[r] is None and r not in planned]
+        if (
+            not new
+            and not [r for r in used_links if r not in links]
+            and all(normal[r] == 0 for r in path)
+        ):
+            completed.add(k)
+            continue
+        need = sum(t.length[r] for r in new)
+        if trains + need > budget:
+            lost.add(k)
+            continue
+        trains += need
+        weight_total += sum(work[r] for r in new) + STATION_WEIGHT * len(
+            [r for r in used_links if r not in links]
+        )
+        for r in new:
+            planned[r] = None
+            work[r] = 0.0
+            work_station[r] = 0.0
+        for r in used_links:
+            links[r] = None
+            work[r] = 0.0
+            work_station[r] = 0.0
+        paths.append(
+            (
+                k,
+                tuple(r for r in path if situation.route_owner[r] is None),
+                tuple(used_links),
+            )
+        )
+    return Plan(
+        routes=tuple(planned),
+        links=tuple(links),
+        completed=frozenset(completed),
+        lost=frozenset(lost),
+        trains=trains,
+        weight=weight_total,
+        paths=tuple(paths),
+    )

@@ -1,0 +1,255 @@
+"""Many games on one of three backends: ``serial``, ``process`` (local worker processes) and
+``ray`` (tasks on a Ray cluster).
+
+:func:`run_games` consumes its specs lazily and keeps only a bounded window of batches in
+flight, so memory stays flat however many games run; results are yielded as they arrive
+(in spec order unless ``ordered=False``), and records are written to ``records_dir`` as soon as
+their game is back. A result depends only on its spec (:mod:`ttr_rules.sim.games`), never on
+the backend, the number of workers or the batching.
+
+Interrupting (Ctrl-C, or closing the generator early) stops the workers within about a second:
+worker processes ignore SIGINT and are terminated by the parent; Ray tasks are cancelled and a
+Ray instance started here is shut down.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from .. import write_record
+from .games import GameResult, GameSpec, play_spec
+
+__all__ = ["BACKENDS", "Backend", "play_batch", "run_games"]
+
+Backend = Literal["serial", "process", "ray"]
+
+#: The backends :func:`run_games` accepts.
+BACKENDS: tuple[Backend, ...] = ("serial", "process", "ray")
+
+#: Games per task when ``batch_size`` is not given: small enough for a smooth progress bar
+#: and a quick stop, large enough that the per-task overhead stays small (a random game takes
+#: milliseconds, a Ray task costs about a millisecond to schedule).
+_DEFAULT_BATCH = {"serial": 1, "process": 4, "ray": 16}
+
+
+def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
+    """Play ``specs`` one after the other (the body of a worker's task)."""
+    return [play_spec(spec) for spec in specs]
+
+
+def run_games(
+    specs: Iterable[GameSpec],
+    *,
+    backend: Backend = "serial",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    batch_size: int | None = None,
+    records_dir: str | os.PathLike[str] | None = None,
+    ordered: bool = True,
+) -> Iterator[GameResult]:
+    """Play every game of ``specs`` and yield its :class:`GameResult` as it finishes.
+
+    ``backend``: ``"serial"`` plays in this process; ``"process"`` uses ``workers`` local
+    processes (default: the number of CPUs); ``"ray"`` sends batches of games as Ray tasks to
+    the cluster at ``ray_address`` (``"auto"``, ``"host:port"`` or ``"ray://..."``), or to a
+    local Ray instance with ``workers`` CPUs when no address is given and Ray is not already
+    initialized. ``batch_size`` games go to a worker at once. With ``ordered`` (the default)
+    results come in the order of ``specs``; otherwise as soon as each batch is done.
+    ``records_dir``: every game's record is written there as ``game-<seed>.json`` (the specs
+    are played with ``record=True``).
+
+    Use it as a generator and close it (or leave the ``for`` loop) to stop early; a
+    :class:`KeyboardInterrupt` while waiting stops the workers and propagates.
+
+    >>> from ttr_rules.sim import game_specs
+    >>> rows = list(run_games(game_specs(2, seed=5, players=2)))
+    >>> [r.seed for r in rows]
+    [5, 6]
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose from {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    size = _DEFAULT_BATCH[backend] if batch_size is None else batch_size
+    if size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    directory = None if records_dir is None else Path(records_dir)
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+        specs = (s if s.record else _with_record(s) for s in specs)
+    batches = _batches(specs, size)
+    if backend == "serial":
+        results = _serial(batches)
+    elif backend == "process":
+        results = _process(batches, workers or os.cpu_count() or 1, ordered)
+    else:
+        results = _ray(batches, workers, ray_address, ordered)
+    return _written(results, directory)
+
+
+def _with_record(spec: GameSpec) -> GameSpec:
+    import attrs
+
+    return attrs.evolve(spec, record=True)
+
+
+def _batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
+    it = iter(specs)
+    while batch := list(itertools.islice(it, size)):
+        yield batch
+
+
+def _written(results: Iterator[GameResult], directory: Path | None) -> Iterator[GameResult]:
+    try:
+        for result in results:
+            if directory is not None and result.record is not None:
+                write_record(directory / f"game-{result.seed:06d}.json", result.record)
+            yield result
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+
+
+def _serial(batches: Iterator[list[GameSpec]]) -> Iterator[GameResult]:
+    for batch in batches:
+        yield from play_batch(batch)
+
+
+# --------------------------------------------------------------------------- process
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C on the terminal reaches the whole process group; only the
+    parent reacts to it (and terminates the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _process(
+    batches: Iterator[list[GameSpec]], workers: int, ordered: bool
+) -> Iterator[GameResult]:
+    import multiprocessing
+    import queue
+    from functools import partial
+
+    window = 2 * workers
+    pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_sigint)
+    done: queue.SimpleQueue[tuple[int, list[GameResult] | BaseException]] = queue.SimpleQueue()
+    try:
+        in_flight = 0
+        order = _Reorder(ordered)
+        for index, batch in enumerate(batches):
+            report = partial(_report, done, index)
+            pool.apply_async(play_batch, (batch,), callback=report, error_callback=report)
+            in_flight += 1
+            while in_flight >= window:
+                in_flight -= 1
+                yield from order.release(*_get(done))
+        while in_flight:
+            in_flight -= 1
+            yield from order.release(*_get(done))
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+_Done = tuple[int, "list[GameResult] | BaseException"]
+
+
+def _report(done: Any, index: int, outcome: list[GameResult] | BaseException) -> None:
+    done.put((index, outcome))
+
+
+def _get(done: Any) -> _Done:
+    """The next finished batch; short waits keep Ctrl-C prompt on every platform."""
+    import queue
+
+    while True:
+        try:
+            item: _Done = done.get(timeout=0.2)
+            return item
+        except queue.Empty:
+            continue
+
+
+class _Reorder:
+    """Releases finished batches in submission order (or at once when not ``ordered``)."""
+
+    def __init__(self, ordered: bool) -> None:
+        self.ordered = ordered
+        self.waiting: dict[int, list[GameResult]] = {}
+        self.next = 0
+
+    def release(self, index: int, outcome: list[GameResult] | BaseException) -> list[GameResult]:
+        if isinstance(outcome, BaseException):
+            raise outcome
+        if not self.ordered:
+            return outcome
+        self.waiting[index] = outcome
+        out: list[GameResult] = []
+        while self.next in self.waiting:
+            out.extend(self.waiting.pop(self.next))
+            self.next += 1
+        return out
+
+
+# --------------------------------------------------------------------------- ray
+
+
+def _ray(
+    batches: Iterator[list[GameSpec]],
+    workers: int | None,
+    address: str | None,
+    ordered: bool,
+) -> Iterator[GameResult]:
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        options: dict[str, Any] = {
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "configure_logging": False,
+        }
+        if address is None:
+            options["num_cpus"] = workers or os.cpu_count() or 1
+        else:
+            options["address"] = address
+        ray.init(**options)
+        started = True
+    try:
+        task = ray.remote(num_cpus=1, max_retries=0)(play_batch)
+        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+        window = 2 * max(1, int(cpus))
+        pending: dict[Any, int] = {}
+        order = _Reorder(ordered)
+        try:
+            for index, batch in enumerate(batches):
+                pending[task.remote(batch)] = index
+                while len(pending) >= window:
+                    yield from order.release(*_ray_next(ray, pending))
+            while pending:
+                yield from order.release(*_ray_next(ray, pending))
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _ray_next(ray: Any, pending: dict[Any, int]) -> tuple[int, list[GameResult]]:
+    """The next finished task: its batch index and results."""
+    ready: list[Any] = []
+    while not ready:  # short waits keep Ctrl-C prompt
+        ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
+    ref = ready[0]
+    result: list[GameResult] = ray.get(ref)
+    return pending.pop(ref), result

@@ -1,0 +1,166 @@
+"""The agents: the protocol and registry, legality from views, determinism, play_game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from ttr_rules import (
+    GameMap,
+    GameState,
+    IllegalActionError,
+    PlayerView,
+    final_scores,
+    is_terminal,
+    legal_actions,
+    load_map_file,
+    observe,
+    winners,
+)
+from ttr_rules.actions import Action, DrawBlind
+from ttr_rules.agents import (
+    Agent,
+    AgentNotFoundError,
+    GreedyAgent,
+    RandomAgent,
+    available_agents,
+    make_agent,
+    play_game,
+)
+from ttr_rules.testing import states
+
+ALPINE = Path(__file__).parents[1] / "examples/custom_map_plugin/src/ttr_rules_alpine/alpine.json"
+#: Small search budgets keep the tests fast; the agents behave the same way at any budget.
+FAST_OPTIONS: dict[str, dict[str, object]] = {"mcts": {"iterations": 4}}
+BUILTIN = ("greedy", "random")
+
+
+def agent(name: str, seed: int = 0) -> Agent:
+    return make_agent(name, seed=seed, **FAST_OPTIONS.get(name, {}))
+
+
+def alpine() -> GameMap:
+    return load_map_file(ALPINE)
+
+
+def test_available_agents_lists_the_builtins_sorted() -> None:
+    names = available_agents()
+    assert set(BUILTIN) <= set(names)
+    assert names == sorted(names)
+
+
+def test_make_agent_builds_each_builtin_with_its_name() -> None:
+    for name in BUILTIN:
+        built = make_agent(name, seed=1)
+        assert built.name == name
+        assert isinstance(built, Agent)
+
+
+def test_unknown_agent_names_the_available_ones() -> None:
+    with pytest.raises(AgentNotFoundError, match=r"available agents: .*greedy.*random"):
+        make_agent("grandmaster")
+    assert issubclass(AgentNotFoundError, LookupError)
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(TypeError):
+        make_agent("random", depth=3)
+    with pytest.raises(ValueError, match="ticket_weight"):
+        make_agent("greedy", ticket_weight=-1)
+    with pytest.raises(TypeError, match="seed"):
+        make_agent("greedy", seed="seven")  # type: ignore[arg-type]
+
+
+def check_agent_on(state: GameState, name: str) -> None:
+    if is_terminal(state):
+        return
+    seat = state.current
+    action = agent(name, seed=seat).act(observe(state, seat))
+    assert action in legal_actions(state)
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+@settings(max_examples=60)
+@given(state=states("europe"))
+def test_agents_return_legal_actions_on_europe(name: str, state: GameState) -> None:
+    check_agent_on(state, name)
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+@settings(max_examples=30)
+@given(state=states(alpine()))
+def test_agents_return_legal_actions_on_the_plugin_map(name: str, state: GameState) -> None:
+    check_agent_on(state, name)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_play_game_ends_with_legal_play_and_scores(players: int) -> None:
+    end = play_game(["greedy"] + ["random"] * (players - 1), seed=players)
+    assert is_terminal(end)
+    assert len(final_scores(end)) == players
+    assert winners(end)
+
+
+def test_same_seed_same_game() -> None:
+    first = play_game([agent("greedy", 1), agent("random", 2)], seed=5)
+    second = play_game([agent("greedy", 1), agent("random", 2)], seed=5)
+    assert first == second
+    other = play_game([agent("greedy", 1), agent("random", 3)], seed=5)
+    assert other != first
+
+
+def test_play_game_on_a_map_object() -> None:
+    end = play_game(["greedy", "greedy"], map=alpine(), seed=3)
+    assert is_terminal(end)
+    assert end.map.name == "alpine"
+
+
+class Spy:
+    """An agent that records what it is given and draws blind when it can."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.seen: list[object] = []
+        self.inner = GreedyAgent()
+
+    def act(self, view: PlayerView) -> Action:
+        self.seen.append(view)
+        return self.inner.act(view)
+
+
+def test_an_agent_receives_only_its_own_view() -> None:
+    spy = Spy()
+    play_game([spy, RandomAgent(seed=1)], seed=2)
+    assert spy.seen
+    for view in spy.seen:
+        assert isinstance(view, PlayerView)
+        assert view.player == 0
+        assert view.seats[1].hand is None
+        assert view.seats[1].offered is None
+        assert not hasattr(view, "deck")
+
+
+class Cheater:
+    name = "cheater"
+
+    def act(self, view: PlayerView) -> Action:
+        return DrawBlind()
+
+
+def test_an_illegal_action_names_the_agent_and_seat() -> None:
+    with pytest.raises(IllegalActionError, match="'cheater' in seat 1"):
+        play_game([RandomAgent(), Cheater()], seed=0)
+
+
+def test_greedy_beats_random_clearly() -> None:
+    wins = 0.0
+    for game in range(6):
+        seats = ["greedy", "random"] if game % 2 == 0 else ["random", "greedy"]
+        end = play_game([agent(n, game) for n in seats], seed=game)
+        best = winners(end)
+        if seats.index("greedy") in best:
+            wins += 1 / len(best)
+    assert wins >= 5
