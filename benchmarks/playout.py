@@ -10,13 +10,14 @@ Prints games per second, decisions per game, the mean cost of ``legal_actions`` 
 from __future__ import annotations
 
 import argparse
-import random
 import resource
 import sys
 import time
+from random import Random
 
 import ttr_rules
-from ttr_rules import apply_action, is_terminal, legal_actions, new_game
+from ttr_rules import Action, GameState, apply_action, legal_actions, new_game
+from ttr_rules.testing import playout, random_chooser
 
 
 def timed_games(game_map: ttr_rules.GameMap, players: int, seeds: range) -> tuple[float, int]:
@@ -24,11 +25,7 @@ def timed_games(game_map: ttr_rules.GameMap, players: int, seeds: range) -> tupl
     decisions = 0
     began = time.perf_counter()
     for seed in seeds:
-        rnd = random.Random(seed)
-        state = new_game(game_map, players, seed=seed)
-        while not is_terminal(state):
-            options = legal_actions(state)
-            state = apply_action(state, options[int(rnd.random() * len(options))])
+        for _ in playout(new_game(game_map, players, seed=seed), random_chooser(Random(seed))):
             decisions += 1
     return time.perf_counter() - began, decisions
 
@@ -38,19 +35,25 @@ def per_call(game_map: ttr_rules.GameMap, players: int, seeds: range) -> tuple[f
     clock = time.perf_counter
     legal = apply = 0.0
     calls = 0
+
+    def timed_legal(state: GameState) -> tuple[Action, ...]:
+        nonlocal legal
+        t0 = clock()
+        options = legal_actions(state)
+        legal += clock() - t0
+        return options
+
+    def timed_apply(state: GameState, action: Action) -> GameState:
+        nonlocal apply
+        t0 = clock()
+        after = apply_action(state, action)
+        apply += clock() - t0
+        return after
+
     for seed in seeds:
-        rnd = random.Random(seed)
-        state = new_game(game_map, players, seed=seed)
-        while not is_terminal(state):
-            t0 = clock()
-            options = legal_actions(state)
-            t1 = clock()
-            action = options[int(rnd.random() * len(options))]
-            t2 = clock()
-            state = apply_action(state, action)
-            t3 = clock()
-            legal += t1 - t0
-            apply += t3 - t2
+        start = new_game(game_map, players, seed=seed)
+        choose = random_chooser(Random(seed))
+        for _ in playout(start, choose, legal_actions=timed_legal, apply_action=timed_apply):
             calls += 1
     return legal / calls, apply / calls
 

@@ -12,9 +12,8 @@ import sys
 import time
 
 import ttr_rules
-from ttr_rules import apply_action, final_scores, legal_actions, new_game, winners
-from ttr_rules.state import Phase
-from ttr_rules.testing import check_invariants
+from ttr_rules import final_scores, new_game, winners
+from ttr_rules.testing import check_invariants, playout, random_chooser
 
 
 def main() -> int:
@@ -28,12 +27,10 @@ def main() -> int:
     steps = 0
     for seed in range(args.seed, args.seed + args.games):
         players = 2 + seed % 4
-        rnd = random.Random(seed)
         state = new_game(game_map, players, seed=seed)
         check_invariants(state)
-        while state.phase is not Phase.GAME_OVER:
-            options = legal_actions(state)
-            state = apply_action(state, options[int(rnd.random() * len(options))])
+        for step in playout(state, random_chooser(random.Random(seed))):
+            state = step.after
             check_invariants(state)
             steps += 1
         final_scores(state)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 project = "ttr-rules"
 author = "ttr-rules developers"
 copyright = "ttr-rules developers"
@@ -25,3 +28,20 @@ autodoc_typehints = "description"
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 myst_heading_anchors = 3
+
+# Rule ids in docstrings ("E47", "U8", "E23–E50") link to their entries of the rules catalogue
+# and the policies (docs/rules/), whose MyST targets are the lower-case ids.
+_RULE_ID = re.compile(r"(?<![\w`<])([EU])([1-9]\d?)([a-e]?)(?![\w`>])")
+
+
+def _link_rule_ids(
+    app: object, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith((">>>", "...")):
+            continue
+        lines[i] = _RULE_ID.sub(lambda m: f":ref:`{m.group(0)} <{m.group(1)}{m.group(2)}>`", line)
+
+
+def setup(app: Any) -> None:
+    app.connect("autodoc-process-docstring", _link_rule_ids)

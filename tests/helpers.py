@@ -28,14 +28,14 @@ __all__ = [
     "routes_between",
 ]
 
-# RULES.md's card letters.
+# The card letters of the rules catalogue (docs/rules/catalogue.md).
 R = Color.RED
 G = Color.GREEN
 B = Color.BLUE
 Y = Color.YELLOW
 K = Color.BLACK
 W = Color.WHITE
-O = Color.ORANGE  # noqa: E741 - RULES.md's letter for orange
+O = Color.ORANGE  # noqa: E741 - the catalogue's letter for orange
 P = Color.PURPLE
 L = Color.LOCOMOTIVE
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ttr_rules import Action, GameState, apply_action, legal_actions, new_game
+from ttr_rules import Action, GameState, new_game
+from ttr_rules.testing import playout
 
 
 def random_game(seed: int, steps: int | None = None) -> tuple[GameState, list[Action], GameState]:
@@ -12,10 +13,5 @@ def random_game(seed: int, steps: int | None = None) -> tuple[GameState, list[Ac
     actions (to the end when None): the start state, the actions and the state reached."""
     rnd = random.Random(seed)
     start = new_game(players=rnd.randint(2, 5), seed=seed)
-    state = start
-    actions: list[Action] = []
-    while not state.is_terminal and (steps is None or len(actions) < steps):
-        action = rnd.choice(legal_actions(state))
-        state = apply_action(state, action)
-        actions.append(action)
-    return start, actions, state
+    taken = list(playout(start, rnd.randrange, max_steps=steps))
+    return start, [s.action for s in taken], taken[-1].after if taken else start

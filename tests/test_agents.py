@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,10 +13,13 @@ from ttr_rules import (
     GameState,
     IllegalActionError,
     PlayerView,
+    apply_action,
+    available_maps,
     final_scores,
     is_terminal,
     legal_actions,
     load_map_file,
+    new_game,
     observe,
     winners,
 )
@@ -33,8 +37,12 @@ from ttr_rules.testing import states
 
 ALPINE = Path(__file__).parents[1] / "examples/custom_map_plugin/src/ttr_rules_alpine/alpine.json"
 #: Small search budgets keep the tests fast; the agents behave the same way at any budget.
-FAST_OPTIONS: dict[str, dict[str, object]] = {"mcts": {"iterations": 4}}
-BUILTIN = ("greedy", "random")
+FAST_OPTIONS: dict[str, dict[str, object]] = {
+    "mcts": {"iterations": 2, "depth": 2, "ticket_depth": 2}
+}
+BUILTIN = ("greedy", "mcts", "random")
+#: Positions per agent and map: hundreds for the cheap agents, fewer for the search.
+EXAMPLES = {"greedy": 200, "random": 200, "mcts": 40}
 
 
 def agent(name: str, seed: int = 0) -> Agent:
@@ -82,17 +90,23 @@ def check_agent_on(state: GameState, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", BUILTIN)
-@settings(max_examples=60)
-@given(state=states("europe"))
-def test_agents_return_legal_actions_on_europe(name: str, state: GameState) -> None:
-    check_agent_on(state, name)
+def test_agents_return_legal_actions_on_europe(name: str) -> None:
+    @settings(max_examples=EXAMPLES[name])
+    @given(state=states("europe"))
+    def check(state: GameState) -> None:
+        check_agent_on(state, name)
+
+    check()
 
 
 @pytest.mark.parametrize("name", BUILTIN)
-@settings(max_examples=30)
-@given(state=states(alpine()))
-def test_agents_return_legal_actions_on_the_plugin_map(name: str, state: GameState) -> None:
-    check_agent_on(state, name)
+def test_agents_return_legal_actions_on_the_plugin_map(name: str) -> None:
+    @settings(max_examples=EXAMPLES[name] // 2)
+    @given(state=states(alpine()))
+    def check(state: GameState) -> None:
+        check_agent_on(state, name)
+
+    check()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -109,6 +123,41 @@ def test_same_seed_same_game() -> None:
     assert first == second
     other = play_game([agent("greedy", 1), agent("random", 3)], seed=5)
     assert other != first
+
+
+def test_same_seed_same_search() -> None:
+    first = play_game([agent("mcts", 1), agent("greedy", 2)], seed=8)
+    second = play_game([agent("mcts", 1), agent("greedy", 2)], seed=8)
+    assert first == second
+    assert is_terminal(first)
+
+
+def test_mcts_budget_options() -> None:
+    assert make_agent("mcts", time_limit=0.05, iterations=None).name == "mcts"
+    bad_options: list[dict[str, Any]] = [
+        {"iterations": 0},
+        {"time_limit": -1.0},
+        {"iterations": None},
+        {"depth": -1},
+        {"endgame": -2},
+        {"candidates": 0},
+    ]
+    for bad in bad_options:
+        with pytest.raises(ValueError):
+            make_agent("mcts", **bad)
+    with pytest.raises(TypeError):
+        make_agent("mcts", exploration=2.0)
+
+
+def test_mcts_with_a_time_limit_plays_legally() -> None:
+    state = new_game("europe", players=3, seed=4)
+    mcts = make_agent("mcts", time_limit=0.01, iterations=None, seed=2)
+    for _ in range(30):
+        if is_terminal(state):
+            break
+        action = mcts.act(observe(state, state.current))
+        assert action in legal_actions(state)
+        state = apply_action(state, action)
 
 
 def test_play_game_on_a_map_object() -> None:
@@ -164,3 +213,10 @@ def test_greedy_beats_random_clearly() -> None:
         if seats.index("greedy") in best:
             wins += 1 / len(best)
     assert wins >= 5
+
+
+@pytest.mark.parametrize("map_name", available_maps())
+def test_agents_play_every_installed_map(map_name: str) -> None:
+    end = play_game([agent("greedy", 1), agent("mcts", 2), agent("random", 3)], map=map_name)
+    assert is_terminal(end)
+    assert end.map.name == map_name

@@ -1,4 +1,4 @@
-"""RULES.md E79: information and determinism."""
+"""E79: information and determinism."""
 
 from __future__ import annotations
 
@@ -11,22 +11,20 @@ from ttr_rules import (
     GameState,
     Phase,
     apply_action,
-    legal_actions,
     new_game,
     observe,
     scenario,
     to_json,
 )
+from ttr_rules.testing import playout, random_chooser
 
 
 def scripted_game(seed: int, decisions: int) -> list[GameState]:
     """A game from ``seed`` in which the choices are scripted by a second fixed seed."""
-    rnd = random.Random(1234)
-    states = [new_game("europe", 3, seed=seed)]
-    for _ in range(decisions):
-        options = legal_actions(states[-1])
-        states.append(apply_action(states[-1], options[int(rnd.random() * len(options))]))
-    return states
+    start = new_game("europe", 3, seed=seed)
+    steps = list(playout(start, random_chooser(random.Random(1234)), max_steps=decisions))
+    assert len(steps) == decisions
+    return [start, *(s.after for s in steps)]
 
 
 def test_e79_same_seed_and_actions_give_identical_serialized_states() -> None:

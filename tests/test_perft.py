@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from ttr_rules import apply_action, final_scores, is_terminal, legal_actions, new_game
+from ttr_rules import final_scores, new_game
+from ttr_rules.testing import playout, random_chooser
 
 
 @pytest.mark.parametrize(
@@ -26,13 +27,8 @@ from ttr_rules import apply_action, final_scores, is_terminal, legal_actions, ne
 def test_random_game_counts(
     players: int, seed: int, decisions: int, legal_total: int, totals: list[int]
 ) -> None:
-    rnd = random.Random(seed)
-    state = new_game("europe", players, seed=seed)
-    count = total = 0
-    while not is_terminal(state):
-        options = legal_actions(state)
-        total += len(options)
-        count += 1
-        state = apply_action(state, options[int(rnd.random() * len(options))])
-    assert (count, total) == (decisions, legal_total)
-    assert [s.total for s in final_scores(state)] == totals
+    steps = list(
+        playout(new_game("europe", players, seed=seed), random_chooser(random.Random(seed)))
+    )
+    assert (len(steps), sum(len(s.legal) for s in steps)) == (decisions, legal_total)
+    assert [s.total for s in final_scores(steps[-1].after)] == totals

@@ -133,7 +133,11 @@ def test_cli_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert state.turn == 12
     assert out.strip() == describe_view(observe(state, 1))
     assert "turn 12" in out and "player 1 (you)" in out and "hand:" in out
+    assert f"player {state.current} to act" in out.splitlines()[0]
     assert main(["show", str(path)]) == 0
-    assert capsys.readouterr().out.strip() == describe_view(public_view(replay(record)))
+    out = capsys.readouterr().out
+    assert out.strip() == describe_view(public_view(replay(record)))
+    header = out.splitlines()[0]
+    assert header.count("game over") == 1, header  # not "game over, game over"
     assert main(["show", str(path), "--turn", "100000"]) == 1
     assert "there is no turn 100000" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Catalogue tests for ferries, tunnels, stations, tickets and the end of the game.
 
-RULES.md E35–E54 and E61–E70 (E20 is with the card draws, E55–E60 with scoring), with the §1
+E35–E54 and E61–E70 (E20 is with the card draws, E55–E60 with scoring), with the
 variants that belong to them as ``Rules`` fields. Every test is built with ``scenario()`` and
 named after its catalogue id; route facts are read from the map data (``tests/helpers.py``).
 """
@@ -109,7 +109,7 @@ def game(
 
 
 def rejected(state: GameState, action: Action, reason: Reason) -> None:
-    """RULES.md "rejected": not offered, and applying it raises with ``reason``, leaving the
+    """The catalogue's "rejected": not offered, and applying it raises with ``reason``, leaving the
     state as it was (U22)."""
     snapshot = hash(state)
     assert action not in legal_actions(state)

@@ -1,14 +1,15 @@
-"""Acceptance tests for RULES.md E1–E34: setup, drawing train cards, the face-up row and
-claiming routes (with the §1 variants that belong to these entries).
+"""Acceptance tests for E1–E34: setup, drawing train cards, the face-up row and
+claiming routes (with the variants that belong to these entries).
 
-Conventions: RULES.md numbers face-up slots 1–5, ``DrawFaceUp`` numbers them 0–4. Seats 0, 1,
-2, ... are the players A, B, C, ... of RULES.md. Decks are written top card first and discard
-piles oldest card first, as in RULES.md. Every route fact is looked up from the map data.
+Conventions: The catalogue numbers face-up slots 1–5, ``DrawFaceUp`` numbers them 0–4. Seats 0, 1,
+2, ... are the players A, B, C, ... of the catalogue. Decks are written top card first and discard
+piles oldest card first, as in the catalogue. Every route fact is looked up from the map data.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
@@ -67,10 +68,11 @@ from ttr_rules import (
 from ttr_rules.game import full_deck
 from ttr_rules.piles import fisher_yates
 from ttr_rules.scoring import final_scores
+from ttr_rules.testing import snapshot
 
 E = TypeVar("E")
 
-#: Route scoring table of RULES.md §0 ([R]).
+#: Route scoring table of the rules catalogue's conventions ([R]).
 SCORE_TABLE = {1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21}
 
 
@@ -86,24 +88,38 @@ def rid(a: str, b: str, color: Color | None = None) -> int:
 def assert_rejected(
     state: GameState, action: Action, reason: Reason, player: int | None = None
 ) -> None:
-    """RULES.md "rejected": IllegalActionError with ``reason``, the state unchanged, and (for the
-    player to act) the action absent from ``legal_actions``."""
-    before = state
-    snapshot = (state.players, state.face_up, state.deck, state.discard, state.route_owner)
+    """The catalogue's "rejected": IllegalActionError with ``reason``, the state unchanged, and
+    (for the player to act) the action absent from ``legal_actions``."""
+    before = snapshot(state)
     with pytest.raises(IllegalActionError) as info:
         apply_action(state, action, player)
     assert info.value.reason is reason, info.value
     assert info.value.action == action
-    assert state is before
-    assert snapshot == (
-        state.players,
-        state.face_up,
-        state.deck,
-        state.discard,
-        state.route_owner,
-    )
+    assert state == before
     if player is None or player == state.current:
         assert action not in legal_actions(state)
+
+
+def test_assert_rejected_notices_a_rejection_that_changed_the_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The helper itself: a rejection that has already changed a player's hand fails it."""
+    genuine = apply_action
+
+    def corrupting(state: GameState, action: Action, player: int | None = None) -> GameState:
+        try:
+            return genuine(state, action, player)
+        except IllegalActionError:
+            hand = state.players[0].hand
+            object.__setattr__(
+                state.players[0], "hand", type(hand)((hand.counts[0] + 1, *hand.counts[1:]))
+            )
+            raise
+
+    monkeypatch.setattr(sys.modules[__name__], "apply_action", corrupting)
+    state = new_game(europe(), 2, seed=1)
+    with pytest.raises(AssertionError):
+        assert_rejected(state, DrawBlind(), Reason.WRONG_PHASE)
 
 
 def play(state: GameState, *actions: Action) -> tuple[GameState, tuple[Event, ...]]:
@@ -148,7 +164,7 @@ def all_cards_except(*taken: Mapping[Color, int] | Sequence[Color | None]) -> di
 
 
 def reserve(state: GameState, seat: int) -> int:
-    """Stations left in reserve (RULES.md ``stations_in_reserve``)."""
+    """Stations left in reserve (the catalogue's "stations in reserve")."""
     return state.rules.stations_per_player - len(state.players[seat].stations)
 
 
@@ -207,7 +223,7 @@ def test_e01_player_count_rejected_at_setup(players: int) -> None:
 
 @pytest.mark.parametrize(("players", "first_player"), [(2, 0), (2, 1), (5, 3)])
 def test_e02_round_robin_deal_and_initial_reset(players: int, first_player: int) -> None:
-    # RULES.md E2 uses an unshuffled deck; new_game always shuffles by seed, so the same
+    # The catalogue's E2 uses an unshuffled deck; new_game always shuffles by seed, so the same
     # situation is built by finding a seed whose shuffled deck puts >= 3 locomotives in the
     # initial row, and reproducing the shuffle (Fisher–Yates from random.Random(seed)).
     seed = seed_with_initial_reset(players)
@@ -531,8 +547,8 @@ def test_e12_variant_reset_disabled() -> None:
 
 
 def test_e13_reset_after_refill_at_end_of_claim() -> None:
-    # DESIGN.md (binding) puts a payment into the discard coloured cards first, then
-    # locomotives (U8), so RULES.md's payment "L,O,O,O" cannot land as [L,O,O,O]. With that
+    # The library puts a payment into the discard coloured cards first, then locomotives
+    # (U8), so the original example's payment "L,O,O,O" cannot land as [L,O,O,O]. With that
     # order, refilling empty slots from an empty deck and discard can only create a resettable
     # row when the row already stood with 3 locomotives (an infeasible reset, E15). Adapted
     # setup testing the same chain (refill at the end of a non-draw action, reshuffle, reset,
@@ -568,7 +584,7 @@ def test_e13_reset_after_refill_at_end_of_claim() -> None:
 
 
 def test_e13_payment_order_coloured_first_then_locomotives() -> None:
-    # The same position paid with {O:3, L:1}: the payment lands as [O,O,O,L] (U8, DESIGN.md),
+    # The same position paid with {O:3, L:1}: the payment lands as [O,O,O,L] (U8),
     # so slot 5 is refilled with O (not L, as it would be if the L had been discarded first).
     route = route_id(europe(), "Barcelona", "Marseille")
     row: list[Color | None] = [L, L, L, G, None]

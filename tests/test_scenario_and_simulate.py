@@ -1,18 +1,13 @@
-"""``scenario()`` input validation (issue 3, item 8) and ``ttr simulate`` (item 9)."""
+"""``scenario()`` input validation (issue 3, item 8); ``ttr simulate`` is tested in
+``test_cli_simulate.py``."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ttr_rules import Color, Phase, Rules, load_map, scenario
-from ttr_rules.cli import main
-from ttr_rules.records import read_record, replay
-from ttr_rules.scoring import final_scores
-from ttr_rules.simulate import play_random_game
+from ttr_rules import Color, Phase, Rules, load_map, new_game, scenario
 
 R, G, L = Color.RED, Color.GREEN, Color.LOCOMOTIVE
 
@@ -81,55 +76,20 @@ def test_scenario_injected_tickets_extend_a_copy_of_the_map() -> None:
     assert len(load_map("europe").tickets) == 46
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(tickets_drawn=0), Rules(trains_per_player=-1), Rules(initial_keep_at_least=9)],
+    ids=["tickets_drawn=0", "trains_per_player=-1", "initial_keep_at_least=9"],
+)
+def test_scenario_rejects_the_rules_new_game_rejects(rules: Rules) -> None:
+    with pytest.raises(ValueError) as from_new_game:
+        new_game(players=2, rules=rules)
+    with pytest.raises(ValueError) as from_scenario:
+        scenario(players=2, rules=rules)
+    assert str(from_scenario.value) == str(from_new_game.value)
+    assert str(from_scenario.value).startswith("rules: ")
+
+
 def test_scenario_rules_override() -> None:
     state = scenario(rules=Rules(trains_per_player=20), routes={0: 0})
     assert state.players[0].trains == 20 - state.map.routes[0].length
-
-
-def test_simulate_prints_scores_and_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--players", "3", "--games", "2", "--seed", "5"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("game ") >= 2 and "winner" in out and "express" in out
-    assert "2 games of 3 players on europe" in out and "games/s" in out
-
-
-def test_simulate_with_jobs_gives_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["simulate", "--players", "2", "--games", "3", "--seed", "1", "--quiet"])
-    single = capsys.readouterr().out
-    main(["simulate", "--players", "2", "--games", "3", "--seed", "1", "--jobs", "2"])
-    parallel = capsys.readouterr().out
-    assert "3 games of 2 players" in single and "3 games of 2 players" in parallel
-    assert single.split(" in ")[0] == parallel.splitlines()[-1].split(" in ")[0]
-
-
-def test_simulate_records_replay_to_the_same_scores(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(["simulate", "--games", "2", "--seed", "9", "--record", str(tmp_path)]) == 0
-    capsys.readouterr()
-    files = sorted(tmp_path.glob("*.json"))
-    assert len(files) == 2
-    for seed, path in zip((9, 10), files, strict=True):
-        json.loads(path.read_text())
-        end = replay(read_record(path))
-        assert end.phase is Phase.GAME_OVER
-        assert end == play_random_game(load_map("europe"), 4, seed).end
-        assert final_scores(end) == final_scores(play_random_game(load_map("europe"), 4, seed).end)
-    assert main(["replay", str(files[0])]) == 0
-    assert "game over" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["simulate", "--players", "7", "--games", "1"],
-        ["simulate", "--games", "0"],
-        ["simulate", "--map", "atlantis"],
-    ],
-)
-def test_simulate_errors_are_reported_without_traceback(
-    argv: list[str], capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(argv) != 0
-    err = capsys.readouterr().err
-    assert err.startswith("ttr: error:") and "Traceback" not in err

@@ -1,4 +1,4 @@
-"""Scoring, one test per RULES.md entry E55–E60, E65, E71–E78 (issue 4).
+"""Scoring, one test per entry E55–E60, E65, E71–E78 (issue 4).
 
 Positions are built with ``scenario()``; route ids are read from the map data. Tickets given
 as ``(city, city, points)`` are injected fixture tickets. Where an entry speaks of tied totals,

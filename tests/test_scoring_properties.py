@@ -16,9 +16,7 @@ from hypothesis import strategies as st
 from ttr_rules import (
     GameMap,
     GameState,
-    apply_action,
     final_scores,
-    legal_actions,
     longest_path,
     new_game,
     scenario,
@@ -26,6 +24,7 @@ from ttr_rules import (
 )
 from ttr_rules.scenario import InjectedTicket
 from ttr_rules.scoring.trail import _branch_and_bound, _component_trail, _components, longest_trail
+from ttr_rules.testing import playout, random_chooser
 
 Edge = tuple[int, int, int]
 
@@ -193,15 +192,10 @@ def station_positions(draw: st.DrawFn, max_stations: int = 3) -> GameState:
 
 def random_play(players: int, seed: int, steps: int | None) -> Iterator[GameState]:
     """States of a game of uniformly random legal actions (to the end when ``steps`` is None)."""
-    rnd = random.Random(seed)
     state = new_game(players=players, seed=seed)
     yield state
-    count = 0
-    while not state.is_terminal and (steps is None or count < steps):
-        options = legal_actions(state)
-        state = apply_action(state, options[int(rnd.random() * len(options))])
-        count += 1
-        yield state
+    for step in playout(state, random_chooser(random.Random(seed)), max_steps=steps):
+        yield step.after
 
 
 def check_breakdown(state: GameState) -> None:
@@ -353,7 +347,7 @@ def test_whole_europe_longest_trail_is_certified() -> None:
 
 
 def test_e20b_every_route_owned_is_scored() -> None:
-    # RULES.md E20b: every route claimed; A owns one track of every pair, B the second tracks
+    # E20b: every route claimed; A owns one track of every pair, B the second tracks
     game_map = europe()
     owners = {
         r.id: 1 if r.double_of is not None and r.double_of < r.id else 0 for r in game_map.routes

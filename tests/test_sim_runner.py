@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -104,7 +105,7 @@ def test_specs_are_consumed_lazily_and_closing_stops_early() -> None:
     specs = game_specs(10**9, players=2)  # a billion games: only what is asked for is played
     stream = run_games(specs, backend="process", workers=2, batch_size=1)
     first = list(itertools.islice(stream, 3))
-    stream.close()  # type: ignore[attr-defined]
+    stream.close()
     assert [r.seed for r in first] == [0, 1, 2]
 
 
@@ -150,3 +151,23 @@ def test_the_decision_limit_stops_a_game() -> None:
     assert row.termination == "limit"
     assert row.decisions == 5
     assert load_map("europe").name == row.map
+
+
+def test_only_a_small_window_of_games_is_in_flight() -> None:
+    """Memory stays flat: the runner pulls specs only as results come back (two batches per
+    worker in flight), however long the stream of specs is."""
+    pulled = 0
+
+    def specs() -> Iterator[GameSpec]:
+        nonlocal pulled
+        for spec in game_specs(10**9, players=2):
+            pulled += 1
+            yield spec
+
+    stream = run_games(specs(), backend="process", workers=2, batch_size=1)
+    first = next(stream)
+    assert first.seed == 0 and pulled <= 2 * 2 + 1
+    for _ in range(5):
+        next(stream)
+    assert pulled <= 6 + 2 * 2 + 1
+    stream.close()

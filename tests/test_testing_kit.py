@@ -16,7 +16,9 @@ import pytest
 from hypothesis import HealthCheck, event, find, given, settings
 from hypothesis import Phase as HypothesisPhase
 from hypothesis import strategies as st
+from hypothesis.stateful import run_state_machine_as_test
 
+import ttr_rules
 from ttr_rules import (
     Color,
     GameMap,
@@ -410,6 +412,32 @@ TestEuropeMachine = EuropeMachine.TestCase
 TestEuropeMachine.settings = settings(TestEuropeMachine.settings, stateful_step_count=15)
 TestAlpineMachine = AlpineMachine.TestCase
 TestAlpineMachine.settings = settings(TestAlpineMachine.settings, stateful_step_count=15)
+
+
+def test_the_machine_notices_a_rejected_action_that_changes_the_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An engine that raises IllegalActionError but has already changed the position (here the
+    order of the deck, which keeps every invariant) fails the machine's ``illegal`` rule."""
+    genuine = ttr_rules.apply_action
+
+    def corrupting(state: GameState, action: Any, player: int | None = None) -> GameState:
+        try:
+            return genuine(state, action, player)
+        except IllegalActionError:
+            object.__setattr__(state, "deck", state.deck[::-1])
+            raise
+
+    monkeypatch.setattr(ttr_rules, "apply_action", corrupting)
+    quick = settings(
+        max_examples=20,
+        stateful_step_count=5,
+        database=None,
+        phases=[HypothesisPhase.generate],  # no shrinking: the failure is all we need
+        suppress_health_check=list(HealthCheck),
+    )
+    with pytest.raises(AssertionError):
+        run_state_machine_as_test(EuropeMachine, settings=quick)
 
 
 def test_the_kit_imports_hypothesis_only_where_needed() -> None:

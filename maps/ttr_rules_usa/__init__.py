@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from ttr_rules import GameMap, load_map_file
+from ttr_rules.maps import GameMap, load_map_file
 
 __all__ = ["load"]
 

@@ -30,7 +30,13 @@ __all__ = [
 
 
 def payment_text(color: Color, locomotives: int) -> str:
-    """``black``, ``black+2L`` or ``3L`` (all locomotives)."""
+    """``black``, ``black+2L`` or ``3L`` (all locomotives).
+
+    >>> [payment_text(Color.BLACK, 0), payment_text(Color.BLACK, 2)]
+    ['black', 'black+2L']
+    >>> payment_text(Color.LOCOMOTIVE, 3)
+    '3L'
+    """
     if color is Color.LOCOMOTIVE:
         return f"{locomotives}L"
     return f"{color.value}+{locomotives}L" if locomotives else color.value
@@ -62,7 +68,11 @@ class DrawBlind:
 class ClaimRoute:
     """Claim ``route`` paying ``length − locomotives`` cards of ``color`` plus ``locomotives``
     locomotives; ``color`` is ``Color.LOCOMOTIVE`` when every card is a locomotive (E23–E38).
-    For a tunnel this is the base payment (E39)."""
+    For a tunnel this is the base payment (E39).
+
+    >>> str(ClaimRoute(57, Color.BLACK, 1)), str(ClaimRoute(3, Color.LOCOMOTIVE, 4))
+    ('claim #57 black+1L', 'claim #3 4L')
+    """
 
     route: int
     color: Color

@@ -1,4 +1,4 @@
-"""Train cards: the eight card colours, the locomotive, and hands of cards (RULES.md E1).
+"""Train cards: the eight card colours, the locomotive, and hands of cards (E1).
 
 Cards are :class:`Color` members everywhere in the public API. Each member also carries a small
 integer ``code`` (its position in :data:`COLORS`) that the engine uses to index card-count tuples
@@ -64,6 +64,9 @@ def parse_color(text: str) -> Color:
     """Return the colour named by ``text`` (case-insensitive; ``pink`` means purple).
 
     Raises :class:`ValueError` for an unknown name.
+
+    >>> parse_color(" Pink "), parse_color("LOCOMOTIVE")
+    (<Color.PURPLE: 'purple'>, <Color.LOCOMOTIVE: 'locomotive'>)
     """
     try:
         return _COLOR_ALIASES[text.strip().lower()]
@@ -77,6 +80,12 @@ class Hand:
     """A multiset of train cards: ``hand[Color.RED]`` is the number of red cards held.
 
     ``counts`` holds one count per :data:`COLORS` entry, locomotives last.
+
+    >>> hand = Hand.of({Color.RED: 2, "locomotive": 1})
+    >>> hand[Color.RED], hand[Color.BLUE], hand.total, str(hand)
+    (2, 0, 3, '{red:2, locomotive:1}')
+    >>> Hand.of(["red", "pink", "red"]) == Hand.of({Color.RED: 2, Color.PURPLE: 1})
+    True
     """
 
     counts: tuple[int, ...] = (0,) * 9

@@ -72,7 +72,7 @@ class Reason(StrEnum):
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow in this state (RULES.md U22).
+    """An action that the rules do not allow in this state (U22).
 
     The state it was applied to is unchanged. ``reason`` says why; ``action`` is the action.
     """

@@ -47,6 +47,7 @@ __all__ = [
     "StepResult",
     "apply_action",
     "check_player_count",
+    "check_rules",
     "current_player",
     "full_deck",
     "is_terminal",
@@ -90,8 +91,9 @@ def check_player_count(players: object, rules: Rules) -> int:
     return players
 
 
-def _check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
-    """The map's rules, or the given ones when they are consistent."""
+def check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
+    """The map's rules, or the given ones when they are consistent (else a ``ValueError``
+    naming every problem); ``new_game`` and ``scenario`` accept the same rules."""
     if rules is None:
         return game_map.rules
     problems = rules.problems()
@@ -137,9 +139,19 @@ def new_game(
     ``first_player``, then the face-up row is turned and checked for locomotives (U20); each
     player gets the long tickets and then the regular ones (E3). Players choose their tickets
     in seat order from ``first_player`` (U21).
+
+    >>> state = new_game("europe", players=3, seed=7)
+    >>> state.phase, current_player(state)
+    (<Phase.INITIAL_TICKETS: 'initial tickets'>, 0)
+    >>> [len(p.offered) for p in state.players], state.players[0].hand.total, len(state.deck)
+    ([4, 4, 4], 4, 93)
+    >>> new_game(players=6)
+    Traceback (most recent call last):
+    ...
+    ValueError: players must be between 2 and 5, got 6
     """
     game_map = resolve_map(map)
-    rules = _check_rules(rules, game_map)
+    rules = check_rules(rules, game_map)
     count = check_player_count(players, rules)
     if not isinstance(first_player, int) or not 0 <= first_player < count:
         raise ValueError(f"first_player must be a seat from 0 to {count - 1}, got {first_player!r}")
@@ -180,11 +192,20 @@ def new_game(
 
 
 def current_player(state: GameState) -> int | None:
-    """The seat of the player to act; None once the game is over."""
+    """The seat of the player to act; None once the game is over.
+
+    >>> current_player(new_game(players=3, first_player=2))
+    2
+    """
     return None if state.phase is _GAME_OVER else state.current
 
 
 def is_terminal(state: GameState) -> bool:
+    """Whether the game is over (then :func:`legal_actions` is empty).
+
+    >>> is_terminal(new_game())
+    False
+    """
     return state.phase is _GAME_OVER
 
 
@@ -201,7 +222,16 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the player to act, without duplicates, in a fixed order: face-up
     draws, blind draw, claims (by route, colour, locomotives), ticket draw, stations (by city,
     colour, locomotives). ``(Pass(),)`` when nothing else is legal (U1); empty only when the
-    game is over."""
+    game is over.
+
+    >>> state = new_game(players=2, seed=7)
+    >>> [str(a) for a in legal_actions(state)[:3]]  # the initial ticket choice (E4)
+    ['tickets keep 0,31', 'tickets keep 0,38', 'tickets keep 0,12']
+    >>> for _ in range(2):
+    ...     state = apply_action(state, legal_actions(state)[0])
+    >>> [str(a) for a in legal_actions(state)[4:7]]
+    ['draw faceup 4', 'draw blind', 'claim #0 black']
+    """
     phase = state.phase
     if phase is _START:
         return tuple(_start_actions(state)) or _ONLY_PASS
@@ -257,6 +287,15 @@ def apply_action(state: GameState, action: Action, player: int | None = None) ->
     Raises :class:`~ttr_rules.IllegalActionError` (with ``.reason`` and ``.action``) for any
     action that is not legal now, including objects that are not actions of this library.
     ``player``, when given, must be the player to act (``Reason.NOT_YOUR_TURN`` otherwise).
+
+    >>> state = new_game(players=2, seed=7)
+    >>> after = apply_action(state, legal_actions(state)[0])
+    >>> state.current, after.current, after.players[0].tickets
+    (0, 1, (0, 31))
+    >>> apply_action(after, DrawBlind())
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.IllegalActionError: illegal action draw blind: wrong phase (...)
     """
     return _apply(state, action, None, player)
 
@@ -272,7 +311,16 @@ class StepResult:
 def step(state: GameState, action: Action, player: int | None = None) -> StepResult:
     """Like :func:`apply_action`, also returning the events a front end needs (cards drawn,
     face-up replacements and resets, reshuffles, tunnel reveals, claims, stations, tickets,
-    the final round, the end of the game)."""
+    the final round, the end of the game).
+
+    >>> from ttr_rules import Color, scenario
+    >>> state = scenario(players=2, deck=[Color.RED, Color.BLUE])
+    >>> result = step(state, DrawBlind())
+    >>> result.events
+    (CardDrawn(player=0, color=<Color.RED: 'red'>, slot=None),)
+    >>> result.state.phase, result.state.players[0].hand[Color.RED]
+    (<Phase.SECOND_CARD: 'second card'>, 1)
+    """
     log: list[Event] = []
     new = _apply(state, action, log, player)
     return StepResult(new, tuple(log))

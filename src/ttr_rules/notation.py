@@ -67,6 +67,14 @@ def format_action(action: Action, game_map: GameMap) -> str:
 
     ``parse_action(format_action(a, state.map), state) == a`` for every legal action ``a``.
     Actions other than claims are written as ``str(action)``.
+
+    >>> from ttr_rules import ClaimRoute, Color, DrawFaceUp, load_map
+    >>> europe = load_map("europe")
+    >>> action = ClaimRoute(23, Color.BLACK, 1)
+    >>> str(action), format_action(action, europe)
+    ('claim #23 black+1L', 'claim Brest-Paris black+1L')
+    >>> format_action(DrawFaceUp(2), europe)
+    'draw faceup 2'
     """
     if not isinstance(action, ClaimRoute):
         return str(action)
@@ -128,6 +136,19 @@ def parse_action(text: str, state: GameState) -> Action:
 
     Raises :class:`~ttr_rules.InvalidActionError` for text that is not an action, saying what
     was expected, and :class:`~ttr_rules.AmbiguousActionError` for text that fits several.
+
+    >>> from ttr_rules import Color, scenario
+    >>> state = scenario(players=2, hands=[{Color.BLACK: 3, Color.LOCOMOTIVE: 1}, {}])
+    >>> parse_action("claim brest-paris black", state)
+    ClaimRoute(route=23, color=<Color.BLACK: 'black'>, locomotives=0)
+    >>> str(parse_action("Claim PARIS - Brest  black+1l", state))
+    'claim #23 black+1L'
+    >>> parse_action("draw faceup 0", state), parse_action("tickets keep 3,7", state)
+    (DrawFaceUp(slot=0), KeepTickets(tickets=frozenset({3, 7})))
+    >>> parse_action("fly to paris", state)
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.InvalidActionError: cannot read 'fly to paris': expected one of: ...
     """
     if not isinstance(text, str):
         raise InvalidActionError(f"expected action text, got {type(text).__name__}")

@@ -1,5 +1,5 @@
 """The train-card piles during one transition: drawing with reshuffle on demand, the face-up
-row's refill and its locomotive reset (RULES.md E12–E18, U2–U4, U8)."""
+row's refill and its locomotive reset (E12–E18, U2–U4, U8)."""
 
 from __future__ import annotations
 
@@ -116,8 +116,9 @@ class Piles:
         return card
 
     def settle_row(self, rules: Rules) -> None:
-        """End-of-action upkeep of the face-up row (U3): fill empty slots in slot order, then
-        reset the row while it shows too many locomotives (E12–E15, U2)."""
+        """End-of-action upkeep of the face-up row (U3): fill empty slots in slot order (E13),
+        then reset the row while it shows too many locomotives (E12), again when the new row
+        shows them too (E14), unless the reset cannot succeed or the cap is reached (E15, U2)."""
         if None in self.face_up:
             self._fill_empty_slots()
         limit = rules.face_up_locomotive_limit
@@ -135,6 +136,7 @@ class Piles:
             resets += 1
 
     def _fill_empty_slots(self) -> None:
+        """Fill the empty slots in slot order; a slot stays empty when no card is left (E16)."""
         row = list(self.face_up)
         for slot, card in enumerate(row):
             if card is None:

@@ -92,6 +92,17 @@ def record_game(
     installed map; its seed is ``start_state.seed`` unless ``seed`` is given (it is checked by
     dealing the game again). Raises :class:`ValueError` when ``start_state`` is not
     that new game, and :class:`~ttr_rules.IllegalActionError` for an action that is not legal.
+
+    >>> import random
+    >>> from ttr_rules import new_game
+    >>> from ttr_rules.simulate import random_playout
+    >>> start = new_game(players=2, seed=3)
+    >>> end, actions = random_playout(start, random.Random(3))
+    >>> record = record_game(start, actions)
+    >>> record.map, record.players, record.seed, record.actions[0]
+    ('europe', 2, 3, 'tickets keep 3,18')
+    >>> replay(record) == end
+    True
     """
     seed = start_state.seed if seed is None else seed
     game_map = start_state.map
@@ -174,7 +185,17 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
 
 
 def replay(record: GameRecord) -> GameState:
-    """The state at the end of ``record`` (see :func:`replay_steps` for the errors)."""
+    """The state at the end of ``record`` (see :func:`replay_steps` for the errors).
+
+    >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
+    >>> state = replay(record)
+    >>> state.players[0].tickets, state.current
+    ((3, 15), 1)
+    >>> replay(GameRecord(map="europe", players=2, seed=0, actions=("draw blind",)))
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.RecordError: action 0 ('draw blind') does not replay: ...
+    """
     state: GameState | None = None
     for replayed in replay_steps(record):
         state = replayed.after
@@ -182,14 +203,32 @@ def replay(record: GameRecord) -> GameState:
 
 
 def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
-    """Write ``record`` as a JSON file (UTF-8, indented)."""
+    """Write ``record`` as a JSON file (UTF-8, indented).
+
+    >>> import json, tempfile, pathlib
+    >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "game.json"
+    ...     write_record(path, record)
+    ...     json.loads(path.read_text(encoding="utf-8"))["actions"]
+    ['tickets keep 3,15']
+    """
     with open(path, "w", encoding="utf-8") as out:
         out.write(to_json(record, indent=2) + "\n")
 
 
 def read_record(path: str | os.PathLike[str]) -> GameRecord:
     """Read a record written by :func:`write_record`; raises
-    :class:`~ttr_rules.errors.SerializationError` naming the JSON path of any problem."""
+    :class:`~ttr_rules.errors.SerializationError` naming the JSON path of any problem.
+
+    >>> import tempfile, pathlib
+    >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "game.json"
+    ...     write_record(path, record)
+    ...     read_record(path) == record
+    True
+    """
     with open(path, encoding="utf-8") as source:
         record: GameRecord = from_json(source.read(), GameRecord)
     return record

@@ -1,4 +1,4 @@
-"""Rule variants as data (RULES.md §1).
+"""Rule variants as data (docs/rules.md, "Rule variants").
 
 Every number and every rule choice on which the four seed rulebooks disagree is a field of
 :class:`Rules`. The defaults are the official *Ticket to Ride Europe* rules; a map file may
@@ -14,9 +14,9 @@ from attrs import field, frozen
 
 __all__ = ["TIE_BREAKERS", "Rules"]
 
-#: The names accepted in :attr:`Rules.tie_breakers` (RULES.md E77).
+#: The names accepted in :attr:`Rules.tie_breakers` (E77).
 TIE_BREAKERS = ("tickets", "stations", "express")
-#: RULES.md's longer names for the tie-breakers, accepted as aliases.
+#: The rules catalogue's longer names for the tie-breakers, accepted as aliases.
 _TIE_BREAKER_ALIASES = {
     "completed_tickets": "tickets",
     "fewest_stations_built": "stations",
@@ -34,13 +34,14 @@ def _points(values: Iterable[int]) -> tuple[int, ...]:
 
 
 #: Points for a route of each length (index = length). The official table covers lengths
-#: 1, 2, 3, 4, 6 and 8; the values for 5 and 7 follow the series table (RULES.md E71).
+#: 1, 2, 3, 4, 6 and 8; the values for 5 and 7 follow the series table (E71).
 DEFAULT_ROUTE_SCORES = (0, 1, 2, 4, 7, 10, 15, 18, 21)
 
 
 @frozen(cache_hash=True)
 class Rules:
-    """The rules of a game. Defaults are the official Europe rules (RULES.md §1)."""
+    """The rules of a game. Defaults are the official Europe rules (see "Rule variants" in
+    docs/rules.md)."""
 
     #: Plastic trains each player starts with (E1).
     trains_per_player: int = 45
@@ -65,7 +66,7 @@ class Rules:
     tunnel_reveal_uses_discard: bool = True
     #: Tie-breakers for the win, in order (E77): "tickets" (most completed), "stations"
     #: (fewest built), "express" (holds the longest-path bonus: the European Express, or the
-    #: USA's longest continuous path); RULES.md's "completed_tickets", "fewest_stations_built"
+    #: USA's longest continuous path); the catalogue's "completed_tickets", "fewest_stations_built"
     #: and "european_express", and "longest_path", are accepted too.
     tie_breakers: tuple[str, ...] = field(default=TIE_BREAKERS, converter=_tie_breakers)
     #: Train cards dealt to each player at setup (E2).
@@ -93,11 +94,22 @@ class Rules:
     max_players: int = 5
 
     def route_score(self, length: int) -> int:
-        """Points for claiming a route of ``length`` spaces (E29, E71)."""
+        """Points for claiming a route of ``length`` spaces (E29, E71).
+
+        >>> [Rules().route_score(n) for n in (1, 2, 3, 4, 6, 8)]
+        [1, 2, 4, 7, 15, 21]
+        """
         return self.route_scores[length]
 
     def problems(self) -> list[tuple[str, str]]:
-        """Every inconsistency in these rules, as ``(field, message)`` pairs (empty when valid)."""
+        """Every inconsistency in these rules, as ``(field, message)`` pairs (empty when valid);
+        ``new_game`` and ``scenario`` refuse rules that have any.
+
+        >>> Rules().problems()
+        []
+        >>> Rules(tickets_drawn=0).problems()[0]
+        ('tickets_drawn', 'must be >= 1')
+        """
         found: list[tuple[str, str]] = []
 
         def need(ok: bool, name: str, message: str) -> None:

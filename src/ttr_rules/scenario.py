@@ -1,4 +1,4 @@
-"""Positions built by hand, for tests, puzzles and front ends (DESIGN.md §3 ``scenario``).
+"""Positions built by hand, for tests, puzzles and front ends.
 
 Every argument is validated here, at the boundary, with a :class:`ValueError` naming the
 offending argument; the engine itself trusts the states it is given.
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from .cards import COLORS, Color, Hand, parse_color
-from .game import check_player_count, full_deck
+from .game import check_player_count, check_rules, full_deck
 from .maps import GameMap, Ticket, resolve_map
 from .piles import fisher_yates
 from .rules import Rules
@@ -21,7 +21,7 @@ from .state import GameState, Phase, PlayerState
 __all__ = ["InjectedTicket", "scenario"]
 
 #: A ticket that is not on the map, given as ``(city, city, points)``; it is added to a copy
-#: of the map for this scenario ("injected" tickets of RULES.md).
+#: of the map for this scenario ("injected" tickets of the rules catalogue).
 InjectedTicket = tuple[str, str, int]
 
 
@@ -141,9 +141,29 @@ def scenario(
     is given, and are set aside out of play when both are given. When ``face_up`` is omitted
     the row is dealt from those unplaced cards. Tickets not placed form the ticket deck
     (regular ones) and the box (long ones) when ``ticket_deck`` is omitted, else the box.
+
+    >>> from ttr_rules import Color, DrawBlind, legal_actions
+    >>> state = scenario(
+    ...     players=2,
+    ...     hands=[{Color.BLACK: 3}, {}],
+    ...     routes={0: 1},
+    ...     face_up=[Color.RED] * 5,
+    ...     deck=[Color.GREEN],
+    ...     discard=[],
+    ... )
+    >>> str(state.players[0].hand), state.route_owner[0], state.players[1].trains
+    ('{black:3}', 1, 44)
+    >>> len(state.out_of_play)  # neither placed nor in a pile
+    101
+    >>> DrawBlind() in legal_actions(state)
+    True
+    >>> scenario(players=2, hands=[{Color.BLACK: 13}, {}])
+    Traceback (most recent call last):
+    ...
+    ValueError: cards: 13 black cards placed (hands, face_up, deck, discard) but only 12 exist
     """
     game_map = resolve_map(map)
-    rules = rules or game_map.rules
+    rules = check_rules(rules, game_map)
     players = check_player_count(players, rules)
     current = _check_seat(current, players, "current")
     if shuffle not in ("random", "identity"):

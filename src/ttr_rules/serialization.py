@@ -325,6 +325,12 @@ def to_json(obj: Any, cls: Any = None, *, indent: int | None = None) -> str:
     """The JSON text of ``obj`` (as ``cls`` when given, e.g. ``tuple[Event, ...]``).
 
     Actions and events carry their ``"type"`` tag. Non-ASCII text (city names) is kept as is.
+
+    >>> from ttr_rules import ClaimRoute, Color, new_game
+    >>> to_json(ClaimRoute(57, Color.BLACK, 1))
+    '{"type": "claim_route", "route": 57, "color": "black", "locomotives": 1}'
+    >>> len(to_json(new_game())) > 1000  # a whole state (its map by name and digest)
+    True
     """
     data = converter.unstructure(obj, unstructure_as=_union_of(cls or type(obj)))
     return json.dumps(data, ensure_ascii=False, indent=indent)
@@ -338,6 +344,18 @@ def from_json(text: str | bytes, cls: Any) -> Any:
     """Decode ``text`` into a ``cls`` (a class, or the ``Action`` / ``Event`` unions).
 
     Raises :class:`~ttr_rules.errors.SerializationError` naming the JSON path of every problem.
+
+    >>> from ttr_rules import Action, ClaimRoute, Color, GameState, new_game
+    >>> text = '{"type": "claim_route", "route": 57, "color": "black", "locomotives": 1}'
+    >>> from_json(text, Action)
+    ClaimRoute(route=57, color=<Color.BLACK: 'black'>, locomotives=1)
+    >>> state = new_game(players=3, seed=2)
+    >>> from_json(to_json(state), GameState) == state
+    True
+    >>> from_json('{"type": "claim_route", "route": "x"}', Action)
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.SerializationError: ...
     """
     try:
         data = json.loads(text, parse_constant=_reject_constant)

@@ -13,9 +13,10 @@ import time
 from attrs import frozen
 
 from .actions import Action
-from .game import apply_action, legal_actions, new_game
+from .game import new_game
 from .maps import GameMap
-from .state import GameState, Phase
+from .playout import playout, random_chooser
+from .state import GameState
 
 __all__ = [
     "GameResult",
@@ -31,15 +32,18 @@ def random_playout(
 
     ``max_decisions`` is a safety net for custom maps: reaching it raises ``RuntimeError``
     (on Europe a random game takes a few hundred decisions).
+
+    >>> from ttr_rules import new_game
+    >>> end, actions = random_playout(new_game(players=2, seed=0), random.Random(0))
+    >>> end.is_terminal, len(actions)  # the perft pin of tests/test_perft.py
+    (True, 179)
     """
     actions: list[Action] = []
-    while state.phase is not Phase.GAME_OVER:
-        if len(actions) >= max_decisions:
-            raise RuntimeError(f"no end after {max_decisions} decisions")
-        options = legal_actions(state)
-        action = options[int(rnd.random() * len(options))]
-        state = apply_action(state, action)
-        actions.append(action)
+    for step in playout(state, random_chooser(rnd), max_steps=max_decisions):
+        actions.append(step.action)
+        state = step.after
+    if not state.is_terminal:
+        raise RuntimeError(f"no end after {max_decisions} decisions")
     return state, tuple(actions)
 
 
@@ -55,7 +59,13 @@ class GameResult:
 
 
 def play_random_game(game_map: GameMap, players: int, seed: int) -> GameResult:
-    """A complete random game on ``game_map`` from ``seed`` (deal and choices)."""
+    """A complete random game on ``game_map`` from ``seed`` (deal and choices).
+
+    >>> from ttr_rules import load_map
+    >>> result = play_random_game(load_map("europe"), players=3, seed=5)
+    >>> result.end.is_terminal, len(result.actions), result.end.turn
+    (True, 278, 172)
+    """
     began = time.perf_counter()
     start = new_game(game_map, players, seed=seed)
     end, actions = random_playout(start, random.Random(seed))

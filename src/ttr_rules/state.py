@@ -14,7 +14,7 @@ import attrs
 from attrs import frozen
 
 from .cards import Color, Hand
-from .maps import GameMap
+from .maps.model import GameMap
 from .rules import Rules
 
 __all__ = ["GameState", "PendingTunnel", "Phase", "PlayerState"]
@@ -25,7 +25,7 @@ _set = object.__setattr__
 
 
 class Phase(StrEnum):
-    """Where the game is inside a turn (DESIGN.md: multi-step turns are phases)."""
+    """Where the game is inside a turn: multi-step turns are phases."""
 
     #: Every player chooses from their initial tickets, in seat order from the first player (E4).
     INITIAL_TICKETS = "initial tickets"
@@ -68,7 +68,7 @@ class PlayerState:
 
 @frozen
 class PendingTunnel:
-    """A tunnel attempt waiting for the extra cards (RULES.md E39–E45, U13)."""
+    """A tunnel attempt waiting for the extra cards (E39–E45, U13)."""
 
     route: int
     #: The colour of the base payment; ``Color.LOCOMOTIVE`` when it was all locomotives (E41).
@@ -117,7 +117,8 @@ class GameState:
     seed: int = 0
     #: The seed of the next reshuffle (randomness lives in the state, E79).
     rng: int = 0
-    #: True when reshuffles keep the discard's order, oldest card on top (RULES.md §0).
+    #: True when reshuffles keep the discard's order, oldest card on top (the identity shuffle
+    #: of the rules catalogue's conventions).
     identity_shuffle: bool = False
     #: Cards set aside by ``scenario`` (neither in play nor in a pile).
     out_of_play: tuple[Color, ...] = ()

@@ -1,4 +1,4 @@
-"""What one player may know: player views, spectator views and determinization (RULES.md E79).
+"""What one player may know: player views, spectator views and determinization (E79).
 
 :func:`observe` keeps exactly the information a seat at the table has *now*: its own hand, kept
 and offered tickets; for every player the hand size, ticket counts, trains, stations and route
@@ -100,14 +100,29 @@ class PlayerView:
 
 
 def observe(state: GameState, player: int) -> PlayerView:
-    """What ``player`` knows about ``state``: nothing hidden from them, nothing more."""
+    """What ``player`` knows about ``state``: nothing hidden from them, nothing more (E79).
+
+    >>> from ttr_rules import new_game
+    >>> state = new_game(players=3, seed=1)
+    >>> view = observe(state, 1)
+    >>> view.seats[1].hand == state.players[1].hand, view.seats[0].hand  # others' hands hidden
+    (True, None)
+    >>> view.seats[0].hand_size, view.seats[0].offered_count, view.deck_size == len(state.deck)
+    (4, 4, True)
+    """
     if not isinstance(player, int) or not 0 <= player < state.num_players:
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
     return _view(state, player)
 
 
 def public_view(state: GameState) -> PlayerView:
-    """What a spectator knows: the public information only (``player`` is None)."""
+    """What a spectator knows: the public information only (``player`` is None).
+
+    >>> from ttr_rules import new_game
+    >>> view = public_view(new_game(players=3))
+    >>> view.player, [seat.hand for seat in view.seats]
+    (None, [None, None, None])
+    """
     return _view(state, None)
 
 
@@ -160,6 +175,11 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
 
     Legality depends only on what the actor knows, so any determinization of the view gives the
     same list. Raises :class:`ValueError` for a spectator's view or when another player acts.
+
+    >>> from ttr_rules import legal_actions, new_game
+    >>> state = new_game(players=2, seed=4)
+    >>> view_legal_actions(observe(state, 0)) == legal_actions(state)
+    True
     """
     if view.player is None:
         raise ValueError("a spectator's view has no legal actions")
@@ -182,6 +202,15 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     rule the ticket deck holds regular tickets only, as in a real game); the reshuffle seed is
     drawn afresh. Different seeds give different deals. Raises :class:`ValueError` when the view
     is inconsistent (more hidden cards or tickets than remain).
+
+    >>> from ttr_rules import new_game
+    >>> state = new_game(players=3, seed=1)
+    >>> view = observe(state, 1)
+    >>> world = determinize(view, seed=5)
+    >>> observe(world, 1) == view, world.players[1] == state.players[1]
+    (True, True)
+    >>> world.players[0].hand == state.players[0].hand  # another deal of the unseen cards
+    False
     """
     rnd = random.Random(seed)
     hands, out_of_play, deck = _deal_cards(view, rnd)

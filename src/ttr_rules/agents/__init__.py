@@ -1,10 +1,11 @@
-"""Agents: players that act from their own view (RULES.md E79).
+"""Agents: players that act from their own view (E79).
 
 * :class:`Agent` — the protocol: ``name`` and ``act(view) -> Action``;
 * :func:`available_agents`, :func:`make_agent` — the registry (built-ins and the
   ``ttr_rules.agents`` entry-point group);
 * :func:`play_game` — one game between agents, returning the terminal state;
-* the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`).
+* the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
+  ``mcts`` (:class:`MctsAgent`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .base import (
     register_agent,
 )
 from .greedy import GreedyAgent
+from .mcts import MctsAgent
 from .random_agent import RandomAgent
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "AgentFactory",
     "AgentNotFoundError",
     "GreedyAgent",
+    "MctsAgent",
     "RandomAgent",
     "available_agents",
     "make_agent",

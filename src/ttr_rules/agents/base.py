@@ -2,7 +2,7 @@
 
 An agent is any object with a ``name`` and an ``act(view) -> Action`` method. It is given only
 the acting player's :class:`~ttr_rules.PlayerView` (what :func:`~ttr_rules.observe` shows that
-seat, RULES.md E79), never the full state, so it cannot see the deck order, the other hands
+seat, E79), never the full state, so it cannot see the deck order, the other hands
 or the other players' tickets.
 
 Agents are found by name: the built-in ones (``random``, ``greedy``, ``mcts``) and those that
@@ -90,8 +90,8 @@ def available_agents() -> list[str]:
     """The sorted names of every agent :func:`make_agent` can build: ``"greedy"``,
     ``"mcts"``, ``"random"`` and the installed plugins' agents.
 
-    >>> [name for name in available_agents() if name in ("greedy", "random")]
-    ['greedy', 'random']
+    >>> [name for name in available_agents() if name in ("greedy", "mcts", "random")]
+    ['greedy', 'mcts', 'random']
     """
     _load_builtins()
     return sorted(set(_BUILTIN) | set(_entry_points()))
@@ -139,10 +139,12 @@ def _load_builtins() -> None:
     if "random" in _BUILTIN:
         return
     from .greedy import GreedyAgent
+    from .mcts import MctsAgent
     from .random_agent import RandomAgent
 
     _BUILTIN.setdefault("random", RandomAgent)
     _BUILTIN.setdefault("greedy", GreedyAgent)
+    _BUILTIN.setdefault("mcts", MctsAgent)
 
 
 def play_game(

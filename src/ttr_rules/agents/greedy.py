@@ -49,7 +49,7 @@ __all__ = ["GreedyAgent", "draw_choice", "greedy_action", "keep_value", "rank_cl
 
 _LOCO = LOCOMOTIVE_CODE
 #: Planning weight units per point: how much connection cost one ticket point repays.
-_WEIGHT_PER_POINT = 0.45
+_WEIGHT_PER_POINT = 0.8
 #: Trains kept in reserve when judging whether tickets can still be completed.
 _RESERVE = 1
 #: Draw new tickets only with at least this many trains left.
@@ -148,6 +148,10 @@ def _start_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> 
     station = _station_choice(situation, legal, plan)
     if station is not None:
         return station
+    if _last_chance(situation):
+        last = _last_turn_claim(situation, legal, plan)
+        if last is not None:
+            return last
     claims = rank_claims(situation, legal, plan)
     if claims:
         return claims[0]
@@ -164,6 +168,40 @@ def _start_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> 
         if best is not None:
             return best
     return draw_choice(situation, legal, plan, first=True)
+
+
+def _last_chance(situation: Situation) -> bool:
+    """True in the final round (one turn left, E67) or when another player may trigger it."""
+    if situation.final_turns is not None:
+        return True
+    others = [n for seat, n in enumerate(situation.trains) if seat != situation.me]
+    return min(others) <= situation.rules.end_trigger_trains + 2
+
+
+def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action | None:
+    """With (maybe) one turn left, drawing is worth nothing: the claim worth most now, its
+    route points plus twice the points of a ticket it completes (a loss becomes a gain)."""
+    t = situation.tables
+    completes: dict[int, int] = {}
+    for ticket, routes, links in plan.paths:
+        open_routes = {r for r in routes if situation.route_owner[r] is None}
+        if len(open_routes) == 1 and not links:
+            (r,) = open_routes
+            completes[r] = completes.get(r, 0) + 2 * t.points[ticket]
+    best: ClaimRoute | None = None
+    best_key: tuple[int, int] = (0, 0)
+    for action in legal:
+        if isinstance(action, ClaimRoute):
+            r = action.route
+            key = (
+                situation.rules.route_score(t.length[r]) + completes.get(r, 0),
+                -action.locomotives,
+            )
+            if best is None or key > best_key:
+                best, best_key = action, key
+    if best is not None and situation.final_turns is None and best_key[0] < 4:
+        return None  # not yet the last turn: a small route is not worth it
+    return best
 
 
 def rank_claims(situation: Situation, legal: Sequence[Action], plan: Plan) -> list[ClaimRoute]:
@@ -298,6 +336,8 @@ def draw_choice(
                 best, best_need = action, deficit[card.code]
         elif isinstance(action, DrawBlind):
             blind = action
+        else:
+            break  # the draws come first in legal_actions' order
     if best is not None:
         return best
     if first and loco_slot is not None:

@@ -4,7 +4,7 @@ Everything here is plain Python over small tuples (no networkx): a map's tables 
 and cached, a shortest connection is a Dijkstra search over the ~50 cities of a board, and a
 *plan* is the set of open routes a player still needs to complete its tickets.
 
-The board as a player sees it (RULES.md E23–E34): its own routes cost nothing; a route another
+The board as a player sees it (E23–E34): its own routes cost nothing; a route another
 player owns is gone; an open route costs its length plus one turn to claim it (plus a little for
 tunnels and ferries, whose cost is uncertain or needs locomotives); the second track of a double
 route is closed to the owner of the first (E31) and, with fewer players than
@@ -234,26 +234,24 @@ class Situation:
         doubles_open = self.players >= self.rules.double_route_min_players
         my_cities = {t.city_index[c] for c in self.stations[me]}
         station_weight = STATION_WEIGHT if self.stations_left > 0 else INF
-        normal: list[float] = []
-        station: list[float] = []
+        normal = list(t.open_weight)
+        station = list(t.open_weight)
+        double = t.double
         for r, o in enumerate(owner):
+            if o is None:
+                continue
+            twin = double[r]
             if o == me:
-                normal.append(0.0)
-                station.append(0.0)
-                continue
-            if o is not None:
+                normal[r] = station[r] = 0.0
+                closes = True
+            else:
                 w = 0.0 if t.route_a[r] in my_cities or t.route_b[r] in my_cities else INF
-                normal.append(w)
-                station.append(min(w, station_weight))
-                continue
-            if self._closed(r, doubles_open):
-                # Closed track: its twin's owner reaches through the twin (weight 0 there).
-                normal.append(INF)
-                station.append(INF)
-                continue
-            w = t.open_weight[r]
-            normal.append(w)
-            station.append(w)
+                normal[r] = w
+                station[r] = min(w, station_weight)
+                closes = not doubles_open
+            if twin >= 0 and closes and owner[twin] is None:
+                # Closed track: the connection goes through its twin, if anywhere.
+                normal[twin] = station[twin] = INF
         return normal, station
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from attrs import frozen
 
 from ..errors import MapError
-from . import maps, records, simulate
+from . import maps, records, simulate, stats, tournament
 from .common import error
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
@@ -45,9 +45,13 @@ COMMANDS: list[Command] = [
     Command("maps", "list the installed maps", maps.configure_maps, maps.run_maps),
     Command("map-info", "show a map's statistics", maps.configure_map_info, maps.run_map_info),
     Command("validate-map", "check a map file", maps.configure_validate_map, maps.run_validate_map),
-    Command("simulate", "play random games and print the scores", simulate.configure, simulate.run),
+    Command(
+        "simulate", "play games between agents, print scores", simulate.configure, simulate.run
+    ),
+    Command("stats", "play games, write a map-balance report", stats.configure, stats.run),
     Command("replay", "replay a record turn by turn", records.configure_replay, records.run_replay),
     Command("show", "show a view at a turn of a record", records.configure_show, records.run_show),
+    Command("tournament", "a round robin between agents", tournament.configure, tournament.run),
 ]
 
 

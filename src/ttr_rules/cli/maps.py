@@ -16,6 +16,7 @@ __all__ = [
     "configure_maps",
     "configure_validate_map",
     "map_info_lines",
+    "map_named",
     "run_map_info",
     "run_maps",
     "run_validate_map",
@@ -62,11 +63,11 @@ def configure_map_info(parser: argparse.ArgumentParser) -> None:
 
 
 def run_map_info(args: argparse.Namespace) -> int:
-    print("\n".join(map_info_lines(_map_named(args.name))))
+    print("\n".join(map_info_lines(map_named(args.name))))
     return 0
 
 
-def _map_named(name: str) -> GameMap:
+def map_named(name: str) -> GameMap:
     """An installed map, or the map file at ``name`` when it names an existing file."""
     if name.endswith(".json") or Path(name).is_file():
         return load_map_file(name)

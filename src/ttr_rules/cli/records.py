@@ -192,9 +192,9 @@ def describe_view(view: PlayerView) -> str:
     """A player's view as text: the situation, the cards on the table, every player."""
     m = view.map
     who = "spectator" if view.player is None else f"player {view.player}"
-    acting = "game over" if view.is_terminal else f"player {view.current} to act"
+    acting = "" if view.is_terminal else f", player {view.current} to act"
     lines = [
-        f"{m.name} {m.version}: turn {view.turn}, {view.phase.value}, {acting} (view of {who})",
+        f"{m.name} {m.version}: turn {view.turn}, {view.phase.value}{acting} (view of {who})",
         "face-up: " + ", ".join("-" if c is None else c.value for c in view.face_up),
         f"deck: {view.deck_size} cards; discard: {len(view.discard)} cards"
         f" ({_counts(view.discard)}); tickets: {view.ticket_deck_size} in the deck,"

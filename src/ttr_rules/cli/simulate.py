@@ -1,109 +1,105 @@
-"""``ttr simulate``: play games between random legal players and print their scores."""
+"""``ttr simulate``: play many games between agents and print their scores.
+
+One line per game on stdout (or, with ``--json``, one JSON object per game and nothing else),
+then a summary: wins and mean score by seat, game length, throughput. The games run in this
+process, on ``--workers N`` local processes or on a Ray cluster (``--ray [ADDRESS]``); the same
+seeds give the same games whatever runs them. Ctrl-C stops the workers at once, prints the
+summary of the finished games and exits with status 130.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-from ..game import new_game
-from ..maps import GameMap, resolve_map
-from ..simulate import GameResult, play_random_game
+from ..sim import BalanceStats, GameResult
+from .games import GameSetup, add_game_arguments, game_setup, played, uninterrupted
 
-__all__ = ["configure", "run"]
+__all__ = ["configure", "run", "summary_lines"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Play games between random legal players and print each game's final scores."
+        "Play games between agents (default: random legal players) and print each game's "
+        "scores and a summary. Ctrl-C stops early and prints the summary of finished games."
     )
-    parser.add_argument("--map", default="europe", help="installed map name (default: europe)")
-    parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    add_game_arguments(parser)
     parser.add_argument(
-        "--record", type=Path, metavar="DIR", help="write one game record (JSON) per game here"
+        "--json",
+        action="store_true",
+        help="print one JSON object per game (seed, scores, winners, ...) and nothing else on "
+        "stdout; the summary goes to stderr",
     )
-    parser.add_argument(
-        "--quiet", action="store_true", help="print only the summary, not each game's scores"
+
+
+def game_line(index: int, result: GameResult) -> str:
+    """``game 3 (seed 2): P1 wins; P0 71, P1 96, P2 58; 181 turns, 290 decisions``."""
+    best = result.winners
+    who = ", ".join(f"P{s}" for s in best) + (" win (tie)" if len(best) > 1 else " wins")
+    scores = ", ".join(f"P{seat} {total}" for seat, total in enumerate(result.totals))
+    ended = "" if result.termination == "trains" else f", ended by {result.termination}"
+    return (
+        f"game {index} (seed {result.seed}): {who}; {scores}; "
+        f"{result.turns} turns, {result.decisions} decisions{ended}"
     )
 
 
-def _play(job: tuple[str | GameMap, int, int]) -> GameResult:
-    game_map, players, seed = job
-    return play_random_game(resolve_map(game_map), players, seed)
-
-
-def _results(args: argparse.Namespace, game_map: GameMap) -> Iterator[GameResult]:
-    seeds = range(args.seed, args.seed + args.games)
-    if args.jobs <= 1:
-        for seed in seeds:
-            yield play_random_game(game_map, args.players, seed)
-        return
-    # Workers load the map themselves (by name) rather than receive the pickled map.
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = [(args.map, args.players, seed) for seed in seeds]
-        yield from pool.map(_play, jobs, chunksize=max(1, args.games // (4 * args.jobs)))
-
-
-def _progress(done: int, total: int) -> None:
-    if sys.stderr.isatty():
-        width = 30
-        filled = width * done // total
-        bar = "#" * filled + "-" * (width - filled)
-        end = "\n" if done == total else ""
-        print(f"\r[{bar}] {done}/{total} games", end=end, file=sys.stderr, flush=True)
+def summary_lines(
+    stats: BalanceStats | None, setup: GameSetup, seconds: float, interrupted: bool
+) -> list[str]:
+    """The summary of the finished games (``stats`` None when none finished)."""
+    done = 0 if stats is None else stats.games
+    head = f"{done} of {setup.games}" if interrupted else f"{done}"
+    where = f"{setup.players} players on {setup.map.name} ({setup.agent_names})"
+    rate = f": {done / seconds:.1f} games/s" if done and seconds > 0 else ""
+    lines = [
+        ("interrupted after " if interrupted else "")
+        + f"{head} games of {where} in {seconds:.2f} s{rate}"
+    ]
+    if stats is None:
+        return lines
+    n = stats.games
+    seats = range(stats.players)
+    wins = "  ".join(f"P{s} {stats.wins[s]} ({stats.wins[s] / n:.0%})" for s in seats)
+    ties = f" ({stats.ties} tied games count for each winner)" if stats.ties else ""
+    means = "  ".join(f"P{s} {m:.1f}" for s, m in zip(seats, stats.mean_scores(), strict=True))
+    ends = ", ".join(f"{k} {v}" for k, v in sorted(stats.terminations.items()))
+    lines += [
+        f"wins by seat: {wins}{ties}",
+        f"mean score by seat: {means}",
+        f"per game: {stats.mean_turns():.1f} turns, {stats.mean_decisions():.1f} decisions "
+        f"on average; ended by {ends}",
+    ]
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..scoring import final_scores, format_scores, winners
-
-    if args.games < 1:
-        raise ValueError("--games must be at least 1")
-    if args.jobs < 1:
-        raise ValueError("--jobs must be at least 1")
-    game_map = resolve_map(args.map)
-    new_game(game_map, args.players)  # reject a bad player count before any work
-    if args.record is not None:
-        args.record.mkdir(parents=True, exist_ok=True)
+    setup = game_setup(args)
+    stats: BalanceStats | None = None
     began = time.perf_counter()
-    decisions = turns = 0
-    wins = [0.0] * args.players
-    for done, result in enumerate(_results(args, game_map), start=1):
-        end = result.end
-        decisions += len(result.actions)
-        turns += end.turn
-        best = winners(end)
-        for seat in best:
-            wins[seat] += 1 / len(best)
-        if not args.quiet:
-            routes = " ".join(f"P{s.player}:{s.route_points}" for s in final_scores(end))
-            leader = ", ".join(f"P{seat}" for seat in best)
-            print(
-                f"game {done} (seed {result.seed}): {end.turn} turns, "
-                f"{len(result.actions)} decisions; route points {routes}; winner {leader}"
-            )
-            print(format_scores(end))
-            tally = " ".join(f"P{seat}:{w:g}" for seat, w in enumerate(wins))
-            print(f"wins so far: {tally}\n")
-        if args.record is not None:
-            _write_record(args.record, result)
-        _progress(done, args.games)
+    interrupted = False
+    try:
+        with played(args, setup.specs(), setup.games) as (results, progress):
+            for index, result in enumerate(results, start=1):
+                with uninterrupted():
+                    if stats is None:
+                        stats = BalanceStats.for_result(
+                            result, len(setup.map.routes), len(setup.map.tickets)
+                        )
+                    stats.add(result)
+                    if args.json:
+                        progress.line(json.dumps(result.to_dict(), separators=(",", ":")))
+                    elif not args.quiet:
+                        progress.line(game_line(index, result))
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - began
-    print(
-        f"{args.games} games of {args.players} players on {game_map.name} in {seconds:.2f} s: "
-        f"{args.games / seconds:.1f} games/s, mean {turns / args.games:.1f} turns and "
-        f"{decisions / args.games:.1f} decisions per game"
-    )
-    return 0
-
-
-def _write_record(directory: Path, result: GameResult) -> None:
-    from ..records import record_game, write_record
-
-    record = record_game(result.start, result.actions)
-    write_record(directory / f"game-{result.seed:06d}.json", record)
+    lines = summary_lines(stats, setup, seconds, interrupted)
+    if args.json:
+        if not args.quiet or interrupted:
+            print("\n".join(lines), file=sys.stderr)
+    else:
+        print("\n".join(lines), flush=True)
+    return 130 if interrupted else 0

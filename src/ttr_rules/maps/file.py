@@ -106,6 +106,11 @@ def load_map_file(path: MapSource) -> GameMap:
     traversable (what ``files(package) / "map.json"`` returns). Raises
     :class:`~ttr_rules.errors.MapLoadError` whose ``problems`` name the file and the JSON path of
     every problem found.
+
+    >>> from importlib.resources import files
+    >>> europe = load_map_file(files("ttr_rules_europe") / "europe.json")
+    >>> europe.name, europe.routes[23]
+    ('europe', Route(id=23, a='Brest', b='Paris', length=3, ...))
     """
     source = _source_name(path)
     try:

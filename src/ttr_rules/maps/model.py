@@ -24,7 +24,7 @@ __all__ = ["GameMap", "Route", "Ticket", "compute_digest", "pair_double_routes",
 @frozen
 class Route:
     """One track between two cities. The two tracks of a double route are two routes whose
-    ``double_of`` names each other (RULES.md E31–E34)."""
+    ``double_of`` names each other (E31, E34)."""
 
     id: int
     a: str

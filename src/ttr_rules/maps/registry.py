@@ -75,7 +75,11 @@ def discover() -> dict[str, tuple[MapPlugin, ...]]:
 
 
 def available_maps() -> tuple[str, ...]:
-    """The sorted, lowercase names of the installed maps (imports nothing)."""
+    """The sorted, lowercase names of the installed maps (imports nothing).
+
+    >>> "europe" in available_maps()
+    True
+    """
     return tuple(discover())
 
 
@@ -92,6 +96,14 @@ def load_map(name: str) -> GameMap:
     unknown name, :class:`~ttr_rules.errors.MapConflictError` when two distributions provide the
     name, and :class:`~ttr_rules.errors.MapLoadError` naming the distribution and entry point
     when the plugin fails to import or its map is invalid.
+
+    >>> europe = load_map("Europe")
+    >>> europe.name, len(europe.cities), len(europe.routes), len(europe.tickets)
+    ('europe', 47, 101, 46)
+    >>> load_map("atlantis")
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.MapNotFoundError: no map named 'atlantis'; available maps: europe, ...
     """
     key = name.strip().lower()
     with _lock:

@@ -1,5 +1,5 @@
 """Claiming routes: colours, gray routes, locomotives, double routes, ferries and tunnels
-(RULES.md E23–E50, U13–U18)."""
+(E23–E50, U13–U18)."""
 
 from __future__ import annotations
 
@@ -36,10 +36,13 @@ _PAY = tuple(PayTunnel(k) for k in range(16))
 def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     """Every distinct legal payment for every open route, by route id, colour and locomotives.
 
-    A route needs as many trains as its length (E28), a set of one colour with locomotives as
-    wild cards (E23–E25), one locomotive per ferry symbol (E35–E37); a double route's second
-    track is closed to the owner of the first (E31) and, below ``double_route_min_players``,
-    to everyone (E32).
+    Any open route may be claimed, connected to the player's network or not (E27, E30). It
+    needs as many trains as its length (E28) and a set of one colour (E23, E24), locomotives
+    wild, all-locomotive sets included (E25); a ferry needs one locomotive per symbol (E35),
+    locomotives may pay its other spaces too and nothing replaces them (E36, E37, U18), and
+    its other spaces take one colour (E38). A double route (``double_of``, E34) has its second
+    track closed to the owner of the first (E31) and, below ``double_route_min_players``, to
+    everyone (E32); at 4 and 5 players both tracks are open (E33, U17).
     """
     seat = state.current
     player = state.players[seat]
@@ -82,7 +85,8 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
 
 
 def claim_problem(state: GameState, action: ClaimRoute) -> tuple[Reason, str] | None:
-    """Why ``action`` is not a legal claim now, or None when it is."""
+    """Why ``action`` is not a legal claim now, or None when it is. A tunnel attempt needs a
+    legal base payment and enough trains, not the cards for any extras (E50, U15)."""
     if state.phase is not _START:
         return Reason.WRONG_PHASE, f"phase is {state.phase.value}"
     board = map_index(state.map)
@@ -116,7 +120,7 @@ def _payment_problem(
     color: object, locomotives: object, total: int, route_color: int
 ) -> tuple[Reason, str] | None:
     """A payment is ``total`` cards of one colour, locomotives wild; all-locomotive payments
-    are written with ``Color.LOCOMOTIVE`` (E23–E26)."""
+    are written with ``Color.LOCOMOTIVE`` (E23, E25); as many cards as the length (E26)."""
     if not isinstance(color, Color) or not isinstance(locomotives, int):
         return Reason.BAD_PAYMENT, "colour must be a Color and locomotives an int"
     if color is _LOCOMOTIVE:
@@ -131,7 +135,8 @@ def _payment_problem(
 
 
 def apply_claim(state: GameState, action: ClaimRoute, log: list[Event] | None) -> GameState:
-    """Pay for and claim a route; for a tunnel, lay the base payment and reveal (E39)."""
+    """Pay for and claim a route; for a tunnel, lay the base payment and reveal (E39): with
+    nothing to match, it is claimed for the base payment (E46)."""
     problem = claim_problem(state, action)
     if problem is not None:
         raise IllegalActionError(problem[0], action, problem[1])

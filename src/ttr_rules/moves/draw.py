@@ -1,4 +1,4 @@
-"""Drawing train cards (RULES.md E6–E11, E17–E19, E21, U5, U6).
+"""Drawing train cards (E6–E11, E17–E19, E21, U5, U6).
 
 Two cards per turn, each from the face-up row or blind from the deck, in any mix. A face-up
 locomotive may only be the first and only card; a blind locomotive counts as one card.

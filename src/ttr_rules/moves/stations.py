@@ -1,8 +1,9 @@
-"""Building train stations (RULES.md E51–E54).
+"""Building train stations (E51–E54).
 
-A station goes in any city without one; the n-th station of a player costs n cards of one
-colour, locomotives wild; one per turn (it is the whole turn), at most ``stations_per_player``.
-Stations use no trains, so they are legal with none left.
+A station goes in any city without one (E51); the n-th station of a player costs n cards of
+one colour, locomotives wild (E52); one per turn (it is the whole turn), at most
+``stations_per_player`` (E53).
+Stations use no trains, so they are legal with none left and never trigger the end (E54).
 """
 
 from __future__ import annotations

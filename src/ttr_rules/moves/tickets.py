@@ -1,4 +1,4 @@
-"""Destination tickets: the initial choice and the ticket draw (RULES.md E3, E4, E61–E64, U7,
+"""Destination tickets: the initial choice and the ticket draw (E3, E4, E61–E64, U7,
 U21)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The end of an action and the end of a turn: the face-up row's upkeep, the final round and
-the forced-pass rule (RULES.md E5, E19, E20, E66–E70, U1, U3, U5, U19)."""
+the forced-pass rule (E5, E19, E20, E66–E70, U1, U3, U5, U19)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,9 @@ def _end_turn(
     log: list[Event] | None,
     changes: dict[str, Any],
 ) -> None:
-    """Pass the turn on; start or count down the final round; end the game (E66–E68, E20).
+    """Pass the turn on; start or count down the final round; end the game (E20, E66).
+    The trigger (``end_trigger_trains`` or fewer, 0 included: E67) is checked after every turn
+    whatever its action (E69, U19); during the final round it starts nothing again (E68).
     The new turn's fields are written into ``changes``."""
     seat = state.current
     count = len(players)

@@ -1,6 +1,6 @@
 """Final scoring: routes, tickets with stations, the European Express, tie-breakers.
 
-The scoring order of the rules (RULES.md E78): route points (scored during play, E29/E71),
+The scoring order of the rules (E78): route points (scored during play, E29/E71),
 then tickets with the stations' routes assigned (E55–E58, E65, U9; :mod:`.tickets`), stations
 left in reserve (E59), the European Express for the longest trail (E72–E75, U10; the graph search
 is :mod:`.trail`), and finally the winner with the tie-breakers (E77, U11, U12). Every function
@@ -35,7 +35,7 @@ __all__ = [
 
 @frozen
 class PlayerScore:
-    """One player's score breakdown (DESIGN.md §3 "Scoring").
+    """One player's score breakdown.
 
     ``total == route_points + ticket_points + station_bonus + express_bonus`` (E76).
     ``station_routes`` has one ``(city, route id or None)`` pair per built station, in building
@@ -69,6 +69,11 @@ def longest_path(state: GameState, player: int) -> int:
 
     Only the player's own routes count: stations and the opponent routes they reach neither
     count nor bridge the trail (E73).
+
+    >>> from ttr_rules import scenario
+    >>> state = scenario(players=2, routes={23: 0, 59: 0})  # Brest-Paris, Paris-Frankfurt
+    >>> longest_path(state, 0), longest_path(state, 1)
+    (6, 0)
     """
     ends = map_index(state.map).route_ends
     return longest_trail([ends[rid] for rid in state.routes_of(player)])
@@ -83,6 +88,12 @@ def final_scores(state: GameState) -> tuple[PlayerScore, ...]:
 
     Valid on any state; before the end it is provisional. Tickets are the kept ones (offered
     tickets not yet kept do not count). Route points are those scored during play (E29).
+
+    >>> from ttr_rules import scenario
+    >>> state = scenario(players=2, routes={23: 0, 59: 0, 0: 1})
+    >>> [(s.route_points, s.longest_path, s.express_bonus, s.station_bonus, s.total)
+    ...  for s in final_scores(state)]
+    [(8, 6, 10, 12, 30), (1, 1, 0, 12, 13)]
     """
     rules = state.rules
     owned = _owned_routes(state)
@@ -154,6 +165,12 @@ def winners(state: GameState) -> tuple[int, ...]:
     """The winning seats, ascending, after the tie-breakers (E77, E78, U11, U12).
 
     More than one only when still tied after every tie-breaker.
+
+    >>> from ttr_rules import scenario
+    >>> winners(scenario(players=2, routes={23: 0, 59: 0, 0: 1}))
+    (0,)
+    >>> winners(scenario(players=3))  # nobody has scored: a three-way tie
+    (0, 1, 2)
     """
     return rank_winners(final_scores(state), state.rules)
 

@@ -128,7 +128,8 @@ def _useful_options(options: list[_Option], open_tickets: list[Edge]) -> list[_O
 def _best_assignment(
     station_count: int, options: list[_Option], open_tickets: list[Edge]
 ) -> tuple[int, int, Assignment]:
-    """Search every assignment of stations to usable routes (U9).
+    """Search every assignment of stations to usable routes (U9). The routes of several
+    stations chain, so a ticket may be completed through station routes alone (E57).
 
     Returns the ticket points gained over "no station route", the extra tickets completed and
     the assignment. Assignments are visited in lexicographic order (None before any route id,

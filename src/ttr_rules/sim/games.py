@@ -8,7 +8,6 @@ generator, which is what keeps results independent of how games are spread over 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -153,14 +152,14 @@ def game_specs(
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
-    """The seed of the agent in ``seat`` of the game seeded ``game_seed`` (64 bits, stable
-    across platforms and Python versions).
+    """The seed of the agent in ``seat`` of the game seeded ``game_seed``: ``game_seed + seat``,
+    as in :func:`ttr_rules.agents.play_game`, so that a spec and ``play_game`` with the same
+    seed play the same game.
 
-    >>> agent_seed(0, 0) == agent_seed(0, 0) != agent_seed(0, 1)
-    True
+    >>> agent_seed(10, 2)
+    12
     """
-    digest = hashlib.blake2b(f"ttr-agent:{game_seed}:{seat}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    return game_seed + seat
 
 
 @frozen
@@ -242,30 +241,9 @@ class _Agent(Protocol):
     def act(self, view: PlayerView) -> Action: ...
 
 
-class _UniformRandom:
-    """Stand-in for ``ttr_rules.agents``' random agent until that package is installed."""
-
-    name = "random"
-
-    def __init__(self, seed: int) -> None:
-        import random
-
-        self._rnd = random.Random(seed)
-
-    def act(self, view: PlayerView) -> Action:
-        from .. import view_legal_actions
-
-        options = view_legal_actions(view)
-        return options[int(self._rnd.random() * len(options))]
-
-
 def _make_agent(spec: AgentSpec, seed: int) -> _Agent:
-    try:
-        from ..agents import make_agent  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        if spec.name == "random" and not spec.options:
-            return _UniformRandom(seed)
-        raise ValueError(f"unknown agent {spec.name!r}: only 'random' is available") from None
+    from ..agents import make_agent
+
     agent: _Agent = make_agent(spec.name, seed=seed, **dict(spec.options))
     return agent
 

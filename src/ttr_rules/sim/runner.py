@@ -8,8 +8,9 @@ their game is back. A result depends only on its spec (:mod:`ttr_rules.sim.games
 the backend, the number of workers or the batching.
 
 Interrupting (Ctrl-C, or closing the generator early) stops the workers within about a second:
-worker processes ignore SIGINT and are terminated by the parent; Ray tasks are cancelled and a
-Ray instance started here is shut down.
+worker processes ignore SIGINT and are terminated by the parent; a Ray instance started (or
+connected to) here is shut down, which ends the run's tasks, and on a Ray connection the caller
+made, the unfinished tasks are cancelled.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import signal
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -51,7 +52,7 @@ def run_games(
     batch_size: int | None = None,
     records_dir: str | os.PathLike[str] | None = None,
     ordered: bool = True,
-) -> Iterator[GameResult]:
+) -> Generator[GameResult, None, None]:
     """Play every game of ``specs`` and yield its :class:`GameResult` as it finishes.
 
     ``backend``: ``"serial"`` plays in this process; ``"process"`` uses ``workers`` local
@@ -104,7 +105,9 @@ def _batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
         yield batch
 
 
-def _written(results: Iterator[GameResult], directory: Path | None) -> Iterator[GameResult]:
+def _written(
+    results: Iterator[GameResult], directory: Path | None
+) -> Generator[GameResult, None, None]:
     try:
         for result in results:
             if directory is not None and result.record is not None:
@@ -138,7 +141,11 @@ def _process(
     from functools import partial
 
     window = 2 * workers
-    pool = multiprocessing.get_context().Pool(workers, initializer=_ignore_sigint)
+    # Not "fork": a driver that has used Ray (or any threaded library) before crashes its forked
+    # children and itself (seen as a segfault in _raylet.so); forkserver starts clean workers.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["ttr_rules.sim.games"])  # workers start with it imported
+    pool = context.Pool(workers, initializer=_ignore_sigint)
     done: queue.SimpleQueue[tuple[int, list[GameResult] | BaseException]] = queue.SimpleQueue()
     try:
         in_flight = 0
@@ -219,6 +226,7 @@ def _ray(
             "configure_logging": False,
         }
         if address is None:
+            options["address"] = "local"  # a new instance, even if a cluster runs here
             options["num_cpus"] = workers or os.cpu_count() or 1
         else:
             options["address"] = address
@@ -238,8 +246,12 @@ def _ray(
             while pending:
                 yield from order.release(*_ray_next(ray, pending))
         finally:
-            for ref in pending:
-                ray.cancel(ref, force=True)
+            # Stopped early. A Ray instance of ours is shut down below, which ends its workers
+            # and their tasks; on a caller's instance the unfinished tasks are cancelled (not
+            # forced: a forced cancel racing the task's end can abort the driver in Ray 2.x).
+            if not started:
+                for ref in pending:
+                    ray.cancel(ref)
     finally:
         if started:
             ray.shutdown()

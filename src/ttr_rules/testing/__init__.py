@@ -2,6 +2,9 @@
 
 * :func:`check_invariants` (and :class:`InvariantError`) — bookkeeping every position keeps;
 * :func:`check_map` — the conformance run for a map plugin (:class:`ConformanceReport`);
+* :func:`play` / :func:`playout` — games played by a chooser (:func:`random_chooser`,
+  :func:`chooser`) and a policy, the one playout loop of the library, its tests and benchmarks;
+* :func:`snapshot` — a deep copy to prove that a call left a state unchanged;
 * hypothesis strategies :func:`games`, :func:`states`, :func:`actions`,
   :func:`illegal_actions`, and the state machine :class:`GameMachine` (``TestGame``).
 
@@ -23,7 +26,18 @@ from .invariants import (
     check_invariants,
     invariant_problems,
 )
-from .play import POLICIES, TARGETS, PlayedGame, Target, play
+from .play import (
+    POLICIES,
+    TARGETS,
+    PlayedGame,
+    Step,
+    Target,
+    chooser,
+    play,
+    playout,
+    random_chooser,
+)
+from .snapshots import snapshot
 
 if TYPE_CHECKING:
     from .machine import GameMachine, TestGame
@@ -39,6 +53,7 @@ __all__ = [
     "GameMachine",
     "InvariantError",
     "PlayedGame",
+    "Step",
     "Target",
     "TestGame",
     "Violation",
@@ -46,10 +61,14 @@ __all__ = [
     "card_census",
     "check_invariants",
     "check_map",
+    "chooser",
     "games",
     "illegal_actions",
     "invariant_problems",
     "play",
+    "playout",
+    "random_chooser",
+    "snapshot",
     "states",
 ]
 

@@ -1,4 +1,4 @@
-"""``check_invariants``: the bookkeeping every reachable position keeps (DESIGN.md "Testing kit").
+"""``check_invariants``: the bookkeeping every reachable position keeps.
 
 Each invariant is a small function returning the ways ``state`` breaks it; :func:`check_invariants`
 runs them all and raises one :class:`InvariantError` listing every broken invariant. The checks
@@ -35,7 +35,7 @@ The invariants, by name (the ``invariant`` of each :class:`Violation`):
     The row has five slots; a slot is empty only when the deck and the discard are empty.
 ``face-up locomotives``
     With a ``face_up_locomotive_limit``, the row shows fewer locomotives than the limit, unless
-    (a) the reset was infeasible (RULES.md U2: with ``pool`` = deck + discard + row and
+    (a) the reset was infeasible (U2: with ``pool`` = deck + discard + row and
     ``s = min(5, |pool|)``, a reset is feasible only when the pool holds at least
     ``s − (limit − 1)`` other cards), or (b) the reset cap was hit. A state does not record
     the cap being hit, so (b) is checked by its trace: the last reset discarded a row with at
@@ -283,7 +283,7 @@ def _row_problems(state: GameState) -> Iterator[str]:
 
 
 def reset_feasible(state: GameState, limit: int) -> bool:
-    """RULES.md U2: a new row can show fewer than ``limit`` locomotives (see the module doc);
+    """U2: a new row can show fewer than ``limit`` locomotives (see the module doc);
     the engine's own test, :func:`ttr_rules.piles.reset_feasible`, applied to ``state``."""
     return piles.reset_feasible(state.deck, state.discard, state.face_up, limit)
 

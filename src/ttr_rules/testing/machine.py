@@ -27,6 +27,8 @@ import ttr_rules
 from ..maps import GameMap, resolve_map
 from ..rules import Rules
 from .invariants import check_invariants
+from .play import playout, random_chooser
+from .snapshots import snapshot
 from .strategies import illegal_actions
 
 __all__ = ["GameMachine", "TestGame"]
@@ -72,7 +74,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def illegal(self, data: st.DataObject) -> None:
         """An illegal action raises ``IllegalActionError`` and changes nothing."""
-        before = self.state
+        before = snapshot(self.state)
         action = data.draw(illegal_actions(self.state), label="illegal action")
         try:
             ttr_rules.apply_action(self.state, action)  # type: ignore[arg-type]
@@ -86,14 +88,9 @@ class GameMachine(RuleBasedStateMachine):
     @rule(seed=st.integers(0, 2**16), steps=st.integers(1, 40))
     def burst(self, seed: int, steps: int) -> None:
         """A burst of random legal play, to reach later phases of the game."""
-        rnd = random.Random(seed)
-        for _ in range(steps):
-            options = ttr_rules.legal_actions(self.state)
-            if not options:
-                return
-            action = options[int(rnd.random() * len(options))]
-            self.state = ttr_rules.apply_action(self.state, action)
-            self.actions.append(action)
+        for step in playout(self.state, random_chooser(random.Random(seed)), max_steps=steps):
+            self.state = step.after
+            self.actions.append(step.action)
             check_invariants(self.state)
 
     @invariant()

@@ -35,7 +35,7 @@ from ..game import legal_actions, new_game
 from ..maps import GameMap, resolve_map
 from ..rules import Rules
 from ..state import GameState
-from .play import POLICIES, TARGETS, PlayedGame, Target, play
+from .play import POLICIES, TARGETS, PlayedGame, Target, play, random_chooser
 
 __all__ = ["actions", "games", "illegal_actions", "player_counts", "states"]
 
@@ -62,7 +62,7 @@ def _players(players: Players, game_map: GameMap, rules: Rules | None) -> st.Sea
 
 def _drawing_chooser(draw: st.DrawFn, explicit: int, seed: int) -> Callable[[int], int]:
     """Hypothesis draws for the first ``explicit`` decisions, then ``random.Random(seed)``."""
-    rnd = random.Random(seed)
+    then = random_chooser(random.Random(seed))
     made = [0]
 
     def choose(n: int) -> int:
@@ -71,7 +71,7 @@ def _drawing_chooser(draw: st.DrawFn, explicit: int, seed: int) -> Callable[[int
         if made[0] < explicit:
             made[0] += 1
             return draw(st.integers(0, n - 1))
-        return int(rnd.random() * n)
+        return then(n)
 
     return choose
 

@@ -1,0 +1,309 @@
+"""What ``ttr simulate``, ``ttr stats`` and ``ttr tournament`` share: the options that describe
+many games and where they run, and the loop that plays them with a progress bar.
+
+* :func:`add_game_arguments` — ``--map NAME|FILE.json``, ``--players``, ``--games``, ``--seed``,
+  ``--agents a,b,...``, ``--workers N`` (alias ``--jobs``), ``--ray [ADDRESS]``,
+  ``--batch-size``, ``--record DIR``, ``--quiet``;
+* :func:`game_setup` — the map, the seats' agents and the specs those options describe;
+* :func:`add_runner_arguments` — only where the games run (``--workers``, ``--ray``,
+  ``--batch-size``) and ``--quiet``, for commands that describe their games otherwise
+  (``ttr tournament``);
+* :func:`played` — a context manager yielding the results as they arrive, with the progress bar
+  on stderr (rich, when installed and stderr is a terminal; never with ``--quiet``);
+* :func:`uninterrupted` — a block that a Ctrl-C does not cut in two.
+
+Stopping: a :class:`KeyboardInterrupt` (Ctrl-C) leaves :func:`played` after the workers have
+been stopped (see :func:`ttr_rules.sim.run_games`); the caller prints what finished and exits
+with status 130. Game lines are printed with :meth:`Progress.line`, which keeps them on stdout
+and off the bar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..maps import GameMap
+from ..sim import AgentSpec, GameResult, GameSpec, game_specs, run_games
+from .maps import map_named
+
+__all__ = [
+    "GameSetup",
+    "Progress",
+    "add_game_arguments",
+    "add_runner_arguments",
+    "check_runner_arguments",
+    "game_setup",
+    "played",
+    "uninterrupted",
+]
+
+
+def add_game_arguments(
+    parser: argparse.ArgumentParser, *, agents: str = "random", games: int = 10
+) -> None:
+    """The options describing many games and where they run."""
+    what = parser.add_argument_group("games")
+    what.add_argument(
+        "--map",
+        default="europe",
+        help="an installed map's name or a map file (default: europe)",
+    )
+    what.add_argument(
+        "--players",
+        type=int,
+        help="players per game (default: the number of --agents, or 4)",
+    )
+    what.add_argument("--games", type=int, default=games, help=f"number of games (default {games})")
+    what.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    what.add_argument(
+        "--agents",
+        default=agents,
+        metavar="A,B,...",
+        help=f"agent of each seat, in seat order; one name plays every seat (default {agents}); "
+        "options as name:key=value, e.g. mcts:iterations=200",
+    )
+    add_runner_arguments(parser)
+    parser.add_argument(
+        "--record", type=Path, metavar="DIR", help="write every game's record (JSON) here"
+    )
+
+
+def add_runner_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the games run and how much is shown: ``--workers N`` (alias ``--jobs``),
+    ``--ray [ADDRESS]``, ``--batch-size K``, ``--quiet``."""
+    where = parser.add_argument_group("where the games run")
+    where.add_argument(
+        "--workers",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="local worker processes (default 1: this process); with --ray and no address, "
+        "the CPUs of the local Ray instance",
+    )
+    where.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
+        "('auto', host:port or ray://host:port); needs the 'ray' extra",
+    )
+    where.add_argument(
+        "--batch-size", type=int, metavar="K", help="games per task (default: per backend)"
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar and no line per game: the summary only",
+    )
+
+
+def check_runner_arguments(args: argparse.Namespace) -> None:
+    """Raise :class:`ValueError` for a bad ``--workers`` or ``--batch-size``, or ``--ray``
+    without Ray installed."""
+    if args.workers < 1:
+        raise ValueError("--workers must be at least 1")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise ValueError("--batch-size must be at least 1")
+    if args.ray is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise ValueError("--ray needs Ray: pip install 'ttr-rules[ray]'")
+
+
+class GameSetup:
+    """The games the options describe: the map, every seat's agent, the specs."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+        check_runner_arguments(args)
+        self.map: GameMap = map_named(args.map)
+        names = [AgentSpec.parse(a) for a in args.agents.split(",") if a.strip()]
+        if not names:
+            raise ValueError("--agents names no agent")
+        players = args.players or (len(names) if len(names) > 1 else 4)
+        if len(names) == 1:
+            names *= players
+        if len(names) != players:
+            raise ValueError(f"--agents names {len(names)} agents for {players} players")
+        self._check_agents(names)
+        self.players = players
+        self.agents = tuple(names)
+        self.games: int = args.games
+        # An installed map goes to the workers by name (each loads it); a map file as data.
+        self._map_arg: str | GameMap = self.map if _is_file(args.map) else self.map.name
+        self._seed: int = args.seed
+        # Reject a bad player count before starting any worker.
+        GameSpec(seed=args.seed, map=self.map, players=players).seat_agents()
+        from .. import new_game
+
+        new_game(self.map, players, seed=args.seed)
+
+    @staticmethod
+    def _check_agents(names: Iterable[AgentSpec]) -> None:
+        from ..agents import available_agents
+
+        known = available_agents()
+        for spec in names:
+            if spec.name not in known:
+                raise ValueError(f"unknown agent {spec.name!r}: available: {', '.join(known)}")
+
+    def specs(self) -> Iterable[GameSpec]:
+        return game_specs(
+            self.games, seed=self._seed, map=self._map_arg, players=self.players, agents=self.agents
+        )
+
+    @property
+    def agent_names(self) -> str:
+        """``greedy×4`` or ``greedy,random,random``."""
+        texts = [str(a) for a in self.agents]
+        if len(set(texts)) == 1:
+            return f"{texts[0]}×{len(texts)}"
+        return ",".join(texts)
+
+
+def game_setup(args: argparse.Namespace) -> GameSetup:
+    """Check the options and describe the games (raises :class:`ValueError` on bad options)."""
+    return GameSetup(args)
+
+
+def _is_file(name: str) -> bool:
+    return name.endswith(".json") or Path(name).is_file()
+
+
+def _runner_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "batch_size": args.batch_size,
+        "records_dir": getattr(args, "record", None),
+    }
+    if args.ray is not None:
+        options["backend"] = "ray"
+        options["ray_address"] = args.ray or None
+        options["workers"] = args.workers if args.workers > 1 else None
+    elif args.workers > 1:
+        options["backend"] = "process"
+        options["workers"] = args.workers
+    return options
+
+
+class Progress:
+    """The progress bar on stderr (or nothing), and the way to print lines beside it."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self._bar: Any = None
+        self._task: Any = None
+        self._through_bar = False
+        self.total = total
+        if enabled and sys.stderr.isatty():
+            try:
+                from rich.console import Console
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    TextColumn,
+                    TimeElapsedColumn,
+                    TimeRemainingColumn,
+                )
+                from rich.progress import (
+                    Progress as RichProgress,
+                )
+            except ImportError:  # the 'progress' extra is not installed: no bar
+                return
+            self._bar = RichProgress(
+                TextColumn("games"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(file=sys.stderr),
+                redirect_stdout=False,
+                redirect_stderr=False,
+                transient=True,
+            )
+            # Lines for stdout go through the bar's console only when stdout is the same
+            # terminal (printed above the bar); otherwise they go to stdout untouched.
+            self._through_bar = _same_terminal()
+
+    def __enter__(self) -> Progress:
+        self._began = time.monotonic()
+        self._done = 0
+        if self._bar is not None:
+            self._bar.start()
+            self._task = self._bar.add_task("games", total=self.total, rate="")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def advance(self) -> None:
+        if self._bar is not None:
+            self._done += 1
+            elapsed = time.monotonic() - self._began
+            rate = f"{self._done / elapsed:.1f} games/s" if elapsed > 0 else ""
+            self._bar.update(self._task, advance=1, rate=rate)
+
+    def line(self, text: str) -> None:
+        """Print ``text`` as one line of the command's output."""
+        if self._through_bar:
+            self._bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(text, flush=self._bar is not None)
+
+
+def _same_terminal() -> bool:
+    try:
+        return os.isatty(1) and os.ttyname(1) == os.ttyname(2)
+    except OSError:
+        return False
+
+
+@contextmanager
+def played(
+    args: argparse.Namespace, specs: Iterable[GameSpec], total: int
+) -> Iterator[tuple[Iterator[GameResult], Progress]]:
+    """The results of the ``total`` games of ``specs`` as they arrive (run where
+    :func:`add_runner_arguments`' options say), and the progress display; the workers are
+    stopped when the block ends, however it ends."""
+    stream = run_games(specs, **_runner_options(args))
+    with Progress(total, enabled=not args.quiet) as progress, closing(stream):
+        yield _advancing(stream, progress), progress
+
+
+def _advancing(stream: Iterator[GameResult], progress: Progress) -> Iterator[GameResult]:
+    for result in stream:
+        progress.advance()
+        yield result
+
+
+@contextmanager
+def uninterrupted() -> Iterator[None]:
+    """A Ctrl-C during the block takes effect at its end (so that a finished game is either
+    counted and printed, or neither). Only in the main thread; elsewhere a plain block."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt

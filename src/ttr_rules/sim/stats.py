@@ -1,0 +1,309 @@
+"""Aggregates of many games for a map's balance report: :class:`BalanceStats`.
+
+An accumulator: :meth:`BalanceStats.add` takes one :class:`~ttr_rules.sim.GameResult` at a
+time (nothing of the game is kept but counts), :meth:`BalanceStats.merge` combines two
+aggregates of disjoint batches into the aggregate of both (in any order: the result does not
+depend on how games were split or ordered), and :meth:`to_dict` / :meth:`from_dict` give the raw
+aggregates as JSON-ready data and back. Everything here is deterministic arithmetic without I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .games import GameResult
+
+__all__ = ["BalanceStats", "wilson_interval"]
+
+#: The per-seat sums of the score breakdown, by their name in :meth:`BalanceStats.to_dict`.
+_PARTS = (
+    "route_points",
+    "ticket_points",
+    "station_bonus",
+    "express_bonus",
+    "tickets_completed",
+    "tickets_failed",
+    "longest_path",
+)
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % for the default ``z``).
+
+    >>> low, high = wilson_interval(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _counter(data: Mapping[str, int] | Mapping[int, int]) -> Counter[int]:
+    return Counter({int(k): int(v) for k, v in data.items()})
+
+
+def _dump(counter: Counter[int]) -> dict[str, int]:
+    return {str(k): counter[k] for k in sorted(counter)}
+
+
+class BalanceStats:
+    """Counts over the games of one map, player count and seating of agents.
+
+    ``routes`` and ``tickets`` are the map's numbers of routes and tickets; results of another
+    map, player count or agents are refused (:class:`ValueError`).
+
+    Per seat: ``wins`` (games the seat is among the winners), ``express`` (games it holds the
+    European Express), ``stations_built``, the score sums and histograms. Per route:
+    ``route_claims`` (games it was claimed) and ``route_claims_by_winner``. Per ticket:
+    ``ticket_kept`` and ``ticket_completed``. Per game: histograms of the winning
+    ``margin``, of ``turns`` and ``decisions``; the ``terminations``; tunnel and station counts.
+    """
+
+    def __init__(self, map: str, players: int, agents: tuple[str, ...], routes: int, tickets: int):
+        self.map = map
+        self.players = players
+        self.agents = agents
+        self.games = 0
+        self.ties = 0
+        self.wins = [0] * players
+        self.express = [0] * players
+        self.express_winner_won = 0
+        self.express_shared = 0
+        self.stations_built = [0] * players
+        self.stations_used = 0
+        self.station_hist: Counter[int] = Counter()
+        self.score_sum = [0] * players
+        self.score_sq = [0] * players
+        self.parts = {name: [0] * players for name in _PARTS}
+        self.scores: list[Counter[int]] = [Counter() for _ in range(players)]
+        self.margin: Counter[int] = Counter()
+        self.turns: Counter[int] = Counter()
+        self.decisions: Counter[int] = Counter()
+        self.terminations: Counter[str] = Counter()
+        self.route_claims = [0] * routes
+        self.route_claims_by_winner = [0] * routes
+        self.ticket_kept = [0] * tickets
+        self.ticket_completed = [0] * tickets
+        self.tunnels = {"attempts": 0, "free": 0, "paid": 0, "declined": 0, "extra_cards": 0}
+
+    @classmethod
+    def for_result(cls, result: GameResult, routes: int, tickets: int) -> BalanceStats:
+        """An empty aggregate for games like ``result``."""
+        return cls(result.map, result.players, result.agents, routes, tickets)
+
+    @classmethod
+    def of(cls, results: Iterable[GameResult], routes: int, tickets: int) -> BalanceStats:
+        """The aggregate of ``results`` (at least one)."""
+        it = iter(results)
+        first = next(it, None)
+        if first is None:
+            raise ValueError("no results to aggregate")
+        stats = cls.for_result(first, routes, tickets)
+        stats.add(first)
+        for result in it:
+            stats.add(result)
+        return stats
+
+    # ------------------------------------------------------------------ accumulating
+
+    def _check(self, map: str, players: int, agents: tuple[str, ...]) -> None:
+        mine = (self.map, self.players, self.agents)
+        if (map, players, agents) != mine:
+            raise ValueError(f"games of {(map, players, agents)} do not aggregate with {mine}")
+
+    def add(self, result: GameResult) -> None:
+        """Count one game."""
+        self._check(result.map, result.players, result.agents)
+        self.games += 1
+        best = set(result.winners)
+        self.ties += len(best) > 1
+        totals = result.totals
+        for seat, score in enumerate(result.scores):
+            self.wins[seat] += seat in best
+            self.express[seat] += score.express_bonus > 0
+            built = len(score.station_routes)
+            self.stations_built[seat] += built
+            self.station_hist[built] += 1
+            self.stations_used += sum(rid is not None for _, rid in score.station_routes)
+            self.score_sum[seat] += score.total
+            self.score_sq[seat] += score.total * score.total
+            self.scores[seat][score.total] += 1
+            for name in _PARTS:
+                self.parts[name][seat] += getattr(score, name)
+        holders = {s.player for s in result.scores if s.express_bonus > 0}
+        self.express_shared += len(holders) > 1
+        self.express_winner_won += bool(holders & best)
+        ranked = sorted(totals, reverse=True)
+        self.margin[ranked[0] - ranked[1] if len(ranked) > 1 else 0] += 1
+        self.turns[result.turns] += 1
+        self.decisions[result.decisions] += 1
+        self.terminations[result.termination] += 1
+        for rid, owner in enumerate(result.route_owner):
+            if owner is not None:
+                self.route_claims[rid] += 1
+                self.route_claims_by_winner[rid] += owner in best
+        for seat in range(result.players):
+            for tid in result.tickets[seat]:
+                self.ticket_kept[tid] += 1
+            for tid in result.completed[seat]:
+                self.ticket_completed[tid] += 1
+        t = result.tunnels
+        for name in self.tunnels:
+            self.tunnels[name] += getattr(t, name)
+
+    def merge(self, other: BalanceStats) -> BalanceStats:
+        """A new aggregate of both (neither operand changes)."""
+        self._check(other.map, other.players, other.agents)
+        if len(other.route_claims) != len(self.route_claims) or len(other.ticket_kept) != len(
+            self.ticket_kept
+        ):
+            raise ValueError("aggregates of maps of different sizes do not merge")
+        return BalanceStats.from_dict(_merged(self.to_dict(), other.to_dict()))
+
+    # ------------------------------------------------------------------ derived figures
+
+    def win_rates(self) -> list[tuple[float, float, float]]:
+        """Per seat: the win rate and its 95 % Wilson interval."""
+        return [(w / self.games, *wilson_interval(w, self.games)) for w in self.wins]
+
+    def mean_scores(self) -> list[float]:
+        return [s / self.games for s in self.score_sum]
+
+    def score_sd(self) -> list[float]:
+        """Per seat: the (population) standard deviation of the final score."""
+        n = self.games
+        return [
+            math.sqrt(max(0.0, sq / n - (s / n) ** 2))
+            for s, sq in zip(self.score_sum, self.score_sq, strict=True)
+        ]
+
+    def mean_turns(self) -> float:
+        return sum(k * v for k, v in self.turns.items()) / self.games
+
+    def mean_decisions(self) -> float:
+        return sum(k * v for k, v in self.decisions.items()) / self.games
+
+    def claim_rates(self) -> list[float]:
+        """Per route: the share of games in which it was claimed."""
+        return [c / self.games for c in self.route_claims]
+
+    def completion_rates(self) -> list[float | None]:
+        """Per ticket: completed / kept (None for a ticket nobody kept)."""
+        return [
+            c / k if k else None
+            for c, k in zip(self.ticket_completed, self.ticket_kept, strict=True)
+        ]
+
+    # ------------------------------------------------------------------ raw data
+
+    def to_dict(self) -> dict[str, Any]:
+        """The raw aggregates as JSON-ready data (:meth:`from_dict` reads it back)."""
+        return {
+            "map": self.map,
+            "players": self.players,
+            "agents": list(self.agents),
+            "games": self.games,
+            "ties": self.ties,
+            "wins": list(self.wins),
+            "express": list(self.express),
+            "express_winner_won": self.express_winner_won,
+            "express_shared": self.express_shared,
+            "stations_built": list(self.stations_built),
+            "stations_used": self.stations_used,
+            "station_hist": _dump(self.station_hist),
+            "score_sum": list(self.score_sum),
+            "score_sq": list(self.score_sq),
+            "parts": {name: list(v) for name, v in self.parts.items()},
+            "scores": [_dump(c) for c in self.scores],
+            "margin": _dump(self.margin),
+            "turns": _dump(self.turns),
+            "decisions": _dump(self.decisions),
+            "terminations": dict(sorted(self.terminations.items())),
+            "route_claims": list(self.route_claims),
+            "route_claims_by_winner": list(self.route_claims_by_winner),
+            "ticket_kept": list(self.ticket_kept),
+            "ticket_completed": list(self.ticket_completed),
+            "tunnels": dict(self.tunnels),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BalanceStats:
+        """The aggregate :meth:`to_dict` described."""
+        players = int(data["players"])
+        stats = cls(
+            data["map"],
+            players,
+            tuple(data["agents"]),
+            len(data["route_claims"]),
+            len(data["ticket_kept"]),
+        )
+        for name in (
+            "games",
+            "ties",
+            "express_winner_won",
+            "express_shared",
+            "stations_used",
+        ):
+            setattr(stats, name, int(data[name]))
+        for name in (
+            "wins",
+            "express",
+            "stations_built",
+            "score_sum",
+            "score_sq",
+            "route_claims",
+            "route_claims_by_winner",
+            "ticket_kept",
+            "ticket_completed",
+        ):
+            setattr(stats, name, [int(x) for x in data[name]])
+        for name in ("station_hist", "margin", "turns", "decisions"):
+            setattr(stats, name, _counter(data[name]))
+        stats.scores = [_counter(c) for c in data["scores"]]
+        stats.parts = {name: [int(x) for x in data["parts"][name]] for name in _PARTS}
+        stats.terminations = Counter({str(k): int(v) for k, v in data["terminations"].items()})
+        stats.tunnels = {name: int(data["tunnels"][name]) for name in stats.tunnels}
+        return stats
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BalanceStats) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<BalanceStats {self.map} {self.players} players {self.games} games>"
+
+
+_IDENTITY = ("map", "players", "agents")
+
+
+def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two ``to_dict`` aggregates summed field by field (the identity fields kept)."""
+    return {k: a[k] if k in _IDENTITY else _sum(a[k], b[k]) for k in a}
+
+
+def _sum(a: Any, b: Any) -> Any:
+    if isinstance(a, dict):  # histograms and named counts: the union of the keys
+        keys = sorted(set(a) | set(b), key=_key)
+        return {k: _sum(a[k], b[k]) if k in a and k in b else a.get(k, b.get(k)) for k in keys}
+    if isinstance(a, list):
+        return [_sum(x, y) for x, y in zip(a, b, strict=True)]
+    return a + b
+
+
+def _key(k: str) -> tuple[int, int | str]:
+    """Histogram keys in numeric order, names in text order."""
+    try:
+        return (0, int(k))
+    except ValueError:
+        return (1, k)

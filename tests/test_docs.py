@@ -1,0 +1,120 @@
+"""The documentation tells the truth: every Python block of the README and of ``docs/*.md``
+runs, and the command-line table of ``docs/installation.md`` lists every ``ttr`` command."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ttr_rules
+from ttr_rules import available_maps
+from ttr_rules.cli import COMMANDS
+
+ROOT = Path(__file__).parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PLUGIN_SRC = ROOT / "examples" / "custom_map_plugin" / "src"
+_BLOCK = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
+
+#: Runs the blocks of one page in order in one namespace, as a reader pastes them, and calls
+#: the ``test_*`` functions they define, as pytest would; names the block that fails.
+_RUNNER = """
+import json, sys, traceback
+try:
+    from hypothesis import settings
+except ImportError:
+    pass
+else:
+    settings.register_profile("docs", max_examples=5, deadline=None)
+    settings.load_profile("docs")
+namespace = {"__name__": "__main__"}
+called = set()
+for where, code in json.loads(open(sys.argv[1], encoding="utf-8").read()):
+    try:
+        exec(compile(code, where, "exec"), namespace)
+        for name, value in list(namespace.items()):
+            if name.startswith("test_") and callable(value) and name not in called:
+                called.add(name)
+                value()
+    except BaseException:
+        print(f"{where} fails:", file=sys.stderr)
+        traceback.print_exc()
+        sys.exit(1)
+"""
+
+
+def python_blocks(page: Path) -> list[tuple[str, str]]:
+    """``(page:line, code)`` of every fenced Python block of ``page``."""
+    text = page.read_text(encoding="utf-8")
+    return [
+        (f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}", m.group(1))
+        for m in _BLOCK.finditer(text)
+    ]
+
+
+PAGES_WITH_CODE = [page for page in PAGES if python_blocks(page)]
+
+
+def _alpine_on_path(directory: Path) -> list[str]:
+    """Make the example plugin's map ``alpine`` discoverable without installing it: its sources
+    and an entry point (a ``.dist-info``) on ``sys.path``. Nothing when it is installed."""
+    if "alpine" in available_maps():
+        return []
+    info = directory / "ttr_rules_alpine_docs-0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: ttr-rules-alpine-docs\nVersion: 0\n"
+    )
+    (info / "entry_points.txt").write_text("[ttr_rules.maps]\nalpine = ttr_rules_alpine:load\n")
+    return [str(directory), str(PLUGIN_SRC)]
+
+
+@pytest.mark.parametrize(
+    "page", PAGES_WITH_CODE, ids=[str(p.relative_to(ROOT)) for p in PAGES_WITH_CODE]
+)
+def test_the_python_blocks_of_a_page_run(page: Path, tmp_path: Path) -> None:
+    paths = _alpine_on_path(tmp_path / "site")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([*paths, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    blocks = tmp_path / "blocks.json"
+    blocks.write_text(json.dumps(python_blocks(page)), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-c", _RUNNER, str(blocks)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def test_the_blocks_were_found() -> None:
+    found = {str(p.relative_to(ROOT)) for p in PAGES_WITH_CODE}
+    assert {"README.md", "docs/notation.md", "docs/guide.md"} <= found
+
+
+def test_installation_lists_every_command() -> None:
+    text = (ROOT / "docs" / "installation.md").read_text(encoding="utf-8")
+    section = text.split("## The command line", 1)[1]
+    listed = re.findall(r"^\| `ttr ([a-z-]+)[^`]*` \|", section, re.M)
+    assert sorted(listed) == sorted(c.name for c in COMMANDS)
+    assert len(listed) == len(set(listed))
+
+
+def test_every_public_function_has_a_doctest_example() -> None:
+    """The house rule: each function of the public namespace shows its use in a ``>>>``
+    example (run by ``python -m pytest`` through ``--doctest-modules``)."""
+    missing = [
+        name
+        for name in ttr_rules.__all__
+        if inspect.isfunction(getattr(ttr_rules, name))
+        and ">>>" not in (getattr(ttr_rules, name).__doc__ or "")
+    ]
+    assert missing == []
