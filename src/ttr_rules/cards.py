@@ -47,7 +47,7 @@ class Color(StrEnum):
 #: Every card kind, indexed by ``Color.code``.
 COLORS: tuple[Color, ...] = tuple(Color)
 #: The eight card colours (every kind except the locomotive).
-CARD_COLORS: tuple[Color, ...] = COLORS[:8]
+CARD_COLORS: tuple[Color, ...] = tuple(c for c in COLORS if c is not Color.LOCOMOTIVE)
 LOCOMOTIVE_CODE = Color.LOCOMOTIVE.code
 
 _COLOR_ALIASES: dict[str, Color] = {
@@ -88,7 +88,7 @@ class Hand:
     True
     """
 
-    counts: tuple[int, ...] = (0,) * 9
+    counts: tuple[int, ...] = (0,) * len(COLORS)
 
     @classmethod
     def of(
@@ -96,7 +96,7 @@ class Hand:
     ) -> Hand:
         """Build a hand from ``{Color: count}`` or from an iterable of cards (colour names,
         ``pink`` included, are accepted too)."""
-        counts = [0] * 9
+        counts = [0] * len(COLORS)
         if isinstance(cards, Mapping):
             for color, n in cards.items():
                 counts[parse_color(color).code] += int(n)

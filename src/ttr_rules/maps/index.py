@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, BuildStation, ClaimRoute
-from ..cards import COLORS, LOCOMOTIVE_CODE, Color
+from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from .model import GameMap, Route
 
 __all__ = ["MapIndex", "fold_name", "map_index", "payment_index", "payment_indices"]
@@ -26,7 +26,8 @@ __all__ = ["MapIndex", "fold_name", "map_index", "payment_index", "payment_indic
 #: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
 Edge = tuple[int, int, int]
 
-_LOCO = LOCOMOTIVE_CODE
+#: The codes of the eight card colours (every card kind but the locomotive).
+_CARD_CODES = range(len(CARD_COLORS))
 #: The smallest stride of the payment tables: Europe's longest route (8) and third station.
 _MIN_STRIDE = 9
 
@@ -45,20 +46,20 @@ def payment_indices(
     ``color_code`` −1 means any one colour (gray); at least ``ferry`` locomotives are used
     (E35). Colour by colour, fewest locomotives first, the all-locomotive payment last.
     """
-    locos = counts[_LOCO]
+    locos = counts[LOCOMOTIVE_CODE]
     high = (locos if locos < total else total - 1) + 1
     out: list[int] = []
-    for code in range(8) if color_code < 0 else (color_code,):
+    for code in _CARD_CODES if color_code < 0 else (color_code,):
         low = total - counts[code]
         base = code * stride
         out += range(base + (low if low > ferry else ferry), base + high)
     if locos >= total:
-        out.append(_LOCO * stride + total)
+        out.append(LOCOMOTIVE_CODE * stride + total)
     return out
 
 
 def _claim_table(route_id: int, length: int, stride: int) -> tuple[ClaimRoute | None, ...]:
-    table: list[ClaimRoute | None] = [None] * (9 * stride)
+    table: list[ClaimRoute | None] = [None] * (len(COLORS) * stride)
     for code, color in enumerate(COLORS):
         if color is Color.LOCOMOTIVE:
             table[payment_index(code, length, stride)] = ClaimRoute(route_id, color, length)
@@ -70,7 +71,7 @@ def _claim_table(route_id: int, length: int, stride: int) -> tuple[ClaimRoute | 
 
 def _station_table(city: str, stride: int) -> tuple[BuildStation | None, ...]:
     """Every station payment of up to ``stride − 1`` cards."""
-    table: list[BuildStation | None] = [None] * (9 * stride)
+    table: list[BuildStation | None] = [None] * (len(COLORS) * stride)
     for code, color in enumerate(COLORS):
         for locos in range(stride):
             if color is not Color.LOCOMOTIVE or locos:

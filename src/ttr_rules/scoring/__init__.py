@@ -5,6 +5,8 @@ then tickets with the stations' routes assigned (E55–E58, E65, U9; :mod:`.tick
 left in reserve (E59), the European Express for the longest trail (E72–E75, U10; the graph search
 is :mod:`.trail`), and finally the winner with the tie-breakers (E77, U11, U12). Every function
 here is pure and valid on any state: before the end of the game the scores are provisional.
+:func:`outcome` gives a finished game's reason (:class:`~ttr_rules.Termination`), winners and
+scores at once.
 
 Cities are small ints (their index in ``GameMap.cities``, from the map's index
 :mod:`ttr_rules.maps.index`) and connectivity is a union-find over them (:mod:`.unionfind`).
@@ -16,18 +18,22 @@ from collections.abc import Iterable, Sequence
 
 from attrs import frozen
 
+from ..events import Termination
 from ..maps.index import map_index
+from ..moves.turn import termination
 from ..rules import Rules
 from ..state import GameState
 from .tickets import ticket_result
 from .trail import longest_trail
 
 __all__ = [
+    "Outcome",
     "PlayerScore",
     "final_scores",
     "format_scores",
     "longest_path",
     "longest_trail",
+    "outcome",
     "rank_winners",
     "winners",
 ]
@@ -173,6 +179,48 @@ def winners(state: GameState) -> tuple[int, ...]:
     (0, 1, 2)
     """
     return rank_winners(final_scores(state), state.rules)
+
+
+# --------------------------------------------------------------------------------------------
+# The typed end of a game (python-chess's ``Outcome``)
+
+
+@frozen
+class Outcome:
+    """How a finished game ended."""
+
+    #: Why it ended: the final round was played (E66) or everybody passed (E20, U1).
+    reason: Termination
+    #: The winning seats, ascending, after the tie-breakers (E77); more than one only when
+    #: still tied (U11).
+    winners: tuple[int, ...]
+    #: Every player's final score breakdown, by seat (E76).
+    scores: tuple[PlayerScore, ...]
+
+    @property
+    def winner(self) -> int | None:
+        """The one winner, or None when players are still tied."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """The outcome of a finished game, or None while it goes on.
+
+    >>> from ttr_rules import Pass, apply_action, scenario
+    >>> state = scenario(players=2, face_up=[None] * 5, deck=[], discard=[], ticket_deck=[])
+    >>> outcome(state) is None
+    True
+    >>> for _ in range(2):
+    ...     state = apply_action(state, Pass())  # nobody can do anything else (U1)
+    >>> result = outcome(state)
+    >>> result.reason, result.winners, [score.total for score in result.scores]
+    (<Termination.PASSES: 'all passed'>, (0, 1), [12, 12])
+    """
+    reason = termination(state)
+    if reason is None:
+        return None
+    scores = final_scores(state)
+    return Outcome(reason, rank_winners(scores, state.rules), scores)
 
 
 # --------------------------------------------------------------------------------------------
