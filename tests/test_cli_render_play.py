@@ -85,7 +85,7 @@ def test_render_png(record_file: Path, tmp_path: Path) -> None:
     try:
         import cairosvg  # noqa: F401
     except OSError:
-        pytest.skip("the cairo system library is missing")
+        pytest.skip("missing system program: the cairo library (apt-get install -y libcairo2)")
     out = tmp_path / "board.png"
     assert main(["render", str(record_file), "--png", "-o", str(out), "--size", "400"]) == 0
     assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
