@@ -39,7 +39,7 @@ from ttr_rules import (
 from ttr_rules.actions import Action
 from ttr_rules.game import full_deck
 from ttr_rules.moves.claim import claim_problem
-from ttr_rules.moves.stations import station_problem
+from ttr_rules.moves.stations import problem as station_problem
 from ttr_rules.testing import card_census, playout, random_chooser, snapshot
 
 

@@ -43,6 +43,7 @@ from .events import (
     ResetCapReached,
     RouteClaimed,
     StationBuilt,
+    Termination,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
@@ -53,17 +54,19 @@ from .game import (
     StepResult,
     apply_action,
     current_player,
+    is_legal,
     is_terminal,
     legal_actions,
     new_game,
     step,
+    why_illegal,
 )
 from .maps import GameMap, Route, Ticket, available_maps, load_map, load_map_file
 from .notation import format_action, parse_action
 from .records import GameRecord, read_record, record_game, replay, write_record
 from .rules import Rules
 from .scenario import scenario
-from .scoring import PlayerScore, final_scores, longest_path, winners
+from .scoring import Outcome, PlayerScore, final_scores, longest_path, outcome, winners
 from .serialization import from_json, to_json
 from .state import GameState, PendingTunnel, Phase, PlayerState
 from .views import PlayerView, SeatView, determinize, observe, public_view, view_legal_actions
@@ -98,6 +101,7 @@ __all__ = [
     "MapError",
     "MapLoadError",
     "MapNotFoundError",
+    "Outcome",
     "Pass",
     "Passed",
     "PayTunnel",
@@ -116,6 +120,7 @@ __all__ = [
     "SerializationError",
     "StationBuilt",
     "StepResult",
+    "Termination",
     "Ticket",
     "TicketsDrawn",
     "TicketsKept",
@@ -129,6 +134,7 @@ __all__ = [
     "final_scores",
     "format_action",
     "from_json",
+    "is_legal",
     "is_terminal",
     "legal_actions",
     "load_map",
@@ -136,6 +142,7 @@ __all__ = [
     "longest_path",
     "new_game",
     "observe",
+    "outcome",
     "parse_action",
     "public_view",
     "read_record",
@@ -145,6 +152,7 @@ __all__ = [
     "step",
     "to_json",
     "view_legal_actions",
+    "why_illegal",
     "winners",
     "write_record",
 ]

@@ -47,7 +47,7 @@ class Color(StrEnum):
 #: Every card kind, indexed by ``Color.code``.
 COLORS: tuple[Color, ...] = tuple(Color)
 #: The eight card colours (every kind except the locomotive).
-CARD_COLORS: tuple[Color, ...] = COLORS[:8]
+CARD_COLORS: tuple[Color, ...] = tuple(c for c in COLORS if c is not Color.LOCOMOTIVE)
 LOCOMOTIVE_CODE = Color.LOCOMOTIVE.code
 
 _COLOR_ALIASES: dict[str, Color] = {
@@ -83,12 +83,12 @@ class Hand:
 
     >>> hand = Hand.of({Color.RED: 2, "locomotive": 1})
     >>> hand[Color.RED], hand[Color.BLUE], hand.total, str(hand)
-    (2, 0, 3, '{red:2, locomotive:1}')
+    (2, 0, 3, '2 red, 1 locomotive')
     >>> Hand.of(["red", "pink", "red"]) == Hand.of({Color.RED: 2, Color.PURPLE: 1})
     True
     """
 
-    counts: tuple[int, ...] = (0,) * 9
+    counts: tuple[int, ...] = (0,) * len(COLORS)
 
     @classmethod
     def of(
@@ -96,7 +96,7 @@ class Hand:
     ) -> Hand:
         """Build a hand from ``{Color: count}`` or from an iterable of cards (colour names,
         ``pink`` included, are accepted too)."""
-        counts = [0] * 9
+        counts = [0] * len(COLORS)
         if isinstance(cards, Mapping):
             for color, n in cards.items():
                 counts[parse_color(color).code] += int(n)
@@ -126,5 +126,10 @@ class Hand:
         return {COLORS[i]: n for i, n in enumerate(self.counts) if n}
 
     def __str__(self) -> str:
-        parts = [f"{COLORS[i].value}:{n}" for i, n in enumerate(self.counts) if n]
-        return "{" + ", ".join(parts) + "}"
+        """``2 red, 1 blue, 3 locomotive`` (``no cards`` when empty).
+
+        >>> str(Hand.of({"red": 2, "locomotive": 3, "blue": 1}))
+        '1 blue, 2 red, 3 locomotive'
+        """
+        parts = [f"{n} {COLORS[i].value}" for i, n in enumerate(self.counts) if n]
+        return ", ".join(parts) or "no cards"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TypeAlias
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .cards import Color
 
@@ -20,12 +21,26 @@ __all__ = [
     "ResetCapReached",
     "RouteClaimed",
     "StationBuilt",
+    "Termination",
     "TicketsDrawn",
     "TicketsKept",
     "TunnelDeclined",
     "TunnelRevealed",
     "TurnEnded",
 ]
+
+
+class Termination(StrEnum):
+    """How a game ended: the ``reason`` of :class:`GameOver` and of ``outcome(state)``.
+
+    The values are the texts records and JSON carry (``"final round"``, ``"all passed"``).
+    """
+
+    #: A player ended a turn with at most ``end_trigger_trains`` trains and everyone then had
+    #: one last turn (E66–E69).
+    TRAINS = "final round"
+    #: Every player passed in one full round: nobody could do anything else (E20, U1).
+    PASSES = "all passed"
 
 
 @frozen
@@ -142,9 +157,9 @@ class FinalRoundStarted:
 
 @frozen
 class GameOver:
-    """The game ended: ``reason`` is ``"final round"`` or ``"all passed"`` (E66, E20)."""
+    """The game ended, for ``reason`` (E66, E20); its text value is converted too."""
 
-    reason: str
+    reason: Termination = field(converter=Termination)
 
 
 Event: TypeAlias = (

@@ -30,10 +30,9 @@ from .actions import (
 )
 from .cards import Color, parse_color
 from .errors import AmbiguousActionError, InvalidActionError
-from .game import legal_actions
+from .game import is_legal, legal_actions
 from .maps import GameMap, Route
 from .maps.index import fold_name, map_index
-from .moves.claim import claim_problem
 from .state import GameState
 
 __all__ = ["fold_name", "format_action", "parse_action", "resolve_city"]
@@ -257,7 +256,7 @@ def _parse_claim(rest: str, state: GameState) -> ClaimRoute:
             f"no track of {route_text} takes {payment_text(color, claims[0].locomotives)}: "
             + ", ".join(str(r) for r in tracks)
         )
-    legal = [c for c in fitting if claim_problem(state, c) is None]
+    legal = [c for c in fitting if is_legal(state, c)]
     return _only(legal if legal else fitting, f"claim {rest}", state.map)
 
 

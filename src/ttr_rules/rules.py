@@ -12,6 +12,8 @@ from typing import Literal
 
 from attrs import field, frozen
 
+from .cards import CARD_COLORS
+
 __all__ = ["TIE_BREAKERS", "Rules"]
 
 #: The names accepted in :attr:`Rules.tie_breakers` (E77).
@@ -47,6 +49,8 @@ class Rules:
     trains_per_player: int = 45
     #: Stations each player may build; the n-th station costs n cards (E52, E53).
     stations_per_player: int = 3
+    #: Train cards in the face-up row (E2, E6, E12).
+    face_up_size: int = 5
     #: Face-up locomotives that force the row to be reset; None disables the reset (E12, §1 #7).
     face_up_locomotive_limit: int | None = 3
     #: Safety cap on consecutive resets of the face-up row (E15, U2).
@@ -117,6 +121,7 @@ class Rules:
                 found.append((name, message))
 
         for name in (
+            "face_up_size",
             "trains_per_player",
             "stations_per_player",
             "max_consecutive_resets",
@@ -136,11 +141,15 @@ class Rules:
             value = getattr(self, name)
             need(isinstance(value, int) and not isinstance(value, bool), name, "must be an integer")
             need(not isinstance(value, int) or value >= 0, name, "must be >= 0")
+        # A face_up_size that is not an integer is reported above and skipped below.
+        row = self.face_up_size if isinstance(self.face_up_size, int) else None
+        need(row is None or row >= 1, "face_up_size", "must be >= 1")
         limit = self.face_up_locomotive_limit
         need(
-            limit is None or (isinstance(limit, int) and 1 <= limit <= 5),
+            limit is None
+            or (isinstance(limit, int) and limit >= 1 and (row is None or limit <= row)),
             "face_up_locomotive_limit",
-            "must be null or an integer from 1 to 5",
+            "must be null or an integer from 1 to face_up_size",
         )
         need(
             self.initial_discard in ("box", "bottom"),
@@ -164,12 +173,12 @@ class Rules:
             "tickets_keep_at_least",
             "must be between 1 and tickets_drawn",
         )
-        cards = 8 * self.cards_per_color + self.locomotive_cards
+        cards = len(CARD_COLORS) * self.cards_per_color + self.locomotive_cards
         need(
-            self.starting_hand * self.max_players + 5 <= cards,
+            self.starting_hand * self.max_players + (row or 0) <= cards,
             "starting_hand",
-            f"{self.max_players} hands of {self.starting_hand} and a face-up row of 5 need more "
-            f"than the {cards} train cards",
+            f"{self.max_players} hands of {self.starting_hand} and a face-up row of {row} need "
+            f"more than the {cards} train cards",
         )
         need(
             2 <= self.min_players <= self.max_players,

@@ -49,7 +49,7 @@ def _hands(hands: Sequence[Mapping[Color, int]] | None, count: int) -> list[Hand
         raise ValueError(f"hands: expected {count} hands (one per player), got {len(hands)}")
     built = []
     for seat, hand in enumerate(hands):
-        counts = [0] * 9
+        counts = [0] * len(COLORS)
         for color, n in hand.items():
             if not isinstance(n, int) or n < 0:
                 raise ValueError(f"hands[{seat}][{color}]: {n!r} is not a card count")
@@ -128,12 +128,12 @@ def scenario(
 ) -> GameState:
     """A position at the start of ``current``'s turn in the main phase.
 
-    ``hands``: one ``{Color: count}`` per player; ``face_up``: 5 items, a Color or None (an
-    empty slot); ``deck``: top card first; ``discard``: oldest first; ``routes``: ``{route id:
-    player}``; ``stations``: ``{city: player}``; ``tickets``: kept ticket ids per player (an
-    ``(a, b, points)`` tuple injects a ticket that is not on the map); ``ticket_deck``: top
-    first; ``trains``: trains left per player; ``shuffle="identity"`` makes every reshuffle
-    keep the discard's order, oldest card on top.
+    ``hands``: one ``{Color: count}`` per player; ``face_up``: ``rules.face_up_size`` (5) items,
+    a Color or None (an empty slot); ``deck``: top card first; ``discard``: oldest first;
+    ``routes``: ``{route id: player}``; ``stations``: ``{city: player}``; ``tickets``: kept
+    ticket ids per player (an ``(a, b, points)`` tuple injects a ticket that is not on the
+    map); ``ticket_deck``: top first; ``trains``: trains left per player;
+    ``shuffle="identity"`` makes every reshuffle keep the discard's order, oldest card on top.
 
     Placed routes count as claimed: each owner scores the table over them and, unless
     ``trains`` is given, has the starting trains minus their lengths. Cards not placed form the
@@ -152,7 +152,7 @@ def scenario(
     ...     discard=[],
     ... )
     >>> str(state.players[0].hand), state.route_owner[0], state.players[1].trains
-    ('{black:3}', 1, 44)
+    ('3 black', 1, 44)
     >>> len(state.out_of_play)  # neither placed nor in a pile
     101
     >>> DrawBlind() in legal_actions(state)
@@ -177,8 +177,10 @@ def scenario(
     hand_list = _hands(hands, players)
     row_slots: tuple[Color | None, ...] | None = None
     if face_up is not None:
-        if len(face_up) != 5:
-            raise ValueError(f"face_up: expected 5 slots, got {len(face_up)}")
+        if len(face_up) != rules.face_up_size:
+            raise ValueError(
+                f"face_up: expected {rules.face_up_size} slots (face_up_size), got {len(face_up)}"
+            )
         row_slots = tuple(
             None if c is None else _card(c, f"face_up[{i}]") for i, c in enumerate(face_up)
         )
@@ -188,8 +190,9 @@ def scenario(
     unplaced = _unplaced_cards(rules, hand_list, row_slots, deck_cards, discard_cards)
     unplaced = fisher_yates(unplaced, rnd)
     if row_slots is None:
-        row_slots = tuple(unplaced[:5]) + (None,) * (5 - len(unplaced[:5]))
-        unplaced = unplaced[5:]
+        size = rules.face_up_size
+        row_slots = tuple(unplaced[:size]) + (None,) * (size - len(unplaced[:size]))
+        unplaced = unplaced[size:]
     out_of_play: tuple[Color, ...] = ()
     if deck_cards is None:
         deck_cards = unplaced

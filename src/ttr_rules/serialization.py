@@ -6,9 +6,10 @@ Conventions (the round trip ``from_json(to_json(x), type(x)) == x`` is exact):
 - Actions and events are tagged: ``{"type": "claim_route", "route": 57, ...}``; the tag is the
   class name in snake case. ``to_json`` always writes the tag, and ``from_json`` accepts it for
   the :data:`~ttr_rules.Action` / :data:`~ttr_rules.Event` unions and for each concrete class.
-- :class:`~ttr_rules.Color` and :class:`~ttr_rules.Phase` are their string values; tuples are
-  arrays; frozensets are sorted arrays; a :class:`~ttr_rules.Hand` is an object of its non-zero
-  counts in colour order, ``{"red": 2, "locomotive": 1}``.
+- :class:`~ttr_rules.Color`, :class:`~ttr_rules.Phase` and :class:`~ttr_rules.Termination` are
+  their string values; tuples are arrays; frozensets are sorted arrays; a
+  :class:`~ttr_rules.Hand` is an object of its non-zero counts in colour order,
+  ``{"red": 2, "locomotive": 1}``.
 - A :class:`~ttr_rules.GameMap` (in a state or a view) is a reference ``{"name", "version",
   "digest"}`` when the installed map of that name has that digest, and is reloaded with
   ``load_map``; any other map is embedded in full under ``"embedded"`` (in the map-file format),
@@ -42,7 +43,7 @@ from cattrs.v import transform_error
 from .actions import ACTION_TYPES, Action
 from .cards import COLORS, Color, Hand
 from .errors import MapError, SerializationError
-from .events import Event
+from .events import Event, Termination
 from .maps import GameMap
 from .state import Phase
 
@@ -271,7 +272,7 @@ def _make_converter() -> cattrs.Converter:
         conv.register_structure_hook(kind, _strict(kind, label))
     conv.register_structure_hook(float, _structure_float)
     # Each enum by name: the hook for ``str`` would otherwise catch these StrEnums.
-    for enum in (Color, Phase):
+    for enum in (Color, Phase, Termination):
         conv.register_structure_hook(enum, _enum_hook)
     conv.register_structure_hook_factory(_is_homogeneous, _collection_hook)
     conv.register_unstructure_hook_func(_is_frozenset, _unstructure_frozenset)

@@ -7,8 +7,9 @@ compare by value and can be shared freely between threads, search trees and cach
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 from attrs import frozen
@@ -17,7 +18,7 @@ from .cards import Color, Hand
 from .maps.model import GameMap
 from .rules import Rules
 
-__all__ = ["GameState", "PendingTunnel", "Phase", "PlayerState"]
+__all__ = ["COPIED_CLASSES", "GameState", "PendingTunnel", "Phase", "PlayerState", "evolve"]
 
 
 _new = object.__new__
@@ -56,15 +57,6 @@ class PlayerState:
     #: Points scored for claimed routes so far (E29).
     route_points: int = 0
 
-    def replace(self, **changes: Any) -> PlayerState:
-        """A copy with the given fields replaced (a fast :func:`attrs.evolve`, see
-        :func:`evolve`)."""
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        new = _new(PlayerState)
-        _set(new, "__dict__", fields)
-        return new
-
 
 @frozen
 class PendingTunnel:
@@ -89,7 +81,7 @@ class GameState:
     oldest card first, ``face_up`` five slots (None for a slot that could not be filled, U3).
     """
 
-    # Not slotted: the engine copies states with two dict updates (see evolve).
+    # Not slotted: the engine copies states with one dict copy and update (see evolve).
     map: GameMap = attrs.field(repr=False)
     rules: Rules = attrs.field(repr=False)
     players: tuple[PlayerState, ...]
@@ -154,20 +146,55 @@ class GameState:
                 return seat
         return None
 
+    # Presentation lives in the render layer, above this one: it is imported when called
+    # (as python-chess does for ``chess.svg``), so the core never depends on it.
 
-def evolve(state: GameState, **changes: Any) -> GameState:
-    """A copy of ``state`` with the given fields replaced: a fast :func:`attrs.evolve`.
+    def __str__(self) -> str:
+        """The position as text (:func:`ttr_rules.render.text`): ``print(state)``."""
+        from .render import text
 
-    The engine makes one new state per transition. GameState keeps its fields in an instance
-    dict (it is not slotted) precisely so that this copy is one C-level dict copy and update.
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter and IPython (:func:`ttr_rules.render.svg`)."""
+        from .render import svg
+
+        return svg(self)
+
+
+#: The classes :func:`evolve` copies. Each is a frozen attrs class with an instance ``__dict__``
+#: (``slots=False``) and no validator, converter or ``__attrs_post_init__`` that the copy would
+#: skip (``tests/test_state.py`` checks this).
+COPIED_CLASSES = (GameState, PlayerState)
+
+_Copied = TypeVar("_Copied", GameState, PlayerState)
+
+
+def evolve(obj: _Copied, changes: Mapping[str, Any] | None = None, /, **more: Any) -> _Copied:
+    """A copy of a :class:`GameState` or :class:`PlayerState` with the given fields replaced.
+
+    This is the engine's one way to build a next state (U22: the given state is never
+    changed). The changes come as a dict, as keywords, or both (keywords win)::
+
+        evolve(state, {"turn": 5})  # the engine's hot path: no keyword packing
+        evolve(state, turn=5)
+
+    :func:`attrs.evolve` would run ``__init__`` for every field; this copies the instance
+    ``__dict__`` and updates it, one C-level copy and update. That is only right for the
+    :data:`COPIED_CLASSES`, which have no validators or converters to skip. The field names are
+    not checked: a misspelt one would add an attribute, so callers name real fields.
+
+    >>> from ttr_rules import new_game
+    >>> state = new_game(players=2, seed=1)
+    >>> later = evolve(state, turn=5)
+    >>> (later.turn, state.turn, later.players is state.players)
+    (5, 0, True)
     """
-    return evolve_with(state, changes)
-
-
-def evolve_with(state: GameState, changes: dict[str, Any]) -> GameState:
-    """:func:`evolve` with the changes given as a dict."""
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    new = _new(GameState)
+    fields = obj.__dict__.copy()
+    if changes:
+        fields.update(changes)
+    if more:
+        fields.update(more)
+    new = _new(type(obj))
     _set(new, "__dict__", fields)
     return new

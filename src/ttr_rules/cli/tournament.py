@@ -1,9 +1,10 @@
 """``ttr tournament``: a round robin between agents, with win rates, margins and ratings.
 
 The games are played by :func:`ttr_rules.sim.run_games` (in this process, on ``--workers``
-local processes or on Ray with ``--ray [ADDRESS]``, with the progress bar on stderr); the
-schedule and the statistics are :mod:`ttr_rules.agents.tournament`. Ctrl-C stops the workers,
-prints the standings of the finished games and exits with status 130.
+local processes or with ``--ray [ADDRESS]``), with the progress bar of
+:mod:`ttr_rules.cli.games`; the schedule and the statistics are
+:mod:`ttr_rules.agents.tournament`. Ctrl-C stops the workers, prints the standings of the
+finished games and exits with status 130.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+from ..maps import GameMap
+from .common import table
 from .games import add_runner_arguments, check_runner_arguments, played, uninterrupted
+from .maps import map_named
 
 __all__ = ["configure", "run"]
 
@@ -49,9 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from ..agents import make_agent
     from ..agents.tournament import Outcome, schedule, summarize
     from ..game import check_player_count
-    from ..maps import GameMap, load_map, load_map_file
     from ..sim import AgentSpec, GameSpec
-    from .common import table
 
     check_runner_arguments(args)
     specs = [AgentSpec.parse(text) for text in args.agents.split(",") if text.strip()]
@@ -61,22 +63,20 @@ def run(args: argparse.Namespace) -> int:
             make_agent(spec.name, seed=0, **dict(spec.options))
         except TypeError as exc:
             raise ValueError(f"agent {spec}: {exc}") from exc
-    game_map: str | GameMap
-    if Path(args.map).suffix == ".json":
-        game_map = load_map_file(args.map)
-    else:
-        game_map = load_map(args.map).name
-    rules = game_map.rules if isinstance(game_map, GameMap) else load_map(game_map).rules
-    check_player_count(args.players, rules)
+    game_map = map_named(args.map)
+    check_player_count(args.players, game_map.rules)
     pairings = schedule(labels, args.players, args.games, args.seed)
+    # An installed map goes to the workers by name (each loads it); a map file as data.
+    from_file = args.map.endswith(".json") or Path(args.map).is_file()
+    sent: str | GameMap = game_map if from_file else game_map.name
     games = [
-        GameSpec(seed=p.seed, map=game_map, players=args.players, agents=p.seats) for p in pairings
+        GameSpec(seed=p.seed, map=sent, players=args.players, agents=p.seats) for p in pairings
     ]
     began = time.perf_counter()
     outcomes = []
     interrupted = False
     try:
-        with played(args, games, len(games)) as (results, _):
+        with played(args, games, len(games)) as (results, _progress):
             for result in results:
                 with uninterrupted():
                     outcomes.append(Outcome(result.agents, result.totals, result.winners))
@@ -108,11 +108,10 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     print(table(rows, numeric=(1, 2, 3, 5, 6, 7)))
-    map_name = game_map.name if isinstance(game_map, GameMap) else game_map
     done = f"{len(outcomes)} of {len(games)}" if interrupted else f"{len(outcomes)}"
     print(
         ("\ninterrupted after " if interrupted else "\n")
-        + f"{done} games of {args.players} players on {map_name} in {seconds:.1f} s "
+        + f"{done} games of {args.players} players on {game_map.name} in {seconds:.1f} s "
         "(seats rotated; ratings: Bradley–Terry fit of every pairwise result, mean 1500)"
     )
     return status

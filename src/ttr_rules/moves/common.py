@@ -1,58 +1,126 @@
-"""Helpers shared by the action families: paying with cards, updating one player."""
+"""What the action families share: the hot path's constants, the shape of a rule check, and
+paying with cards (E23, E25, E26, E52, U8).
+
+Enum members as module constants
+--------------------------------
+The engine's hot path (``legal_actions``, ``apply_action``) reads the enum members it compares
+against from the module constants below, never as ``Phase.START`` or ``Color.LOCOMOTIVE``: in a
+function body those cost an attribute look-up on the enum class (about 0.2 µs each on Python
+3.11), a module global only a dict look-up. Members are compared with ``is``. Every engine
+module imports these names from here; this is the only place that explains it.
+"""
 
 from __future__ import annotations
 
-from ..cards import LOCOMOTIVE_CODE, Color, Hand
-from ..state import PlayerState
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
+from ..errors import Reason
+from ..state import GameState, Phase
+
+if TYPE_CHECKING:
+    from .draft import Draft
 
 __all__ = [
+    "GAME_OVER",
+    "INITIAL_TICKETS",
+    "KEEP_TICKETS",
+    "LOCOMOTIVE",
+    "SECOND_CARD",
+    "START",
+    "TUNNEL",
+    "ActionRules",
+    "Check",
+    "Problem",
+    "Transition",
     "can_pay",
     "hand_add",
     "pay",
     "payment_cards",
-    "with_player",
+    "payment_problem",
 ]
 
-# Enum members are looked up once here: ``Phase.START`` in a function body costs an enum
-# class-attribute look-up (about 0.2 µs on Python 3.11) every time it runs.
-_LOCOMOTIVE = Color.LOCOMOTIVE
+GAME_OVER = Phase.GAME_OVER
+INITIAL_TICKETS = Phase.INITIAL_TICKETS
+KEEP_TICKETS = Phase.KEEP_TICKETS
+SECOND_CARD = Phase.SECOND_CARD
+START = Phase.START
+TUNNEL = Phase.TUNNEL
+#: The wild card as a :class:`~ttr_rules.Color`; its index in card-count tuples is
+#: :data:`~ttr_rules.cards.LOCOMOTIVE_CODE`.
+LOCOMOTIVE = Color.LOCOMOTIVE
 
-_LOCO = LOCOMOTIVE_CODE
+
+class Problem(NamedTuple):
+    """Why an action is illegal: the :class:`~ttr_rules.Reason` and a detail for the message.
+
+    Each action family's ``problem(state, action)`` returns one, or None when the action is
+    legal; ``why_illegal``, ``is_legal`` and ``apply_action`` all ask that one check (U22).
+    """
+
+    reason: Reason
+    detail: str = ""
 
 
-def with_player(
-    players: tuple[PlayerState, ...], seat: int, player: PlayerState
-) -> tuple[PlayerState, ...]:
-    """``players`` with seat ``seat`` replaced."""
-    return players[:seat] + (player,) + players[seat + 1 :]
+#: An action class's rule check: ``problem(state, action)``, None when the action is legal.
+Check = Callable[[GameState, Any], "Problem | None"]
+#: An action class's transition: ``apply(draft, action)`` changes the draft and returns the phase
+#: in which the same player continues (:attr:`Phase.START`: the turn is over).
+Transition = Callable[["Draft", Any], Phase]
+#: A family's actions: each action class with its check and its transition. Each family exposes
+#: this table as ``ACTIONS`` and, as its face, ``problem(state, action)`` and
+#: ``apply(draft, action)`` that dispatch through it; ``game`` merges the tables.
+ActionRules = dict[type, tuple[Check, Transition]]
+
+
+def payment_problem(
+    color: object, locomotives: object, total: int, route_color: int
+) -> Problem | None:
+    """Why ``(color, locomotives)`` is not a way to pay ``total`` cards for a route of colour
+    code ``route_color`` (−1: gray, or a station): a payment is ``total`` cards of one colour,
+    locomotives wild; all-locomotive payments are written with ``Color.LOCOMOTIVE`` (E23–E26,
+    E52)."""
+    if not isinstance(color, Color) or not isinstance(locomotives, int):
+        return Problem(Reason.BAD_PAYMENT, "colour must be a Color and locomotives an int")
+    if color is LOCOMOTIVE:
+        if locomotives != total:
+            return Problem(Reason.BAD_PAYMENT, f"an all-locomotive payment is {total} locomotives")
+        return None
+    if not 0 <= locomotives < total:
+        return Problem(Reason.BAD_PAYMENT, f"locomotives must be 0..{total - 1} with a colour")
+    if route_color >= 0 and color.code != route_color:
+        return Problem(Reason.WRONG_COLOR, f"the route is {COLORS[route_color].value}")
+    return None
 
 
 def can_pay(hand: Hand, color: Color, locomotives: int, total: int) -> bool:
     """Whether ``hand`` holds ``total − locomotives`` cards of ``color`` and ``locomotives``
     locomotives (for an all-locomotive payment ``color`` is ``Color.LOCOMOTIVE``)."""
     counts = hand.counts
-    if color is _LOCOMOTIVE:
-        return counts[_LOCO] >= total
-    return counts[color.code] >= total - locomotives and counts[_LOCO] >= locomotives
+    if color is LOCOMOTIVE:
+        return counts[LOCOMOTIVE_CODE] >= total
+    return counts[color.code] >= total - locomotives and counts[LOCOMOTIVE_CODE] >= locomotives
 
 
 def pay(hand: Hand, color: Color, locomotives: int, total: int) -> Hand:
     """``hand`` without the payment (which the caller has checked with :func:`can_pay`)."""
     counts = list(hand.counts)
-    if color is not _LOCOMOTIVE:
+    if color is not LOCOMOTIVE:
         counts[color.code] -= total - locomotives
-    counts[_LOCO] -= locomotives
+    counts[LOCOMOTIVE_CODE] -= locomotives
     return Hand(tuple(counts))
 
 
 def payment_cards(color: Color, locomotives: int, total: int) -> tuple[Color, ...]:
     """The cards of a payment in discard order: coloured cards first, then locomotives (U8)."""
-    if color is _LOCOMOTIVE:
-        return (_LOCOMOTIVE,) * total
-    return (color,) * (total - locomotives) + (_LOCOMOTIVE,) * locomotives
+    if color is LOCOMOTIVE:
+        return (LOCOMOTIVE,) * total
+    return (color,) * (total - locomotives) + (LOCOMOTIVE,) * locomotives
 
 
 def hand_add(hand: Hand, color: Color) -> Hand:
+    """``hand`` with one more card of ``color``."""
     counts = list(hand.counts)
     counts[color.code] += 1
     return Hand(tuple(counts))

@@ -1,87 +1,117 @@
 """Drawing train cards (E6–E11, E17–E19, E21, U5, U6).
 
 Two cards per turn, each from the face-up row or blind from the deck, in any mix. A face-up
-locomotive may only be the first and only card; a blind locomotive counts as one card.
+locomotive may only be the first and only card; a blind locomotive counts as one card. The
+family's actions are :class:`~ttr_rules.DrawFaceUp` and :class:`~ttr_rules.DrawBlind`.
 """
 
 from __future__ import annotations
 
 from ..actions import Action, DrawBlind, DrawFaceUp
-from ..cards import Color
-from ..errors import IllegalActionError, Reason
-from ..events import CardDrawn, Event
-from ..piles import Piles
-from ..state import GameState, Phase
-from .common import hand_add, with_player
-from .turn import finish_action
+from ..errors import Reason
+from ..events import CardDrawn
+from ..rules import Rules
+from ..state import GameState, Phase, evolve
+from .common import LOCOMOTIVE, SECOND_CARD, START, ActionRules, Problem, hand_add
+from .draft import Draft
 
-__all__ = ["apply_draw_blind", "apply_draw_face_up", "draw_actions"]
+__all__ = [
+    "ACTIONS",
+    "apply",
+    "blind_problem",
+    "draw_actions",
+    "face_up_problem",
+    "problem",
+    "take_blind",
+    "take_face_up",
+]
 
-# Enum members are looked up once here: ``Phase.START`` in a function body costs an enum
-# class-attribute look-up (about 0.2 µs on Python 3.11) every time it runs.
-_SECOND_CARD = Phase.SECOND_CARD
-_START = Phase.START
-
-_LOCO = Color.LOCOMOTIVE
-_FACE_UP = tuple(DrawFaceUp(slot) for slot in range(5))
+#: ``DrawFaceUp`` actions made once, one per slot; grown for rules with a longer row.
+_FACE_UP = [DrawFaceUp(slot) for slot in range(Rules().face_up_size)]
 _BLIND = DrawBlind()
 
 
 def draw_actions(state: GameState) -> list[Action]:
     """The legal card draws: any face-up card as the first card, any but a locomotive as the
     second (E8, E9, E11); blind while the deck or the discard holds a card (E18, U6)."""
-    first = state.phase is _START
-    out: list[Action] = [
-        _FACE_UP[slot]
-        for slot, card in enumerate(state.face_up)
-        if card is not None and (first or card is not _LOCO)
-    ]
+    first = state.phase is START
+    try:
+        out: list[Action] = [
+            _FACE_UP[slot]
+            for slot, card in enumerate(state.face_up)
+            if card is not None and (first or card is not LOCOMOTIVE)
+        ]
+    except IndexError:  # a row longer than any seen so far
+        _FACE_UP.extend(DrawFaceUp(slot) for slot in range(len(_FACE_UP), len(state.face_up)))
+        return draw_actions(state)
     if state.deck or state.discard:
         out.append(_BLIND)
     return out
 
 
-def _check_phase(state: GameState, action: Action) -> None:
-    if state.phase is not _START and state.phase is not _SECOND_CARD:
-        raise IllegalActionError(Reason.WRONG_PHASE, action, f"phase is {state.phase.value}")
-
-
-def apply_draw_face_up(state: GameState, action: DrawFaceUp, log: list[Event] | None) -> GameState:
-    """Take a face-up card; its slot is refilled before the second pick (E7, E12). A face-up
-    locomotive ends the draw (E8) and is refused as the second card (E9)."""
-    _check_phase(state, action)
+def face_up_problem(state: GameState, action: DrawFaceUp) -> Problem | None:
+    """Why ``action`` is not a legal face-up draw now: the slot must hold a card, and a
+    locomotive only as the first card (E8, E9)."""
+    phase = state.phase
+    if phase is not START and phase is not SECOND_CARD:
+        return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
     slot = action.slot
     if not isinstance(slot, int) or not 0 <= slot < len(state.face_up):
-        raise IllegalActionError(Reason.NO_SUCH_SLOT, action)
+        return Problem(Reason.NO_SUCH_SLOT)
     card = state.face_up[slot]
     if card is None:
-        raise IllegalActionError(Reason.EMPTY_SLOT, action)
-    first = state.phase is _START
-    if card is _LOCO and not first:
-        raise IllegalActionError(Reason.LOCOMOTIVE_AS_SECOND_CARD, action)
-    seat = state.current
-    if log is not None:
-        log.append(CardDrawn(seat, card, slot))
-    piles = Piles(state, log)
-    piles.take_face_up(slot)
-    player = state.players[seat]
-    players = with_player(state.players, seat, player.replace(hand=hand_add(player.hand, card)))
-    next_phase = _SECOND_CARD if first and card is not _LOCO else _START
-    return finish_action(state, piles, players, log, next_phase)
+        return Problem(Reason.EMPTY_SLOT)
+    if card is LOCOMOTIVE and phase is not START:
+        return Problem(Reason.LOCOMOTIVE_AS_SECOND_CARD)
+    return None
 
 
-def apply_draw_blind(state: GameState, action: DrawBlind, log: list[Event] | None) -> GameState:
+def blind_problem(state: GameState, action: DrawBlind) -> Problem | None:
+    """Why a blind draw is not legal now: it needs a card in the deck or the discard (E18)."""
+    phase = state.phase
+    if phase is not START and phase is not SECOND_CARD:
+        return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
+    return None if state.deck or state.discard else Problem(Reason.DECK_EMPTY)
+
+
+def take_face_up(draft: Draft, action: DrawFaceUp) -> Phase:
+    """Take a face-up card; its slot is refilled before the second pick (E7, E12). A face-up
+    locomotive ends the draw (E8); any other first card calls for a second one (E6)."""
+    state = draft.state
+    slot = action.slot
+    card = state.face_up[slot]
+    assert card is not None  # checked by face_up_problem()
+    if draft.log is not None:
+        draft.log.append(CardDrawn(state.current, card, slot))
+    draft.take_face_up(slot)
+    draft.player = evolve(draft.player, hand=hand_add(draft.player.hand, card))
+    return SECOND_CARD if state.phase is START and card is not LOCOMOTIVE else START
+
+
+def take_blind(draft: Draft, action: DrawBlind) -> Phase:
     """Take the top card of the deck, reshuffling the discard when the deck is empty (E10,
-    E17); refused when both are empty (E18)."""
-    _check_phase(state, action)
-    piles = Piles(state, log)
-    card = piles.draw()
-    if card is None:
-        raise IllegalActionError(Reason.DECK_EMPTY, action)
-    seat = state.current
-    player = state.players[seat]
-    players = with_player(state.players, seat, player.replace(hand=hand_add(player.hand, card)))
-    if log is not None:
-        log.append(CardDrawn(seat, card, None))
-    next_phase = _SECOND_CARD if state.phase is _START else _START
-    return finish_action(state, piles, players, log, next_phase)
+    E17); a blind locomotive counts as one card (E10)."""
+    card = draft.draw()
+    assert card is not None  # checked by blind_problem()
+    state = draft.state
+    draft.player = evolve(draft.player, hand=hand_add(draft.player.hand, card))
+    if draft.log is not None:
+        draft.log.append(CardDrawn(state.current, card, None))
+    return SECOND_CARD if state.phase is START else START
+
+
+#: The draw family: each action class with its check and its transition.
+ACTIONS: ActionRules = {
+    DrawFaceUp: (face_up_problem, take_face_up),
+    DrawBlind: (blind_problem, take_blind),
+}
+
+
+def problem(state: GameState, action: DrawFaceUp | DrawBlind) -> Problem | None:
+    """Why ``action`` is not a legal card draw now, or None when it is."""
+    return ACTIONS[type(action)][0](state, action)
+
+
+def apply(draft: Draft, action: DrawFaceUp | DrawBlind) -> Phase:
+    """Apply a legal card draw (see :func:`problem`)."""
+    return ACTIONS[type(action)][1](draft, action)

@@ -1,5 +1,8 @@
 """Destination tickets: the initial choice and the ticket draw (E3, E4, E61–E64, U7,
-U21)."""
+U21).
+
+The family's actions are :class:`~ttr_rules.DrawTickets` and :class:`~ttr_rules.KeepTickets`.
+"""
 
 from __future__ import annotations
 
@@ -7,26 +10,24 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..actions import Action, DrawTickets, KeepTickets
-from ..errors import IllegalActionError, Reason
-from ..events import Event, TicketsDrawn, TicketsKept
-from ..piles import Piles
-from ..state import GameState, Phase, PlayerState, evolve
-from .common import with_player
-from .turn import finish_action
+from ..errors import Reason
+from ..events import TicketsDrawn, TicketsKept
+from ..state import GameState, Phase, evolve
+from .common import INITIAL_TICKETS, KEEP_TICKETS, START, ActionRules, Problem
+from .draft import Draft
 
 __all__ = [
-    "apply_draw_tickets",
-    "apply_keep_tickets",
+    "ACTIONS",
+    "apply",
+    "draw",
+    "draw_problem",
+    "keep",
     "keep_actions",
+    "keep_problem",
     "min_keep",
+    "problem",
     "ticket_actions",
 ]
-
-# Enum members are looked up once here: ``Phase.START`` in a function body costs an enum
-# class-attribute look-up (about 0.2 µs on Python 3.11) every time it runs.
-_INITIAL_TICKETS = Phase.INITIAL_TICKETS
-_KEEP_TICKETS = Phase.KEEP_TICKETS
-_START = Phase.START
 
 _DRAW = DrawTickets()
 
@@ -43,7 +44,7 @@ def min_keep(state: GameState) -> int:
     offered = len(state.players[state.current].offered)
     wanted = (
         rules.initial_keep_at_least
-        if state.phase is _INITIAL_TICKETS
+        if state.phase is INITIAL_TICKETS
         else rules.tickets_keep_at_least
     )
     return min(wanted, offered)
@@ -65,72 +66,79 @@ def keep_actions(state: GameState) -> list[Action]:
     return list(_keep_choices(offered, min_keep(state)))
 
 
-def apply_draw_tickets(state: GameState, action: DrawTickets, log: list[Event] | None) -> GameState:
-    """Draw the top ``tickets_drawn`` tickets, or what remains (E61, E62)."""
-    if state.phase is not _START:
-        raise IllegalActionError(Reason.WRONG_PHASE, action, f"phase is {state.phase.value}")
+def draw_problem(state: GameState, action: DrawTickets) -> Problem | None:
+    """Why drawing tickets is not legal now: it needs a ticket left in the deck (E63)."""
+    if state.phase is not START:
+        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
     if not state.ticket_deck:
-        raise IllegalActionError(Reason.NO_TICKETS_LEFT, action)
+        return Problem(Reason.NO_TICKETS_LEFT)
+    return None
+
+
+def keep_problem(state: GameState, action: KeepTickets) -> Problem | None:
+    """Why ``action`` is not a legal choice: it names offered tickets only, at least
+    :func:`min_keep` of them (E4, E61, E62)."""
+    phase = state.phase
+    if phase is not KEEP_TICKETS and phase is not INITIAL_TICKETS:
+        return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
+    offered = state.players[state.current].offered
+    chosen = action.tickets
+    if not isinstance(chosen, frozenset) or not chosen <= set(offered):
+        return Problem(Reason.NOT_OFFERED, f"offered {offered}")
+    least = min_keep(state)
+    if len(chosen) < least:
+        return Problem(Reason.MUST_KEEP_MORE_TICKETS, f"keep {least}")
+    return None
+
+
+def draw(draft: Draft, action: DrawTickets) -> Phase:
+    """Draw the top ``tickets_drawn`` tickets, or what remains (E61, E62); the same player
+    chooses next."""
+    state = draft.state
     count = state.rules.tickets_drawn
-    offered, rest = state.ticket_deck[:count], state.ticket_deck[count:]
-    seat = state.current
-    player = state.players[seat].replace(offered=offered)
-    if log is not None:
-        log.append(TicketsDrawn(seat, len(offered)))
-    return finish_action(
-        state,
-        Piles(state, log),
-        with_player(state.players, seat, player),
-        log,
-        _KEEP_TICKETS,
-        ticket_deck=rest,
-    )
+    offered = state.ticket_deck[:count]
+    draft.changes["ticket_deck"] = state.ticket_deck[count:]
+    draft.player = evolve(draft.player, offered=offered)
+    if draft.log is not None:
+        draft.log.append(TicketsDrawn(state.current, len(offered)))
+    return KEEP_TICKETS
 
 
-def apply_keep_tickets(state: GameState, action: KeepTickets, log: list[Event] | None) -> GameState:
+def keep(draft: Draft, action: KeepTickets) -> Phase:
     """Keep some of the offered tickets for good (E64). Returned tickets go to the bottom of
     the deck in drawn order (E61, U7); unkept initial tickets go to the box, or to the bottom
-    in the ``initial_discard="bottom"`` variant (E4)."""
-    phase = state.phase
-    if phase is not _KEEP_TICKETS and phase is not _INITIAL_TICKETS:
-        raise IllegalActionError(Reason.WRONG_PHASE, action, f"phase is {phase.value}")
-    seat = state.current
-    player = state.players[seat]
+    in the ``initial_discard="bottom"`` variant (E4). After an initial choice the turn module
+    hands the choice to the next player (U21)."""
+    state = draft.state
+    player = draft.player
     chosen = action.tickets
-    if not isinstance(chosen, frozenset) or not chosen <= set(player.offered):
-        raise IllegalActionError(Reason.NOT_OFFERED, action, f"offered {player.offered}")
-    if len(chosen) < min_keep(state):
-        raise IllegalActionError(Reason.MUST_KEEP_MORE_TICKETS, action, f"keep {min_keep(state)}")
     kept = tuple(t for t in player.offered if t in chosen)
     returned = tuple(t for t in player.offered if t not in chosen)
-    player = player.replace(tickets=player.tickets + kept, offered=())
-    players = with_player(state.players, seat, player)
-    if log is not None:
-        log.append(TicketsKept(seat, len(kept), len(returned)))
-    if phase is _KEEP_TICKETS:
-        return finish_action(
-            state,
-            Piles(state, log),
-            players,
-            log,
-            _START,
-            ticket_deck=state.ticket_deck + returned,
-        )
-    return _next_initial_choice(state, players, returned)
-
-
-def _next_initial_choice(
-    state: GameState, players: tuple[PlayerState, ...], returned: tuple[int, ...]
-) -> GameState:
-    """Players choose their initial tickets in seat order from the first player (U21); then the
-    first player starts the game."""
-    box, deck = state.ticket_box, state.ticket_deck
+    draft.player = evolve(draft.player, tickets=player.tickets + kept, offered=())
+    if draft.log is not None:
+        draft.log.append(TicketsKept(state.current, len(kept), len(returned)))
+    if state.phase is KEEP_TICKETS:
+        draft.changes["ticket_deck"] = state.ticket_deck + returned
+        return START
     if state.rules.initial_discard == "box":
-        box = box + returned
+        draft.changes["ticket_box"] = state.ticket_box + returned
     else:
-        deck = deck + returned
-    following = (state.current + 1) % len(players)
-    phase = _START if following == state.first_player else _INITIAL_TICKETS
-    return evolve(
-        state, players=players, ticket_box=box, ticket_deck=deck, current=following, phase=phase
-    )
+        draft.changes["ticket_deck"] = state.ticket_deck + returned
+    return INITIAL_TICKETS
+
+
+#: The ticket family: each action class with its check and its transition.
+ACTIONS: ActionRules = {
+    DrawTickets: (draw_problem, draw),
+    KeepTickets: (keep_problem, keep),
+}
+
+
+def problem(state: GameState, action: DrawTickets | KeepTickets) -> Problem | None:
+    """Why ``action`` is not legal now, or None when it is."""
+    return ACTIONS[type(action)][0](state, action)
+
+
+def apply(draft: Draft, action: DrawTickets | KeepTickets) -> Phase:
+    """Apply a legal ticket draw or ticket choice (see :func:`problem`)."""
+    return ACTIONS[type(action)][1](draft, action)

@@ -1,4 +1,4 @@
-"""``check_invariants``: the bookkeeping every reachable position keeps.
+"""``check_invariants``: the bookkeeping every reachable position keeps .
 
 Each invariant is a small function returning the ways ``state`` breaks it; :func:`check_invariants`
 runs them all and raises one :class:`InvariantError` listing every broken invariant. The checks
@@ -32,16 +32,17 @@ The invariants, by name (the ``invariant`` of each :class:`Violation`):
 ``route points``
     Each player's ``route_points`` equal the scoring table over the routes they own.
 ``face-up row``
-    The row has five slots; a slot is empty only when the deck and the discard are empty.
+    The row has ``face_up_size`` slots; a slot is empty only when the deck and the discard are
+    empty.
 ``face-up locomotives``
     With a ``face_up_locomotive_limit``, the row shows fewer locomotives than the limit, unless
     (a) the reset was infeasible (U2: with ``pool`` = deck + discard + row and
-    ``s = min(5, |pool|)``, a reset is feasible only when the pool holds at least
+    ``s = min(face_up_size, |pool|)``, a reset is feasible only when the pool holds at least
     ``s − (limit − 1)`` other cards), or (b) the reset cap was hit. A state does not record
     the cap being hit, so (b) is checked by its trace: the last reset discarded a row with at
     least ``limit`` locomotives, so either ``max_consecutive_resets`` is 0, the discard is empty
-    (a reshuffle during the refill took it), or the discard's last five cards hold at least
-    ``limit`` locomotives.
+    (a reshuffle during the refill took it), or the discard's last ``face_up_size`` cards hold
+    at least ``limit`` locomotives.
 ``phase``
     The phase agrees with the pending data: ``TUNNEL`` exactly when a tunnel is pending;
     ``KEEP_TICKETS`` and ``INITIAL_TICKETS`` exactly when the player to act has offered
@@ -56,9 +57,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from .. import piles
 from ..cards import COLORS, Color
 from ..moves.common import payment_cards
+from ..moves.turn import reset_feasible as _engine_reset_feasible
 from ..state import GameState, Phase
 
 __all__ = [
@@ -69,9 +70,6 @@ __all__ = [
     "invariant_problems",
     "reset_feasible",
 ]
-
-_LOCO = Color.LOCOMOTIVE
-_ROW_SLOTS = 5
 
 
 class Violation(NamedTuple):
@@ -147,7 +145,7 @@ def _card_problems(state: GameState) -> Iterator[str]:
             yield f"player {seat}'s hand has a negative count: {player.hand}"
     census = card_census(state)
     for color in COLORS:
-        want = rules.locomotive_cards if color is _LOCO else rules.cards_per_color
+        want = rules.locomotive_cards if color is Color.LOCOMOTIVE else rules.cards_per_color
         if census[color] != want:
             yield f"{census[color]} {color.value} cards in play, the deck has {want}"
 
@@ -273,8 +271,8 @@ def _route_point_problems(state: GameState) -> Iterator[str]:
 
 def _row_problems(state: GameState) -> Iterator[str]:
     row = state.face_up
-    if len(row) != _ROW_SLOTS:
-        yield f"the row has {len(row)} slots"
+    if len(row) != state.rules.face_up_size:
+        yield f"the row has {len(row)} slots, not face_up_size {state.rules.face_up_size}"
     if None in row and (state.deck or state.discard):
         yield (
             f"slot {row.index(None)} is empty with {len(state.deck)} cards in the deck and "
@@ -284,22 +282,22 @@ def _row_problems(state: GameState) -> Iterator[str]:
 
 def reset_feasible(state: GameState, limit: int) -> bool:
     """U2: a new row can show fewer than ``limit`` locomotives (see the module doc);
-    the engine's own test, :func:`ttr_rules.piles.reset_feasible`, applied to ``state``."""
-    return piles.reset_feasible(state.deck, state.discard, state.face_up, limit)
+    the engine's own test, :func:`ttr_rules.moves.turn.reset_feasible`, applied to ``state``."""
+    return _engine_reset_feasible(state.deck, state.discard, state.face_up, limit)
 
 
 def _cap_trace(state: GameState, limit: int) -> bool:
     """Whether the discard is consistent with the reset cap having been hit."""
     if state.rules.max_consecutive_resets == 0 or not state.discard:
         return True
-    return state.discard[-_ROW_SLOTS:].count(_LOCO) >= limit
+    return state.discard[-state.rules.face_up_size :].count(Color.LOCOMOTIVE) >= limit
 
 
 def _row_locomotive_problems(state: GameState) -> Iterator[str]:
     limit = state.rules.face_up_locomotive_limit
     if limit is None:
         return
-    shown = state.face_up.count(_LOCO)
+    shown = state.face_up.count(Color.LOCOMOTIVE)
     if shown < limit or not reset_feasible(state, limit) or _cap_trace(state, limit):
         return
     yield (
