@@ -240,7 +240,10 @@ def golden_scenario() -> str:
         3,
         current=1,
         hands=[{Color.RED: 2, Color.LOCOMOTIVE: 1}, {Color.BLUE: 3}, {}],
+        # An empty slot: possible only when the deck and the discard are empty too.
         face_up=[Color.RED, Color.GREEN, None, Color.LOCOMOTIVE, Color.WHITE],
+        deck=[],
+        discard=[],
         routes={0: 0, 1: 1, 12: 0, 15: 2, 4: 1, 11: 0},
         stations={"Brig": 2, "Bern": 0},
         tickets=[[0, 3], [1], [2]],
