@@ -74,17 +74,24 @@ wall)
          printf "median ratio (working / base): %.3f over %d rounds\n", m, NR}'
   ;;
 instructions)
+  # Instructions of G games minus those of 0 games (imports, map loading and the warm-up game,
+  # which both runs share), per decision of the G games.
+  count() {  # count TREE GAMES OUT: prints "instructions decisions"
+    local line total
+    line=$(run "$1" "$(command -v valgrind)" --tool=callgrind --callgrind-out-file="$3" \
+      "$python" "$driver" --games "$2" --players "$players" 2>/dev/null)
+    check "$1" "$line"
+    total=$(callgrind_annotate "$3" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
+    echo "$total $(awk '{print $4}' <<<"$line")"
+  }
   declare -A per=()
   for tree in "$here" "$base/tree"; do
-    out=$base/callgrind.$(basename "$tree")
-    line=$(run "$tree" "$(command -v valgrind)" --tool=callgrind --callgrind-out-file="$out" \
-      "$python" "$driver" --games "$games" --players "$players" 2>/dev/null)
-    check "$tree" "$line"
-    total=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
-    decisions=$(awk '{print $4}' <<<"$line")
-    per[$tree]=$(awk -v t="$total" -v d="$decisions" 'BEGIN {printf "%.0f", t / d}')
-    printf '%-8s %15s instructions, %6d decisions, %9s instructions per decision\n' \
-      "$([[ $tree == "$here" ]] && echo working || echo base)" "$total" "$decisions" "${per[$tree]}"
+    name=$([[ $tree == "$here" ]] && echo working || echo base)
+    read -r full decisions < <(count "$tree" "$games" "$base/cg.$name.full")
+    read -r empty _ < <(count "$tree" 0 "$base/cg.$name.empty")
+    per[$tree]=$(awk -v f="$full" -v e="$empty" -v d="$decisions" 'BEGIN {printf "%.0f", (f - e) / d}')
+    printf '%-8s %15s instructions (%s without games), %6d decisions, %9s per decision\n' \
+      "$name" "$full" "$empty" "$decisions" "${per[$tree]}"
   done
   awk -v a="${per[$here]}" -v b="${per[$base/tree]}" \
     'BEGIN {printf "ratio (base / working instructions per decision): %.3f\n", b / a}'

@@ -17,15 +17,14 @@ needs; :func:`view_legal_actions` lists the acting player's legal actions from t
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable
 from typing import TypeVar
 
 from attrs import field, frozen
 
 from .actions import Action
-from .cards import COLORS, Color, Hand
-from .game import full_deck, legal_actions
+from .cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
+from .game import legal_actions
 from .maps import GameMap
 from .moves.common import payment_cards
 from .rules import Rules
@@ -185,7 +184,49 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
         raise ValueError("a spectator's view has no legal actions")
     if view.phase is not Phase.GAME_OVER and view.player != view.current:
         raise ValueError(f"player {view.current} acts, not player {view.player}")
-    return legal_actions(determinize(view, 0))
+    return legal_actions(_skeleton(view))
+
+
+def _skeleton(view: PlayerView) -> GameState:
+    """A state with the view's public information and the viewer's own holdings, and
+    placeholders for everything hidden: the other hands empty, the piles of the right sizes.
+    Enough for :func:`legal_actions`, which reads only what the actor knows (the sizes of the
+    piles, not their contents), and much cheaper than :func:`determinize` (no dealing)."""
+    empty = Hand()
+    players = tuple(
+        PlayerState(
+            hand=empty if s.hand is None else s.hand,
+            trains=s.trains,
+            stations=s.stations,
+            tickets=s.tickets or (),
+            offered=s.offered or (),
+            route_points=s.route_points,
+        )
+        for s in view.seats
+    )
+    return GameState(
+        map=view.map,
+        rules=view.rules,
+        players=players,
+        current=view.current,
+        phase=view.phase,
+        face_up=view.face_up,
+        deck=_PLACEHOLDER_CARD * view.deck_size,
+        discard=view.discard,
+        ticket_deck=(0,) * view.ticket_deck_size,
+        ticket_box=(),
+        route_owner=view.route_owner,
+        tunnel=view.tunnel,
+        final_turns=view.final_turns,
+        passes=view.passes,
+        turn=view.turn,
+        first_player=view.first_player,
+        identity_shuffle=view.identity_shuffle,
+    )
+
+
+#: The card standing for every hidden deck card in :func:`_skeleton` (its colour is never read).
+_PLACEHOLDER_CARD: tuple[Color, ...] = (COLORS[0],)
 
 
 # --------------------------------------------------------------------------- determinization
@@ -249,31 +290,39 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     )
 
 
-def _visible_cards(view: PlayerView) -> Counter[Color]:
-    """Every train card whose colour the viewer sees: face-up row, discard, a pending tunnel's
-    base payment and revealed cards, and the hands shown in the view."""
-    seen: Counter[Color] = Counter(c for c in view.face_up if c is not None)
-    seen.update(view.discard)
+def _unseen_counts(view: PlayerView) -> list[int]:
+    """How many train cards of each colour (by code) the viewer cannot see: the full deck
+    minus the face-up row, the discard, a pending tunnel's base payment and revealed cards, and
+    the hands shown in the view."""
+    rules = view.rules
+    unseen = [rules.cards_per_color] * len(COLORS)
+    unseen[LOCOMOTIVE_CODE] = rules.locomotive_cards
+    seen = [*view.discard, *(c for c in view.face_up if c is not None)]
     tunnel = view.tunnel
     if tunnel is not None:
         length = view.map.routes[tunnel.route].length
-        seen.update(payment_cards(tunnel.color, tunnel.locomotives, length))
-        seen.update(tunnel.revealed)
+        seen += payment_cards(tunnel.color, tunnel.locomotives, length)
+        seen += tunnel.revealed
+    for code, color in enumerate(COLORS):
+        unseen[code] -= seen.count(color)
     for s in view.seats:
         if s.hand is not None:
-            seen.update({color: s.hand[color] for color in COLORS})
-    return seen
+            for code, n in enumerate(s.hand.counts):
+                unseen[code] -= n
+    return unseen
 
 
 def _deal_cards(
     view: PlayerView, rnd: random.Random
 ) -> tuple[list[Hand], tuple[Color, ...], tuple[Color, ...]]:
     """Hands (own hand kept), the cards set aside and the deck, dealt from the unseen cards."""
-    unseen = Counter(full_deck(view.rules))
-    unseen.subtract(_visible_cards(view))
-    if any(n < 0 for n in unseen.values()):
+    unseen = _unseen_counts(view)
+    if any(n < 0 for n in unseen):
         raise ValueError("inconsistent view: more cards of a colour are visible than exist")
-    pool = list(_shuffle(sorted(unseen.elements(), key=lambda c: c.code), rnd))
+    pool: list[Color] = []
+    for color, n in zip(COLORS, unseen, strict=True):
+        pool += (color,) * n
+    rnd.shuffle(pool)
     hidden = sum(s.hand_size for s in view.seats if s.hand is None)
     if len(pool) != hidden + view.out_of_play_size + view.deck_size:
         raise ValueError(
@@ -281,14 +330,16 @@ def _deal_cards(
             f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
         )
     hands: list[Hand] = []
+    at = 0
     for s in view.seats:
         if s.hand is not None:
             hands.append(s.hand)
         else:
-            hands.append(Hand.of(pool[: s.hand_size]))
-            del pool[: s.hand_size]
-    out_of_play = tuple(pool[: view.out_of_play_size])
-    return hands, out_of_play, tuple(pool[view.out_of_play_size :])
+            dealt = pool[at : at + s.hand_size]
+            at += s.hand_size
+            hands.append(Hand(tuple(map(dealt.count, COLORS))))
+    out_of_play = tuple(pool[at : at + view.out_of_play_size])
+    return hands, out_of_play, tuple(pool[at + view.out_of_play_size :])
 
 
 def _deal_tickets(
