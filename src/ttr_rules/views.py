@@ -17,7 +17,6 @@ needs; :func:`view_legal_actions` lists the acting player's legal actions from t
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from typing import TypeVar
 
 from attrs import field, frozen
@@ -26,6 +25,7 @@ from .actions import Action
 from .cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
 from .game import legal_actions
 from .maps import GameMap
+from .maps.index import map_index
 from .moves.common import payment_cards
 from .rules import Rules
 from .state import GameState, PendingTunnel, Phase, PlayerState
@@ -322,7 +322,7 @@ def _deal_cards(
     pool: list[Color] = []
     for color, n in zip(COLORS, unseen, strict=True):
         pool += (color,) * n
-    rnd.shuffle(pool)
+    _shuffle(pool, rnd)
     hidden = sum(s.hand_size for s in view.seats if s.hand is None)
     if len(pool) != hidden + view.out_of_play_size + view.deck_size:
         raise ValueError(
@@ -351,16 +351,15 @@ def _deal_tickets(
     for s in view.seats:
         seen.update(s.tickets or ())
         seen.update(s.offered or ())
-    unseen = [t for t in view.map.tickets if t.id not in seen]
+    regular, long = map_index(view.map).ticket_ids
     if view.rules.initial_discard == "box":
         # Only regular tickets ever enter the ticket deck under the box rule.
-        regular = _shuffle([t.id for t in unseen if not t.long], rnd)
-        deck = regular[: view.ticket_deck_size]
-        taken = set(deck)
-        rest = list(_shuffle([t.id for t in unseen if t.id not in taken], rnd))
+        pool = _shuffle([t for t in regular if t not in seen], rnd)
+        deck = pool[: view.ticket_deck_size]
+        rest = _shuffle(pool[view.ticket_deck_size :] + [t for t in long if t not in seen], rnd)
     else:
-        rest = list(_shuffle([t.id for t in unseen], rnd))
-        deck, rest = tuple(rest[: view.ticket_deck_size]), rest[view.ticket_deck_size :]
+        rest = _shuffle([t for t in sorted(regular + long) if t not in seen], rnd)
+        deck, rest = rest[: view.ticket_deck_size], rest[view.ticket_deck_size :]
     if len(deck) != view.ticket_deck_size:
         raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
     kept = [s.tickets if s.tickets is not None else _take(rest, s.ticket_count) for s in view.seats]
@@ -384,8 +383,12 @@ def _take(pool: list[int], count: int) -> tuple[int, ...]:
     return taken
 
 
-def _shuffle(items: Iterable[T], rnd: random.Random) -> tuple[T, ...]:
-    """A uniformly random permutation (the items' input order must be deterministic)."""
-    out = list(items)
-    rnd.shuffle(out)
-    return tuple(out)
+def _shuffle(items: list[T], rnd: random.Random) -> list[T]:
+    """``items`` shuffled in place into a uniformly random permutation (Fisher–Yates drawing
+    from ``rnd.random()``, several times cheaper than ``Random.shuffle``); the input order must
+    be deterministic."""
+    rand = rnd.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+    return items

@@ -95,6 +95,7 @@ class MapIndex:
         "station_tables",
         "stride",
         "ticket_ends",
+        "ticket_ids",
         "tunnel",
     )
 
@@ -142,6 +143,11 @@ class MapIndex:
         #: ``(a, b, points)`` of each ticket, by ticket id.
         self.ticket_ends: tuple[Edge, ...] = tuple(
             (index[t.a], index[t.b], t.points) for t in game_map.tickets
+        )
+        #: The ids of the regular and of the long tickets (determinization deals them).
+        self.ticket_ids: tuple[tuple[int, ...], tuple[int, ...]] = (
+            tuple(t.id for t in game_map.tickets if not t.long),
+            tuple(t.id for t in game_map.tickets if t.long),
         )
         # Notation: folded city names and aliases -> city (the city's own name first).
         self.names: dict[str, str] = {}
