@@ -18,10 +18,13 @@ from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from .model import GameMap, Route
 
-__all__ = ["MapIndex", "fold_name", "map_index", "payment_index", "payment_indices"]
+__all__ = ["MapIndex", "OpenKinds", "fold_name", "map_index", "payment_index", "payment_indices"]
 
 #: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
 Edge = tuple[int, int, int]
+
+#: Route ids by colour code, then by kind: ``((code, ((length, ferry, route ids), ...)), ...)``.
+OpenKinds = tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
 
 #: The codes of the eight card colours (every card kind but the locomotive).
 _CARD_CODES = range(len(CARD_COLORS))
@@ -90,6 +93,7 @@ class MapIndex:
         "length",
         "max_length",
         "names",
+        "open_cache",
         "route_ends",
         "station_cache",
         "station_tables",
@@ -131,6 +135,9 @@ class MapIndex:
         #: Routes by colour code (−1 gray), then by kind: ``(length, ferry locomotives, route
         #: ids)`` in increasing length.
         self.kinds_by_color = _kinds_by_color(routes)
+        #: The claimable routes by (route owners, seat, doubles open), see
+        #: :func:`ttr_rules.moves.claim.open_kinds`: a bounded memo.
+        self.open_cache: dict[object, OpenKinds] = {}
         #: Station actions by (stations of every player, payment indices): a bounded memo.
         self.station_cache: dict[object, list[Action]] = {}
         # Scoring tables, by city index.
