@@ -37,10 +37,10 @@ git -C "$here" worktree add --detach "$base/tree" "$rev" >/dev/null 2>&1
 echo "working tree: $here ($(git -C "$here" rev-parse --short HEAD)$(git -C "$here" diff --quiet || echo ' + changes'))"
 echo "base:         $rev ($(git -C "$base/tree" rev-parse --short HEAD))"
 
-# run TREE ARGS...: the driver with TREE's library first on the path.
+# run TREE COMMAND...: COMMAND with TREE's library and maps first on the path.
 run() {
   local tree=$1; shift
-  PYTHONPATH="$tree/src:$tree/maps" "$python" "$@"
+  PYTHONPATH="$tree/src:$tree/maps" "$@"
 }
 
 # check TREE LINE: the driver imported TREE's library and map.
@@ -59,7 +59,7 @@ wall)
     if ((i % 2)); then order=("$here" "$base/tree"); else order=("$base/tree" "$here"); fi
     declare -A speed=()
     for tree in "${order[@]}"; do
-      line=$(run "$tree" "$driver" --games "$games" --players "$players" --seed $((i * 1000)))
+      line=$(run "$tree" "$python" "$driver" --games "$games" --players "$players" --seed $((i * 1000)))
       check "$tree" "$line"
       speed[$tree]=$(awk '{print $2}' <<<"$line")
     done
@@ -99,7 +99,7 @@ instructions)
 views)
   for ((i = 1; i <= rounds; i++)); do
     for tree in "$here" "$base/tree"; do
-      line=$(run "$tree" "$driver" --views --games "$games" --players "$players" --seed $((i * 1000)))
+      line=$(run "$tree" "$python" "$driver" --views --games "$games" --players "$players" --seed $((i * 1000)))
       printf 'round %d %-8s %s\n' "$i" "$([[ $tree == "$here" ]] && echo working || echo base)" "$line"
     done
   done

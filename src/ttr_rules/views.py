@@ -28,7 +28,7 @@ from .maps import GameMap
 from .maps.index import map_index
 from .moves.common import payment_cards
 from .rules import Rules
-from .state import GameState, PendingTunnel, Phase, PlayerState
+from .state import GameState, PendingTunnel, Phase, PlayerState, evolve
 
 __all__ = ["PlayerView", "SeatView", "determinize", "observe", "public_view", "view_legal_actions"]
 
@@ -194,35 +194,17 @@ def _skeleton(view: PlayerView) -> GameState:
     piles, not their contents), and much cheaper than :func:`determinize` (no dealing)."""
     empty = Hand()
     players = tuple(
-        PlayerState(
-            hand=empty if s.hand is None else s.hand,
-            trains=s.trains,
-            stations=s.stations,
-            tickets=s.tickets or (),
-            offered=s.offered or (),
-            route_points=s.route_points,
+        _player(
+            empty if s.hand is None else s.hand,
+            s.trains,
+            s.stations,
+            s.tickets or (),
+            s.offered or (),
+            s.route_points,
         )
         for s in view.seats
     )
-    return GameState(
-        map=view.map,
-        rules=view.rules,
-        players=players,
-        current=view.current,
-        phase=view.phase,
-        face_up=view.face_up,
-        deck=_PLACEHOLDER_CARD * view.deck_size,
-        discard=view.discard,
-        ticket_deck=(0,) * view.ticket_deck_size,
-        ticket_box=(),
-        route_owner=view.route_owner,
-        tunnel=view.tunnel,
-        final_turns=view.final_turns,
-        passes=view.passes,
-        turn=view.turn,
-        first_player=view.first_player,
-        identity_shuffle=view.identity_shuffle,
-    )
+    return _state(view, players, _PLACEHOLDER_CARD * view.deck_size, (0,) * view.ticket_deck_size)
 
 
 #: The card standing for every hidden deck card in :func:`_skeleton` (its colour is never read).
@@ -257,37 +239,84 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     hands, out_of_play, deck = _deal_cards(view, rnd)
     kept, offered, ticket_deck, box = _deal_tickets(view, rnd)
     players = tuple(
-        PlayerState(
-            hand=hands[i],
-            trains=s.trains,
-            stations=s.stations,
-            tickets=kept[i],
-            offered=offered[i],
-            route_points=s.route_points,
-        )
+        _player(hands[i], s.trains, s.stations, kept[i], offered[i], s.route_points)
         for i, s in enumerate(view.seats)
     )
-    return GameState(
-        map=view.map,
-        rules=view.rules,
-        players=players,
-        current=view.current,
-        phase=view.phase,
-        face_up=view.face_up,
-        deck=deck,
-        discard=view.discard,
-        ticket_deck=ticket_deck,
-        ticket_box=box,
-        route_owner=view.route_owner,
-        tunnel=view.tunnel,
-        final_turns=view.final_turns,
-        passes=view.passes,
-        turn=view.turn,
-        first_player=view.first_player,
-        rng=int(rnd.random() * 2**53),
-        identity_shuffle=view.identity_shuffle,
-        out_of_play=out_of_play,
+    return _state(view, players, deck, ticket_deck, box, out_of_play, int(rnd.random() * 2**53))
+
+
+def _player(
+    hand: Hand,
+    trains: int,
+    stations: tuple[str, ...],
+    tickets: tuple[int, ...],
+    offered: tuple[int, ...],
+    route_points: int,
+) -> PlayerState:
+    """A :class:`PlayerState` with every field given, made by :func:`evolve` from a template
+    (much cheaper than the attrs ``__init__``; every field is replaced)."""
+    return evolve(
+        _TEMPLATE_PLAYER,
+        {
+            "hand": hand,
+            "trains": trains,
+            "stations": stations,
+            "tickets": tickets,
+            "offered": offered,
+            "route_points": route_points,
+        },
     )
+
+
+def _state(
+    view: PlayerView,
+    players: tuple[PlayerState, ...],
+    deck: tuple[Color, ...],
+    ticket_deck: tuple[int, ...],
+    ticket_box: tuple[int, ...] = (),
+    out_of_play: tuple[Color, ...] = (),
+    rng: int = 0,
+) -> GameState:
+    """The state with the view's public fields and the given hidden ones, every field of
+    :class:`GameState` set (made by :func:`evolve` from a template, like :func:`_player`)."""
+    return evolve(
+        _template_state(view.map, view.rules),
+        {
+            "map": view.map,
+            "rules": view.rules,
+            "players": players,
+            "current": view.current,
+            "phase": view.phase,
+            "face_up": view.face_up,
+            "deck": deck,
+            "discard": view.discard,
+            "ticket_deck": ticket_deck,
+            "ticket_box": ticket_box,
+            "route_owner": view.route_owner,
+            "tunnel": view.tunnel,
+            "final_turns": view.final_turns,
+            "passes": view.passes,
+            "turn": view.turn,
+            "first_player": view.first_player,
+            "seed": 0,
+            "rng": rng,
+            "identity_shuffle": view.identity_shuffle,
+            "out_of_play": out_of_play,
+        },
+    )
+
+
+_TEMPLATE_PLAYER = PlayerState(Hand(), 0)
+_TEMPLATES: list[GameState] = []
+
+
+def _template_state(game_map: GameMap, rules: Rules) -> GameState:
+    """Any state: :func:`_state` replaces all its fields."""
+    if not _TEMPLATES:
+        _TEMPLATES.append(
+            GameState(game_map, rules, (), 0, Phase.START, (), (), (), (), (), (), None)
+        )
+    return _TEMPLATES[0]
 
 
 def _unseen_counts(view: PlayerView) -> list[int]:
@@ -352,15 +381,22 @@ def _deal_tickets(
         seen.update(s.tickets or ())
         seen.update(s.offered or ())
     regular, long = map_index(view.map).ticket_ids
+    # The hidden kept and offered tickets come first in what is left; the box, whose order
+    # nobody ever sees, takes the rest unshuffled.
+    hidden = sum(
+        (s.ticket_count if s.tickets is None else 0) + (s.offered_count if s.offered is None else 0)
+        for s in view.seats
+    )
+    size = view.ticket_deck_size
     if view.rules.initial_discard == "box":
         # Only regular tickets ever enter the ticket deck under the box rule.
-        pool = _shuffle([t for t in regular if t not in seen], rnd)
-        deck = pool[: view.ticket_deck_size]
-        rest = _shuffle(pool[view.ticket_deck_size :] + [t for t in long if t not in seen], rnd)
+        pool = _shuffle([t for t in regular if t not in seen], rnd, size)
+        deck = pool[:size]
+        rest = _shuffle(pool[size:] + [t for t in long if t not in seen], rnd, hidden)
     else:
-        rest = _shuffle([t for t in sorted(regular + long) if t not in seen], rnd)
-        deck, rest = rest[: view.ticket_deck_size], rest[view.ticket_deck_size :]
-    if len(deck) != view.ticket_deck_size:
+        pool = _shuffle([t for t in sorted(regular + long) if t not in seen], rnd, size + hidden)
+        deck, rest = pool[:size], pool[size:]
+    if len(deck) != size:
         raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
     kept = [s.tickets if s.tickets is not None else _take(rest, s.ticket_count) for s in view.seats]
     offered = [
@@ -383,12 +419,14 @@ def _take(pool: list[int], count: int) -> tuple[int, ...]:
     return taken
 
 
-def _shuffle(items: list[T], rnd: random.Random) -> list[T]:
-    """``items`` shuffled in place into a uniformly random permutation (Fisher–Yates drawing
-    from ``rnd.random()``, several times cheaper than ``Random.shuffle``); the input order must
-    be deterministic."""
+def _shuffle(items: list[T], rnd: random.Random, count: int | None = None) -> list[T]:
+    """``items`` shuffled in place: its first ``count`` places (all by default) hold a
+    uniformly random ordered sample, the rest the other items in no particular order
+    (Fisher–Yates drawing from ``rnd.random()``, several times cheaper than ``Random.shuffle``;
+    the input order must be deterministic)."""
+    n = len(items)
     rand = rnd.random
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rand() * (i + 1))
+    for i in range(n - 1 if count is None else min(count, n - 1)):
+        j = i + int(rand() * (n - i))
         items[i], items[j] = items[j], items[i]
     return items
