@@ -66,15 +66,64 @@ def views(game_map: ttr_rules.GameMap, players: int, seeds: range) -> dict[str, 
     return {name: total / calls * 1e6 for name, total in totals.items()}
 
 
+#: The functions ``--part`` replays (``none``: the recording alone, to subtract).
+PARTS = ("none", "legal_actions", "apply_action", "observe", "determinize", "view_legal_actions")
+
+
+def replay(game_map: ttr_rules.GameMap, players: int, seeds: range, part: str) -> None:
+    """Record the decisions of the games, then call ``part`` once per decision; prints the
+    number of decisions (``parts.sh`` counts the instructions of each part under callgrind)."""
+    from ttr_rules import determinize, observe, view_legal_actions
+
+    pairs = []
+    for seed in seeds:
+        rnd = Random(seed)
+        state = new_game(game_map, players, seed=seed)
+        while not state.is_terminal:
+            options = legal_actions(state)
+            action = options[rnd.randrange(len(options))]
+            pairs.append((state, action))
+            state = apply_action(state, action)
+    views = (
+        [observe(state, state.current) for state, _ in pairs]
+        if "view" in part or "det" in part
+        else []
+    )
+    if part == "legal_actions":
+        for state, _ in pairs:
+            legal_actions(state)
+    elif part == "apply_action":
+        for state, action in pairs:
+            apply_action(state, action)
+    elif part == "observe":
+        for state, _ in pairs:
+            observe(state, state.current)
+    elif part == "determinize":
+        for i, view in enumerate(views):
+            determinize(view, i)
+    elif part == "view_legal_actions":
+        for view in views:
+            view_legal_actions(view)
+    print(f"decisions {len(pairs)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--views", action="store_true")
+    parser.add_argument(
+        "--part",
+        choices=PARTS,
+        help="record the games, then call only this function on every decision once more",
+    )
     args = parser.parse_args()
     game_map = ttr_rules.load_map("europe")
     seeds = range(args.seed, args.seed + args.games)
+    if args.part:
+        replay(game_map, args.players, seeds, args.part)
+        return 0
     if args.views:
         means = views(game_map, args.players, seeds)
         print(" ".join(f"{name} {us:.2f}" for name, us in means.items()))

@@ -155,7 +155,13 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
 
 
 def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
-    return SeatView(
+    """``p`` as seen by the viewer; memoized by the identity of ``p``: successive states share
+    the players who did not act, and a search observes the same states again and again."""
+    key = (id(p), own, tickets_shown)
+    hit = _SEAT_VIEWS.get(key)
+    if hit is not None and hit[0] is p:  # the entry keeps ``p`` alive: its id is not reused
+        return hit[1]
+    seat = SeatView(
         hand_size=p.hand.total,
         trains=p.trains,
         stations=p.stations,
@@ -166,6 +172,15 @@ def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
         tickets=p.tickets if tickets_shown else None,
         offered=p.offered if own else None,
     )
+    if len(_SEAT_VIEWS) >= _SEAT_VIEWS_SIZE:
+        _SEAT_VIEWS.clear()
+    _SEAT_VIEWS[key] = (p, seat)
+    return seat
+
+
+#: Seat views by (id of the player state, own seat, tickets shown), with the player state.
+_SEAT_VIEWS: dict[tuple[int, bool, bool], tuple[PlayerState, SeatView]] = {}
+_SEAT_VIEWS_SIZE = 4096
 
 
 def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
@@ -192,7 +207,7 @@ def _skeleton(view: PlayerView) -> GameState:
     placeholders for everything hidden: the other hands empty, the piles of the right sizes.
     Enough for :func:`legal_actions`, which reads only what the actor knows (the sizes of the
     piles, not their contents), and much cheaper than :func:`determinize` (no dealing)."""
-    empty = Hand()
+    empty = _EMPTY_HAND
     players = tuple(
         _player(
             empty if s.hand is None else s.hand,
@@ -306,7 +321,8 @@ def _state(
     )
 
 
-_TEMPLATE_PLAYER = PlayerState(Hand(), 0)
+_EMPTY_HAND = Hand()
+_TEMPLATE_PLAYER = PlayerState(_EMPTY_HAND, 0)
 _TEMPLATES: list[GameState] = []
 
 
