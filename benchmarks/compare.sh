@@ -81,7 +81,7 @@ instructions)
     line=$(run "$1" "$(command -v valgrind)" --tool=callgrind --callgrind-out-file="$3" \
       "$python" "$driver" --games "$2" --players "$players" 2>/dev/null)
     check "$1" "$line"
-    total=$(callgrind_annotate "$3" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
+    total=$(callgrind_annotate "$3" 2>/dev/null | awk '/PROGRAM TOTALS/ && !t {gsub(",", "", $1); t = $1} END {print t}')
     echo "$total $(awk '{print $4}' <<<"$line")"
   }
   declare -A per=()

@@ -16,7 +16,7 @@ for part in "${parts[@]}"; do
   line=$(PYTHONPATH="$here/src:$here/maps" valgrind --tool=callgrind --callgrind-out-file="$out/$part" \
     "$python" "$here/benchmarks/games.py" --games "$games" --players "$players" --part "$part" 2>/dev/null)
   decisions=$(awk '{print $2}' <<<"$line")
-  total[$part]=$(callgrind_annotate "$out/$part" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
+  total[$part]=$(callgrind_annotate "$out/$part" 2>/dev/null | awk '/PROGRAM TOTALS/ && !t {gsub(",", "", $1); t = $1} END {print t}')
 done
 apply=$(( (total[apply_action] - total[none]) / decisions ))
 echo "$decisions decisions of $games game(s), $players players; instructions per decision:"
