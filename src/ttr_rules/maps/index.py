@@ -49,10 +49,19 @@ def payment_indices(
     locos = counts[LOCOMOTIVE_CODE]
     high = (locos if locos < total else total - 1) + 1
     out: list[int] = []
-    for code in _CARD_CODES if color_code < 0 else (color_code,):
-        low = total - counts[code]
-        base = code * stride
+    if color_code >= 0:
+        low = total - counts[color_code]
+        base = color_code * stride
         out += range(base + (low if low > ferry else ferry), base + high)
+    else:
+        # Only colours held at least ``total - locos`` (and once) give a payment.
+        need = total - locos if total - locos > 1 else 1
+        for code in _CARD_CODES:
+            n = counts[code]
+            if n >= need:
+                low = total - n
+                base = code * stride
+                out += range(base + (low if low > ferry else ferry), base + high)
     if locos >= total:
         out.append(LOCOMOTIVE_CODE * stride + total)
     return out
