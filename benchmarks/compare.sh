@@ -11,6 +11,7 @@
 #
 # --instructions: one run per tree under valgrind's callgrind (instruction counts are stable on a
 #   loaded machine, wall time is not); prints instructions per decision and the ratio.
+# --mcts: decisions per second of the mcts agent at its default budget (interleaved rounds).
 # --views: mean µs of apply_action, observe, determinize and view_legal_actions (per tree).
 set -euo pipefail
 
@@ -22,6 +23,7 @@ while [[ $# -gt 1 ]]; do
     --players) players=$2; shift 2 ;;
     --instructions) mode=instructions; shift ;;
     --views) mode=views; shift ;;
+    --mcts) mode=mcts; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -95,6 +97,18 @@ instructions)
   done
   awk -v a="${per[$here]}" -v b="${per[$base/tree]}" \
     'BEGIN {printf "ratio (base / working instructions per decision): %.3f\n", b / a}'
+  ;;
+mcts)
+  for ((i = 1; i <= rounds; i++)); do
+    declare -A speed=()
+    for tree in "$here" "$base/tree"; do
+      line=$(run "$tree" "$python" "$driver" --mcts "$games" --players "$players" --seed "$i")
+      speed[$tree]=$(awk '{print $2}' <<<"$line")
+    done
+    printf 'round %d: working %8.3f decisions/s   base %8.3f decisions/s   ratio %.3f\n' "$i" \
+      "${speed[$here]}" "${speed[$base/tree]}" "$(awk -v a="${speed[$here]}" -v b="${speed[$base/tree]}" 'BEGIN {print a / b}')"
+    unset speed
+  done
   ;;
 views)
   for ((i = 1; i <= rounds; i++)); do

@@ -107,12 +107,42 @@ def replay(game_map: ttr_rules.GameMap, players: int, seeds: range, part: str) -
     print(f"decisions {len(pairs)}")
 
 
+def mcts_speed(game_map: ttr_rules.GameMap, players: int, seed: int, decisions: int) -> float:
+    """Decisions per second of the ``mcts`` agent at its default budget, on the states of a
+    random game (every ``players``-th decision, so that the positions vary)."""
+    from ttr_rules import observe
+    from ttr_rules.agents import make_agent
+
+    rnd = Random(seed)
+    state = new_game(game_map, players, seed=seed)
+    agent = make_agent("mcts", seed=seed)
+    seconds = 0.0
+    done = 0
+    while done < decisions:
+        if state.is_terminal:
+            state = new_game(game_map, players, seed=seed + done)
+        view = observe(state, state.current)
+        t0 = time.perf_counter()
+        agent.act(view)
+        seconds += time.perf_counter() - t0
+        done += 1
+        for _ in range(players):
+            if state.is_terminal:
+                break
+            options = legal_actions(state)
+            state = apply_action(state, options[rnd.randrange(len(options))])
+    return decisions / seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--views", action="store_true")
+    parser.add_argument(
+        "--mcts", type=int, metavar="N", help="mcts decisions per second over N decisions"
+    )
     parser.add_argument(
         "--part",
         choices=PARTS,
@@ -121,6 +151,9 @@ def main() -> int:
     args = parser.parse_args()
     game_map = ttr_rules.load_map("europe")
     seeds = range(args.seed, args.seed + args.games)
+    if args.mcts:
+        print(f"decisions/s {mcts_speed(game_map, args.players, args.seed, args.mcts):.3f}")
+        return 0
     if args.part:
         replay(game_map, args.players, seeds, args.part)
         return 0
