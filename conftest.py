@@ -15,7 +15,7 @@ OPTIONAL_IMPORTS: dict[str, tuple[str, ...]] = {
     "src/ttr_rules/testing/strategies.py": ("hypothesis",),
     "src/ttr_rules/testing/machine.py": ("hypothesis",),
     "src/ttr_rules/rl/*.py": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
-    "src/ttr_rules/web/*.py": ("fastapi", "starlette", "uvicorn"),
+    "src/ttr_rules/web/*.py": ("fastapi", "starlette", "uvicorn", "sse_starlette"),
 }
 
 

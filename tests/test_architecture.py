@@ -39,6 +39,11 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 LAYER_OF = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
 
+#: The one exception (python-chess's convention, docs/architecture.md): states and views show
+#: themselves by importing the render layer inside these methods, when they are called.
+PRESENTATION_METHODS = frozenset({"__str__", "_repr_svg_"})
+PRESENTATION_LAYER = "ttr_rules.render"
+
 
 def module_name(path: Path) -> str:
     """``ttr_rules.moves.claim`` for ``.../ttr_rules/moves/claim.py``."""
@@ -62,8 +67,21 @@ def imported_modules(path: Path) -> set[str]:
     the submodule ``x`` when there is one, else as the package face)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    return imports_in(ast.parse(path.read_text(encoding="utf-8")), package)
+
+
+def imports_in(tree: ast.AST, package: str) -> set[str]:
+    """The ``ttr_rules`` modules imported by the code ``tree`` of a module in ``package``."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    presentation = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name in PRESENTATION_METHODS
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in presentation and _imports_render_only(node, package):
+            continue
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == ROOT)
         elif isinstance(node, ast.ImportFrom):
@@ -80,6 +98,18 @@ def imported_modules(path: Path) -> set[str]:
                 is_package = (SOURCE.parent / sub.replace(".", "/") / "__init__.py").exists()
                 found.add(sub if is_module or is_package else target)
     return found
+
+
+def _imports_render_only(node: ast.AST, package: str) -> bool:
+    """True for ``from .render import x`` (or an absolute import of ``ttr_rules.render``)."""
+    if isinstance(node, ast.ImportFrom):
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+        else:
+            target = node.module or ""
+        return target == PRESENTATION_LAYER or target.startswith(PRESENTATION_LAYER + ".")
+    return False
 
 
 MODULES = sorted(SOURCE.rglob("*.py"))
@@ -105,6 +135,17 @@ def test_a_module_imports_only_its_layer_or_below(path: Path) -> None:
         if LAYER_OF.get(part_of(target), -1) > rank
     ]
     assert upward == []
+
+
+def test_only_presentation_methods_may_import_render_from_below() -> None:
+    """``__str__``/``_repr_svg_`` importing ``render`` pass; the same import elsewhere does not."""
+    code = (
+        "class S:\n"
+        "    def __str__(self):\n        from .render import text\n        return text(self)\n"
+        "    def other(self):\n        from .render import svg\n        return svg(self)\n"
+    )
+    assert imports_in(ast.parse(code), "ttr_rules") == {"ttr_rules.render.svg"}
+    assert not any(m.startswith("ttr_rules.render") for m in imported_modules(SOURCE / "state.py"))
 
 
 def test_the_checker_sees_upward_imports(tmp_path: Path) -> None:

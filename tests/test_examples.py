@@ -33,3 +33,9 @@ def test_bots_play_a_full_game_from_their_views() -> None:
 def test_map_tour_prints_every_map(capsys: pytest.CaptureFixture[str]) -> None:
     load_example("map_tour").main()
     assert "europe" in capsys.readouterr().out
+
+
+def test_rl_example_plays_greedy_against_masked_random(capsys: pytest.CaptureFixture[str]) -> None:
+    wins = load_example("rl_random_vs_greedy").play(games=2, players=2)
+    assert sum(wins.values()) <= 2 and wins["greedy"] >= 1  # greedy beats random play
+    assert capsys.readouterr().out.count("scores") == 2

@@ -7,6 +7,8 @@ import gc
 import pickle
 import weakref
 
+import pytest
+
 from ttr_rules import (
     Color,
     GameMap,
@@ -72,3 +74,14 @@ def test_disjoint_sets() -> None:
     assert sets.union(2, 4)
     assert sets.connected(1, 3) and sets.find(1) == sets.find(4)
     assert sets.connected(9, 9) and not sets.connected(9, 1)
+
+
+def test_each_group_of_tables_is_built_when_first_read() -> None:
+    game_map = scenario("europe", tickets=[[("Madrid", "Wien", 30)], []]).map
+    index = map_index(game_map)
+    assert index.names["munchen"] == "München"
+    assert index.ticket_ends[-1][2] == 30
+    assert len(index.claim_tables) == len(game_map.routes)
+    unknown = "no_such_table"
+    with pytest.raises(AttributeError, match=unknown):
+        getattr(index, unknown)

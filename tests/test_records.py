@@ -25,10 +25,10 @@ from ttr_rules import (
     write_record,
 )
 from ttr_rules.cli import main
-from ttr_rules.cli.records import describe_view, state_at_turn
+from ttr_rules.cli.records import state_at_turn
 from ttr_rules.records import record_schema
+from ttr_rules.render import format_scores, text
 from ttr_rules.rules import Rules
-from ttr_rules.scoring import format_scores
 
 
 def _recorded(seed: int, steps: int | None = None) -> GameRecord:
@@ -131,12 +131,12 @@ def test_cli_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     state = state_at_turn(record, 12)
     assert state.turn == 12
-    assert out.strip() == describe_view(observe(state, 1))
-    assert "turn 12" in out and "player 1 (you)" in out and "hand:" in out
+    assert out.strip() == text(observe(state, 1))
+    assert "turn 12" in out and "P1 (you)" in out and "hand:" in out
     assert f"player {state.current} to act" in out.splitlines()[0]
     assert main(["show", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.strip() == describe_view(public_view(replay(record)))
+    assert out.strip() == text(public_view(replay(record)))
     header = out.splitlines()[0]
     assert header.count("game over") == 1, header  # not "game over, game over"
     assert main(["show", str(path), "--turn", "100000"]) == 1

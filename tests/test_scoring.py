@@ -28,8 +28,9 @@ from ttr_rules import (
     scenario,
     winners,
 )
+from ttr_rules.render import format_scores
 from ttr_rules.scenario import InjectedTicket
-from ttr_rules.scoring import format_scores, rank_winners
+from ttr_rules.scoring import rank_winners
 
 A, B, C = 0, 1, 2
 
@@ -475,3 +476,10 @@ def test_format_scores_lists_every_player_and_marks_the_winner() -> None:
         f"P{w}" for w in winners(state)
     ]
     assert f"P0 stations: Frankfurt -> #{rid('Frankfurt', 'München')} " in text
+    # The station columns say what they count: stations built and the unbuilt-station bonus.
+    header = lines[0].split()
+    built = header.index("built")
+    p0 = rows["P0"].split()
+    assert p0[built] == "1" and p0[built + 1] == "+8"
+    words = " ".join(text.split())
+    assert "built: stations built" in words and "unbuilt+: bonus for the stations" in words

@@ -155,7 +155,8 @@ def test_the_decision_limit_stops_a_game() -> None:
 
 def test_only_a_small_window_of_games_is_in_flight() -> None:
     """Memory stays flat: the runner pulls specs only as results come back (two batches per
-    worker in flight), however long the stream of specs is."""
+    worker in flight), however long the stream of specs is. Unordered, so that the count does
+    not depend on which game happens to finish first."""
     pulled = 0
 
     def specs() -> Iterator[GameSpec]:
@@ -164,9 +165,9 @@ def test_only_a_small_window_of_games_is_in_flight() -> None:
             pulled += 1
             yield spec
 
-    stream = run_games(specs(), backend="process", workers=2, batch_size=1)
-    first = next(stream)
-    assert first.seed == 0 and pulled <= 2 * 2 + 1
+    stream = run_games(specs(), backend="process", workers=2, batch_size=1, ordered=False)
+    next(stream)
+    assert pulled <= 2 * 2 + 1
     for _ in range(5):
         next(stream)
     assert pulled <= 6 + 2 * 2 + 1

@@ -294,3 +294,44 @@ def test_tie_broken_by_completed_tickets_first() -> None:
     assert (scores[A].total, scores[B].total) == (18, 18)
     assert winners(state) == (A,)
     assert state.phase is Phase.START
+
+
+# --------------------------------------------------------------------------- every map user
+
+
+def test_greedy_agents_play_the_usa_and_the_board_renders() -> None:
+    import xml.etree.ElementTree as ET
+
+    from ttr_rules.agents import play_game
+    from ttr_rules.render import svg, text
+
+    end = play_game(["greedy", "random", "greedy"], map="usa", seed=5)
+    assert end.is_terminal
+    assert all(s.station_bonus == 0 for s in final_scores(end))
+    root = ET.fromstring(svg(end))
+    spaces = [e for e in root.iter() if "space" in e.get("class", "").split()]
+    assert len(spaces) == 309
+    assert "Sault St. Marie" in text(observe(end, 0))
+
+
+def test_usa_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ttr_rules.cli import main
+
+    assert main(["map-info", "usa"]) == 0
+    assert "309 spaces" in capsys.readouterr().out
+    assert main(["simulate", "--map", "usa", "--players", "4", "--games", "3", "--quiet"]) == 0
+    assert main(["simulate", "--map", "usa", "--games", "1", "--record", str(tmp_path)]) == 0
+    (record,) = tmp_path.iterdir()
+    assert main(["replay", str(record)]) == 0
+    assert main(["render", str(record), "-o", str(tmp_path / "usa.svg")]) == 0
+    assert (tmp_path / "usa.svg").read_text(encoding="utf-8").startswith("<")
+
+
+def test_usa_action_space_masks_the_legal_actions() -> None:
+    from ttr_rules.rl import ActionSpace
+
+    space = ActionSpace(usa(), 2)
+    state = new_game("usa", players=2, seed=1)
+    mask = space.mask(state)
+    assert int(mask.sum()) == len(legal_actions(state))
+    assert all(space.action(space.index(a, state), state) == a for a in legal_actions(state))

@@ -83,7 +83,7 @@ class Hand:
 
     >>> hand = Hand.of({Color.RED: 2, "locomotive": 1})
     >>> hand[Color.RED], hand[Color.BLUE], hand.total, str(hand)
-    (2, 0, 3, '{red:2, locomotive:1}')
+    (2, 0, 3, '2 red, 1 locomotive')
     >>> Hand.of(["red", "pink", "red"]) == Hand.of({Color.RED: 2, Color.PURPLE: 1})
     True
     """
@@ -126,5 +126,10 @@ class Hand:
         return {COLORS[i]: n for i, n in enumerate(self.counts) if n}
 
     def __str__(self) -> str:
-        parts = [f"{COLORS[i].value}:{n}" for i, n in enumerate(self.counts) if n]
-        return "{" + ", ".join(parts) + "}"
+        """``2 red, 1 blue, 3 locomotive`` (``no cards`` when empty).
+
+        >>> str(Hand.of({"red": 2, "locomotive": 3, "blue": 1}))
+        '1 blue, 2 red, 3 locomotive'
+        """
+        parts = [f"{n} {COLORS[i].value}" for i, n in enumerate(self.counts) if n]
+        return ", ".join(parts) or "no cards"

@@ -152,7 +152,7 @@ def scenario(
     ...     discard=[],
     ... )
     >>> str(state.players[0].hand), state.route_owner[0], state.players[1].trains
-    ('{black:3}', 1, 44)
+    ('3 black', 1, 44)
     >>> len(state.out_of_play)  # neither placed nor in a pile
     101
     >>> DrawBlind() in legal_actions(state)

@@ -146,6 +146,21 @@ class GameState:
                 return seat
         return None
 
+    # Presentation lives in the render layer, above this one: it is imported when called
+    # (as python-chess does for ``chess.svg``), so the core never depends on it.
+
+    def __str__(self) -> str:
+        """The position as text (:func:`ttr_rules.render.text`): ``print(state)``."""
+        from .render import text
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter and IPython (:func:`ttr_rules.render.svg`)."""
+        from .render import svg
+
+        return svg(self)
+
 
 #: The classes :func:`evolve` copies. Each is a frozen attrs class with an instance ``__dict__``
 #: (``slots=False``) and no validator, converter or ``__attrs_post_init__`` that the copy would

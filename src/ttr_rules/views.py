@@ -97,6 +97,21 @@ class PlayerView:
     def num_players(self) -> int:
         return len(self.seats)
 
+    # Presentation lives in the render layer, above this one: imported when called.
+
+    def __str__(self) -> str:
+        """What the viewer knows, as text (:func:`ttr_rules.render.text`)."""
+        from .render import text
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as the viewer sees it, for Jupyter (:func:`ttr_rules.render.svg`); the
+        viewer's ticket cities are marked."""
+        from .render import svg
+
+        return svg(self, tickets_of=self.player)
+
 
 def observe(state: GameState, player: int) -> PlayerView:
     """What ``player`` knows about ``state``: nothing hidden from them, nothing more (E79).

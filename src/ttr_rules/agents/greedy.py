@@ -60,7 +60,7 @@ class GreedyAgent:
     """The planning heuristic described in the module docstring.
 
     ``seed`` only breaks exact ties (the policy is deterministic). ``ticket_weight`` (default
-    0.45) is the planning weight one ticket point repays when choosing tickets.
+    0.8) is the planning weight one ticket point repays when choosing tickets.
 
     >>> from ttr_rules import new_game, observe
     >>> agent = GreedyAgent(seed=0)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from attrs import frozen
 
 from ..errors import MapError
-from . import maps, records, simulate, stats, tournament
+from . import maps, play, records, render, serve, simulate, stats, tournament
 from .common import error
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
@@ -51,7 +51,10 @@ COMMANDS: list[Command] = [
     Command("stats", "play games, write a map-balance report", stats.configure, stats.run),
     Command("replay", "replay a record turn by turn", records.configure_replay, records.run_replay),
     Command("show", "show a view at a turn of a record", records.configure_show, records.run_show),
+    Command("render", "draw a record, state or view as SVG or PNG", render.configure, render.run),
+    Command("play", "play a game in the terminal against agents", play.configure, play.run),
     Command("tournament", "a round robin between agents", tournament.configure, tournament.run),
+    Command("serve", "run the web front end", serve.configure, serve.run),
 ]
 
 

@@ -1,16 +1,21 @@
 """``ttr tournament``: a round robin between agents, with win rates, margins and ratings.
 
-The games are played by :func:`ttr_rules.sim.run_games` (in this process, or on ``--workers``
-local processes); the schedule and the statistics are :mod:`ttr_rules.agents.tournament`.
+The games are played by :func:`ttr_rules.sim.run_games` (in this process, on ``--workers``
+local processes or with ``--ray``), with the progress bar of :mod:`ttr_rules.cli.games`; the
+schedule and the statistics are :mod:`ttr_rules.agents.tournament`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
+
+from ..maps import GameMap
+from .common import table
+from .games import add_runner_arguments, check_runner_arguments, played
+from .maps import map_named
 
 __all__ = ["configure", "run"]
 
@@ -33,32 +38,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=2, help="players per game (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
     parser.add_argument(
-        "--workers", type=int, default=1, help="local worker processes (default 1: this process)"
-    )
-    parser.add_argument(
         "--map", default="europe", help="installed map name or map file (default: europe)"
     )
     parser.add_argument(
         "--json", action="store_true", help="print the standings as one JSON object"
     )
-
-
-def _progress(done: int, total: int) -> None:
-    if sys.stderr.isatty():
-        end = "\n" if done == total else ""
-        print(f"\r{done}/{total} games", end=end, file=sys.stderr, flush=True)
+    add_runner_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..agents import make_agent
     from ..agents.tournament import Outcome, schedule, summarize
     from ..game import check_player_count
-    from ..maps import GameMap, load_map, load_map_file
-    from ..sim import AgentSpec, Backend, GameSpec, run_games
-    from .common import table
+    from ..sim import AgentSpec, GameSpec
 
-    if args.workers < 1:
-        raise ValueError("--workers must be at least 1")
+    check_runner_arguments(args)
     specs = [AgentSpec.parse(text) for text in args.agents.split(",") if text.strip()]
     labels = [str(s) for s in specs]
     for spec in specs:  # unknown names and bad options fail here, before any game
@@ -66,23 +60,20 @@ def run(args: argparse.Namespace) -> int:
             make_agent(spec.name, seed=0, **dict(spec.options))
         except TypeError as exc:
             raise ValueError(f"agent {spec}: {exc}") from exc
-    game_map: str | GameMap
-    if Path(args.map).suffix == ".json":
-        game_map = load_map_file(args.map)
-    else:
-        game_map = load_map(args.map).name
-    rules = game_map.rules if isinstance(game_map, GameMap) else load_map(game_map).rules
-    check_player_count(args.players, rules)
+    game_map = map_named(args.map)
+    check_player_count(args.players, game_map.rules)
     pairings = schedule(labels, args.players, args.games, args.seed)
+    # An installed map goes to the workers by name (each loads it); a map file as data.
+    from_file = args.map.endswith(".json") or Path(args.map).is_file()
+    sent: str | GameMap = game_map if from_file else game_map.name
     games = [
-        GameSpec(seed=p.seed, map=game_map, players=args.players, agents=p.seats) for p in pairings
+        GameSpec(seed=p.seed, map=sent, players=args.players, agents=p.seats) for p in pairings
     ]
     began = time.perf_counter()
     outcomes = []
-    backend: Backend = "process" if args.workers > 1 else "serial"
-    for done, result in enumerate(run_games(games, backend=backend, workers=args.workers), start=1):
-        outcomes.append(Outcome(result.agents, result.totals, result.winners))
-        _progress(done, len(games))
+    with played(args, games, len(games)) as (results, _progress):
+        for result in results:
+            outcomes.append(Outcome(result.agents, result.totals, result.winners))
     seconds = time.perf_counter() - began
     standings = summarize(outcomes, labels)
     if args.json:
@@ -103,9 +94,8 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     print(table(rows, numeric=(1, 2, 3, 5, 6, 7)))
-    map_name = game_map.name if isinstance(game_map, GameMap) else game_map
     print(
-        f"\n{len(outcomes)} games of {args.players} players on {map_name} in {seconds:.1f} s "
+        f"\n{len(outcomes)} games of {args.players} players on {game_map.name} in {seconds:.1f} s "
         "(seats rotated; ratings: Bradley–Terry fit of every pairwise result, mean 1500)"
     )
     return 0

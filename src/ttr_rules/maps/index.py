@@ -13,6 +13,9 @@ the map and a look-up costs one attribute read.
 from __future__ import annotations
 
 import unicodedata
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
@@ -54,7 +57,7 @@ def payment_indices(
         base = color_code * stride
         out += range(base + (low if low > ferry else ferry), base + high)
     else:
-        # Only colours held at least ``total - locos`` (and once) give a payment.
+        # Only colours held at least ``total - locos`` times (and once) give a payment.
         need = total - locos if total - locos > 1 else 1
         for code in _CARD_CODES:
             n = counts[code]
@@ -89,9 +92,16 @@ def _station_table(city: str, stride: int) -> tuple[BuildStation | None, ...]:
 
 
 class MapIndex:
-    """The derived tables of one map, by route id and city index (see :func:`map_index`)."""
+    """The derived tables of one map, by route id and city index (see :func:`map_index`).
+
+    Three groups, each built when one of its tables is first read (a slot not set yet falls
+    through to ``__getattr__``; afterwards it is a plain slot read): the engine's (route
+    attributes, the action tables), scoring's (route and ticket ends) and the notation's (city
+    names). A scoring-only or parsing-only user of a map never pays for the action tables.
+    """
 
     __slots__ = (
+        "_map",
         "city_index",
         "city_routes",
         "claim_tables",
@@ -112,67 +122,118 @@ class MapIndex:
         "tunnel",
     )
 
+    # The engine's tables, by route id (city_index and station_tables by city index).
+    length: tuple[int, ...]
+    #: Colour code of each route, -1 for gray.
+    color: tuple[int, ...]
+    ferry: tuple[int, ...]
+    tunnel: tuple[bool, ...]
+    #: The other track of a double route, -1 when none.
+    double: tuple[int, ...]
+    city_index: dict[str, int]
+    claim_tables: tuple[tuple[ClaimRoute | None, ...], ...]
+    station_tables: tuple[tuple[BuildStation | None, ...], ...]
+    max_length: int
+    #: Entries per card kind in the payment tables: more than the longest route and than the
+    #: costliest station the tables serve (``payment_index``).
+    stride: int
+    #: Routes by colour code (−1 gray), then by kind: ``(length, ferry locomotives, route
+    #: ids)`` in increasing length.
+    kinds_by_color: tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
+    #: Station actions by (stations of every player, payment indices): a bounded memo.
+    station_cache: dict[object, list[Action]]
+    #: The claimable routes by (route owners, seat, doubles open), see
+    #: :func:`ttr_rules.moves.claim.open_kinds`: a bounded memo.
+    open_cache: dict[object, OpenKinds]
+    #: The ids of the regular and of the long tickets (determinization deals them).
+    ticket_ids: tuple[tuple[int, ...], tuple[int, ...]]
+    # Scoring's tables, by city index.
+    #: ``(a, b, length)`` of each route, by route id.
+    route_ends: tuple[Edge, ...]
+    #: The ids of the routes touching each city, ascending, by city index.
+    city_routes: tuple[tuple[int, ...], ...]
+    #: ``(a, b, points)`` of each ticket, by ticket id.
+    ticket_ends: tuple[Edge, ...]
+    # The notation's table.
+    #: Folded city names and aliases -> city (a city's own name wins over an alias).
+    names: dict[str, str]
+
     def __init__(self, game_map: GameMap) -> None:
-        routes = game_map.routes
-        cities = game_map.cities
-        max_length = max((r.length for r in routes), default=0)
-        # A game may use other Rules than the map's (E53 variants): station payments beyond the
-        # tables are built on demand (see moves.stations).
-        stride = max(_MIN_STRIDE, max_length + 1, game_map.rules.stations_per_player + 1)
-        index = {c: i for i, c in enumerate(cities)}
-        # Engine tables, by route id.
-        self.length: tuple[int, ...] = tuple(r.length for r in routes)
-        #: Colour code of each route, -1 for gray.
-        self.color: tuple[int, ...] = tuple(-1 if r.color is None else r.color.code for r in routes)
-        self.ferry: tuple[int, ...] = tuple(r.ferry_locomotives for r in routes)
-        self.tunnel: tuple[bool, ...] = tuple(r.tunnel for r in routes)
-        #: The other track of a double route, -1 when none.
-        self.double: tuple[int, ...] = tuple(
-            -1 if r.double_of is None else r.double_of for r in routes
-        )
-        self.city_index: dict[str, int] = index
-        self.claim_tables: tuple[tuple[ClaimRoute | None, ...], ...] = tuple(
-            _claim_table(r.id, r.length, stride) for r in routes
-        )
-        self.station_tables: tuple[tuple[BuildStation | None, ...], ...] = tuple(
-            _station_table(c, stride) for c in cities
-        )
-        self.max_length = max_length
-        #: Entries per card kind in the payment tables: more than the longest route and than
-        #: the costliest station the tables serve (``payment_index``).
-        self.stride = stride
-        #: Routes by colour code (−1 gray), then by kind: ``(length, ferry locomotives, route
-        #: ids)`` in increasing length.
-        self.kinds_by_color = _kinds_by_color(routes)
-        #: The claimable routes by (route owners, seat, doubles open), see
-        #: :func:`ttr_rules.moves.claim.open_kinds`: a bounded memo.
-        self.open_cache: dict[object, OpenKinds] = {}
-        #: Station actions by (stations of every player, payment indices): a bounded memo.
-        self.station_cache: dict[object, list[Action]] = {}
-        # Scoring tables, by city index.
-        #: ``(a, b, length)`` of each route, by route id.
-        self.route_ends: tuple[Edge, ...] = tuple(
-            (index[r.a], index[r.b], r.length) for r in routes
-        )
-        #: The ids of the routes touching each city, ascending, by city index.
-        self.city_routes: tuple[tuple[int, ...], ...] = _city_routes(self.route_ends, len(cities))
-        #: ``(a, b, points)`` of each ticket, by ticket id.
-        self.ticket_ends: tuple[Edge, ...] = tuple(
-            (index[t.a], index[t.b], t.points) for t in game_map.tickets
-        )
-        #: The ids of the regular and of the long tickets (determinization deals them).
-        self.ticket_ids: tuple[tuple[int, ...], tuple[int, ...]] = (
-            tuple(t.id for t in game_map.tickets if not t.long),
-            tuple(t.id for t in game_map.tickets if t.long),
-        )
-        # Notation: folded city names and aliases -> city (the city's own name first).
-        self.names: dict[str, str] = {}
-        for alias, city in (*((c, c) for c in cities), *game_map.aliases):
-            self.names.setdefault(fold_name(alias), city)
+        # Weak: the map holds its index, not the other way round.
+        self._map = weakref.ref(game_map)
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            build = _GROUPS.get(name)
+            if build is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            game_map = self._map()
+            if game_map is None:
+                raise ReferenceError("the map of this index was freed")
+            build(self, game_map)
+            return object.__getattribute__(self, name)
 
     def __reduce__(self) -> tuple[type[None], tuple[()]]:
         # A cache, not data: a pickled or deep-copied map carries no index and rebuilds its own.
         return type(None), ()
+
+
+def _engine_tables(index: MapIndex, game_map: GameMap) -> None:
+    routes = game_map.routes
+    max_length = max((r.length for r in routes), default=0)
+    # A game may use other Rules than the map's (E53 variants): station payments beyond the
+    # tables are built on demand (see moves.stations).
+    stride = max(_MIN_STRIDE, max_length + 1, game_map.rules.stations_per_player + 1)
+    index.length = tuple(r.length for r in routes)
+    index.color = tuple(_color_code(r) for r in routes)
+    index.ferry = tuple(r.ferry_locomotives for r in routes)
+    index.tunnel = tuple(r.tunnel for r in routes)
+    index.double = tuple(-1 if r.double_of is None else r.double_of for r in routes)
+    index.city_index = {c: i for i, c in enumerate(game_map.cities)}
+    index.claim_tables = tuple(_claim_table(r.id, r.length, stride) for r in routes)
+    index.station_tables = tuple(_station_table(c, stride) for c in game_map.cities)
+    index.max_length = max_length
+    index.stride = stride
+    index.kinds_by_color = _kinds_by_color(routes)
+    index.station_cache = {}
+    index.open_cache = {}
+
+
+def _scoring_tables(index: MapIndex, game_map: GameMap) -> None:
+    number = {c: i for i, c in enumerate(game_map.cities)}
+    ends = tuple((number[r.a], number[r.b], r.length) for r in game_map.routes)
+    touching: list[list[int]] = [[] for _ in game_map.cities]
+    for rid, (a, b, _) in enumerate(ends):
+        touching[a].append(rid)
+        if b != a:
+            touching[b].append(rid)
+    index.route_ends = ends
+    index.city_routes = tuple(tuple(t) for t in touching)
+    index.ticket_ends = tuple((number[t.a], number[t.b], t.points) for t in game_map.tickets)
+    index.ticket_ids = (
+        tuple(t.id for t in game_map.tickets if not t.long),
+        tuple(t.id for t in game_map.tickets if t.long),
+    )
+
+
+def _name_table(index: MapIndex, game_map: GameMap) -> None:
+    names: dict[str, str] = {}
+    for alias, city in (*((c, c) for c in game_map.cities), *game_map.aliases):
+        names.setdefault(fold_name(alias), city)
+    index.names = names
+
+
+_ENGINE = (
+    "length color ferry tunnel double city_index claim_tables station_tables max_length stride "
+    "kinds_by_color station_cache open_cache"
+)
+#: The builder of each table's group.
+_GROUPS: dict[str, Callable[[MapIndex, GameMap], None]] = {
+    **dict.fromkeys(_ENGINE.split(), _engine_tables),
+    **dict.fromkeys(("route_ends", "city_routes", "ticket_ends", "ticket_ids"), _scoring_tables),
+    "names": _name_table,
+}
 
 
 def map_index(game_map: GameMap) -> MapIndex:
@@ -184,27 +245,23 @@ def map_index(game_map: GameMap) -> MapIndex:
     return index
 
 
+def _color_code(route: Route) -> int:
+    return -1 if route.color is None else route.color.code
+
+
 def _kinds_by_color(
     routes: tuple[Route, ...],
 ) -> tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]:
     """Route ids grouped by colour code, then by (length, ferry locomotives), shortest first."""
     groups: dict[int, dict[tuple[int, int], list[int]]] = {}
     for r in routes:
-        code = -1 if r.color is None else r.color.code
-        groups.setdefault(code, {}).setdefault((r.length, r.ferry_locomotives), []).append(r.id)
+        groups.setdefault(_color_code(r), {}).setdefault(
+            (r.length, r.ferry_locomotives), []
+        ).append(r.id)
     return tuple(
         (code, tuple((length, ferry, tuple(ids)) for (length, ferry), ids in sorted(kinds.items())))
         for code, kinds in sorted(groups.items())
     )
-
-
-def _city_routes(ends: tuple[Edge, ...], cities: int) -> tuple[tuple[int, ...], ...]:
-    touching: list[list[int]] = [[] for _ in range(cities)]
-    for rid, (a, b, _) in enumerate(ends):
-        touching[a].append(rid)
-        if b != a:
-            touching[b].append(rid)
-    return tuple(tuple(t) for t in touching)
 
 
 _SPECIAL_LETTERS = str.maketrans(

@@ -14,7 +14,7 @@ Cities are small ints (their index in ``GameMap.cities``, from the map's index
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from attrs import frozen
 
@@ -30,7 +30,6 @@ __all__ = [
     "Outcome",
     "PlayerScore",
     "final_scores",
-    "format_scores",
     "longest_path",
     "longest_trail",
     "outcome",
@@ -59,6 +58,22 @@ class PlayerScore:
     express_bonus: int
     total: int
     station_routes: tuple[tuple[str, int | None], ...] = ()
+
+    def __str__(self) -> str:
+        """One line: the total and where it comes from (the score table with every player is
+        :func:`ttr_rules.render.format_scores`).
+
+        >>> print(PlayerScore(1, 40, -4, 2, 1, 4, 12, 0, 40))
+        P1: 40 points (routes 40, tickets -4: 2 done 1 failed, stations +4, express 0, path 12)
+        """
+        ticket = f"{self.ticket_points:+d}" if self.ticket_points else "0"
+        station = f"+{self.station_bonus}" if self.station_bonus else "0"
+        express = f"+{self.express_bonus}" if self.express_bonus else "0"
+        return (
+            f"P{self.player}: {self.total} points (routes {self.route_points}, tickets {ticket}:"
+            f" {self.tickets_completed} done {self.tickets_failed} failed, stations {station},"
+            f" express {express}, path {self.longest_path})"
+        )
 
 
 def _owned_routes(state: GameState) -> list[list[int]]:
@@ -221,75 +236,3 @@ def outcome(state: GameState) -> Outcome | None:
         return None
     scores = final_scores(state)
     return Outcome(reason, rank_winners(scores, state.rules), scores)
-
-
-# --------------------------------------------------------------------------------------------
-# A printable breakdown
-
-
-def _seat_name(seat: int) -> str:
-    """Players are named by seat, as everywhere in the API: P0, P1, ..."""
-    return f"P{seat}"
-
-
-def _signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
-
-
-def format_scores(state: GameState) -> str:
-    """A readable table of :func:`final_scores` with the winners marked ``*``, followed by
-    the route each built station uses (for ``ttr simulate``)."""
-    scores = final_scores(state)
-    top = set(rank_winners(scores, state.rules))
-    header = (
-        "player",
-        "routes",
-        "tickets",
-        "done",
-        "failed",
-        "stations",
-        "longest",
-        "express",
-        "total",
-        "",
-    )
-    rows = [header] + [
-        (
-            _seat_name(s.player),
-            str(s.route_points),
-            _signed(s.ticket_points),
-            str(s.tickets_completed),
-            str(s.tickets_failed),
-            _signed(s.station_bonus),
-            str(s.longest_path),
-            _signed(s.express_bonus),
-            str(s.total),
-            "*" if s.player in top else "",
-        )
-        for s in scores
-    ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines = [_format_row(row, widths) for row in rows]
-    lines.extend(_station_lines(state, scores))
-    return "\n".join(lines)
-
-
-def _format_row(row: Iterable[str], widths: Sequence[int]) -> str:
-    cells = [
-        cell.ljust(w) if i == 0 else cell.rjust(w)
-        for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-    ]
-    return "  ".join(cells).rstrip()
-
-
-def _station_lines(state: GameState, scores: Sequence[PlayerScore]) -> list[str]:
-    """One line per player with stations: each station's city and the route it uses (U9)."""
-    lines = []
-    for s in scores:
-        if s.station_routes:
-            used = ", ".join(
-                f"{city} (no route)" if rid is None else f"{city} -> #{rid} {state.map.routes[rid]}"
-                for city, rid in s.station_routes
-            )
-            lines.append(f"  {_seat_name(s.player)} stations: {used}")
-    return lines

@@ -1,0 +1,127 @@
+"""``ttr render FILE [--turn N] [--player P] -o board.svg``: draw a game as an SVG (or PNG).
+
+``FILE`` is a game record (``ttr simulate --record``, ``ttr play --record``), a state or a
+player view written with :func:`ttr_rules.to_json`. For a record, the last route claimed (or
+station built) before the position shown is highlighted. ``--png`` (or an output name ending in
+``.png``) converts the picture with the optional ``cairosvg`` (``pip install
+"ttr-rules[png]"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..events import RouteClaimed, StationBuilt
+from ..records import GameRecord, ReplayStep
+from ..render import svg
+from ..serialization import from_json
+from ..state import GameState
+from ..views import PlayerView, observe
+from .records import steps_to_turn
+
+__all__ = ["configure", "load_position", "run", "write_png"]
+
+PNG_HINT = 'ttr render --png needs the optional cairosvg: pip install "ttr-rules[png]"'
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Draw a game record, a state or a view (JSON) as an SVG picture of the board, or a PNG."
+    )
+    parser.add_argument("file", metavar="FILE", help="a game record, state or view (JSON)")
+    parser.add_argument(
+        "--turn",
+        type=int,
+        default=None,
+        help="for a record: the turn to draw, at its start (default: the end of the record)",
+    )
+    parser.add_argument(
+        "--player",
+        type=int,
+        default=None,
+        help="draw what this seat sees, with its tickets marked (default: everything)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="the file to write (default: board.svg, or board.png with --png)",
+    )
+    parser.add_argument(
+        "--png", action="store_true", help="write a PNG (needs cairosvg: the png extra)"
+    )
+    parser.add_argument(
+        "--size", type=int, default=800, help="the picture's width in pixels (default 800)"
+    )
+    parser.add_argument(
+        "--no-highlight",
+        action="store_true",
+        help="do not highlight the record's last claimed route or built station",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    position, last = load_position(Path(args.file), args.turn)
+    if args.player is not None:
+        if isinstance(position, PlayerView):
+            if position.player != args.player:
+                raise ValueError(f"the file holds the view of seat {position.player}")
+        else:
+            position = observe(position, args.player)
+    tickets = position.player if isinstance(position, PlayerView) else None
+    highlight = None if args.no_highlight else last
+    document = svg(position, size=args.size, highlight=highlight, tickets_of=tickets)
+    output = Path(args.output or ("board.png" if args.png else "board.svg"))
+    if args.png or output.suffix.lower() == ".png":
+        write_png(document, output)
+    else:
+        output.write_text(document, encoding="utf-8")
+    print(f"wrote {output}")
+    return 0
+
+
+def load_position(path: Path, turn: int | None) -> tuple[GameState | PlayerView, int | str | None]:
+    """The position in ``path`` (a record at ``turn``, a state or a view) and, for a record,
+    the last route claimed or city where a station was built before it (None if none)."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        data: Any = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a JSON object (a record, a state or a view)")
+    if "actions" in data:
+        record = from_json(text, GameRecord)
+        state, steps = steps_to_turn(record, turn)
+        return state, _last_board_change(steps)
+    if turn is not None:
+        raise ValueError("--turn applies to game records only")
+    if "seats" in data:
+        view: PlayerView = from_json(text, PlayerView)
+        return view, None
+    state = from_json(text, GameState)
+    return state, None
+
+
+def _last_board_change(steps: list[ReplayStep]) -> int | str | None:
+    for replayed in reversed(steps):
+        for event in replayed.events:
+            if isinstance(event, RouteClaimed):
+                return event.route
+            if isinstance(event, StationBuilt):
+                return event.city
+    return None
+
+
+def write_png(document: str, output: Path) -> None:
+    """Convert the SVG ``document`` to a PNG file with cairosvg (the ``png`` extra)."""
+    try:
+        import cairosvg
+    except ImportError:
+        raise ValueError(PNG_HINT) from None
+    except OSError as exc:  # cairosvg is installed but the cairo library is not
+        raise ValueError(f"cairosvg cannot load the cairo library ({exc})") from None
+    cairosvg.svg2png(bytestring=document.encode("utf-8"), write_to=str(output))

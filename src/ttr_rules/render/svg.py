@@ -1,0 +1,713 @@
+"""The board as a standalone SVG document (python-chess's ``chess.svg`` for Ticket to Ride).
+
+:func:`svg` draws the map (cities, every route as its row of spaces, tunnels outlined, ferry
+locomotive spaces marked, the two tracks of a double route side by side), the claimed routes as
+trains in their owner's colour, the stations, optional highlights, and a legend with the
+players, the face-up row, the piles and, for a player's view, that player's hand and tickets.
+
+Every route is a ``<g id="route-12" class="route route-12 color-red tunnel ...">`` holding one
+``<rect id="route-12-space-0" class="space">`` per space, every city a ``<g id="city-3"
+class="city" data-city="Berlin">``: front ends style them with CSS and find the clicked route or
+city from the element's id. The output depends only on its input (no clock, no randomness).
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from typing import cast
+
+from ..actions import ACTION_TYPES, Action, BuildStation, ClaimRoute
+from ..cards import COLORS, Color, Hand
+from ..maps import GameMap, Route
+from ..state import GameState, Phase
+from ..views import PlayerView, SeatView
+from .layout import city_layout
+from .scene import as_view, end_scores, is_omniscient
+
+__all__ = ["CARD_FILLS", "PLAYER_COLORS", "svg"]
+
+#: Fill colours of the train-card colours (``None``: a gray route).
+CARD_FILLS: dict[Color | None, str] = {
+    Color.PURPLE: "#c46fc0",
+    Color.WHITE: "#f7f7f2",
+    Color.BLUE: "#2f74d0",
+    Color.YELLOW: "#f4d03f",
+    Color.ORANGE: "#ee8a25",
+    Color.BLACK: "#30302e",
+    Color.RED: "#d6332f",
+    Color.GREEN: "#3c9f48",
+    Color.LOCOMOTIVE: "url(#locomotive)",
+    None: "#b4b4ae",
+}
+
+#: The players' colours, by seat (the five colours of the game's plastic trains, then more).
+PLAYER_COLORS: tuple[str, ...] = (
+    "#e53935",
+    "#1e63d6",
+    "#2e9d3a",
+    "#f6c400",
+    "#222222",
+    "#8e44ad",
+    "#00897b",
+    "#6d4c41",
+)
+
+_INK = "#3b3026"
+_PAPER = "#fbf7ee"
+_SEA = "#dde9ee"
+_HIGHLIGHT = "#ff2fb4"
+_TICKET = "#6a1b9a"
+_FONT = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+
+Highlight = Action | int | str | Iterable[Action | int | str] | None
+
+
+def svg(
+    state_or_view: GameState | PlayerView,
+    *,
+    size: int = 800,
+    highlight: Highlight = None,
+    tickets_of: int | None = None,
+    legend: bool = True,
+    title: str | None = None,
+) -> str:
+    """A standalone SVG document of the board, ``size`` pixels wide.
+
+    ``state_or_view`` is a full :class:`~ttr_rules.GameState` (everything is shown, every
+    player's hand included) or a :class:`~ttr_rules.PlayerView`, of which only what the viewer
+    knows is drawn (the opponents' hands and tickets never are).
+
+    ``highlight`` marks routes and cities: an action (the route it claims, the city of a
+    station), a route id, a city name, or an iterable of them. ``tickets_of`` marks the cities
+    of that player's kept tickets (in a view, only seats whose tickets the view shows — the
+    viewer's own, or everyone's once the game is over; ValueError otherwise). ``legend=False``
+    draws the map alone. ``title`` replaces the map's title in the legend.
+
+    >>> from ttr_rules import new_game
+    >>> doc = svg(new_game("europe", 2, seed=1), size=600)
+    >>> doc.startswith("<svg") and doc.count('class="space"') == 300
+    True
+    """
+    view = as_view(state_or_view)
+    if size < 100:
+        raise ValueError(f"size must be at least 100 pixels, got {size}")
+    return _Drawing(view, size, highlight, tickets_of, legend, title).document()
+
+
+class _Drawing:
+    """One SVG document in the making (its geometry is derived from ``size``)."""
+
+    def __init__(
+        self,
+        view: PlayerView,
+        size: int,
+        highlight: Highlight,
+        tickets_of: int | None,
+        legend: bool,
+        title: str | None,
+    ) -> None:
+        self.view = view
+        self.map: GameMap = view.map
+        self.width = float(size)
+        self.unit = size / 800
+        self.pad = 28 * self.unit
+        layout = city_layout(self.map)
+        inner = self.width - 2 * self.pad
+        self.map_height = max(inner * layout.aspect, 120 * self.unit) + 2 * self.pad
+        self.points = {
+            city: (self.pad + x * inner, self.pad + y * inner)
+            for city, (x, y) in layout.positions.items()
+        }
+        self.track = 8.5 * self.unit
+        self.city_radius = 6.5 * self.unit
+        self.font = 11 * self.unit
+        self.routes, self.cities = _highlighted(highlight, self.map)
+        self.ticket_seat = tickets_of
+        self.legend = legend
+        self.title = title
+
+    # ------------------------------------------------------------------ document
+
+    def document(self) -> str:
+        legend = ET.Element("g", {"id": "legend", "class": "legend"})
+        legend_height = self._legend(legend) if self.legend else 0.0
+        height = self.map_height + legend_height
+        root = ET.Element(
+            "svg",
+            {
+                "xmlns": "http://www.w3.org/2000/svg",
+                "version": "1.1",
+                "width": _n(self.width),
+                "height": _n(height),
+                "viewBox": f"0 0 {_n(self.width)} {_n(height)}",
+                "class": "ttr-board",
+                "font-family": _FONT,
+            },
+        )
+        ET.SubElement(root, "title").text = self._caption()
+        self._defs(root)
+        ET.SubElement(
+            root, "rect", {"width": "100%", "height": "100%", "fill": _PAPER, "class": "paper"}
+        )
+        ET.SubElement(
+            root,
+            "rect",
+            {
+                "x": _n(self.pad / 3),
+                "y": _n(self.pad / 3),
+                "width": _n(self.width - 2 * self.pad / 3),
+                "height": _n(self.map_height - 2 * self.pad / 3),
+                "rx": _n(10 * self.unit),
+                "fill": _SEA,
+                "stroke": "#c7d6dc",
+                "class": "board",
+            },
+        )
+        self._highlights(ET.SubElement(root, "g", {"id": "highlights"}))
+        self._routes(ET.SubElement(root, "g", {"id": "routes"}))
+        self._tickets(ET.SubElement(root, "g", {"id": "tickets"}))
+        self._cities(ET.SubElement(root, "g", {"id": "cities"}))
+        self._stations(ET.SubElement(root, "g", {"id": "stations"}))
+        if self.legend:
+            root.append(legend)
+        ET.indent(root, space=" ")
+        return ET.tostring(root, encoding="unicode") + "\n"
+
+    def _caption(self) -> str:
+        v = self.view
+        who = (
+            "all players"
+            if is_omniscient(v)
+            else "a spectator"
+            if v.player is None
+            else f"player {v.player}"
+        )
+        return f"{self.map.title or self.map.name}: turn {v.turn}, {_situation(v)} (seen by {who})"
+
+    def _defs(self, root: ET.Element) -> None:
+        defs = ET.SubElement(root, "defs")
+        gradient = ET.SubElement(
+            defs, "linearGradient", {"id": "locomotive", "x1": "0", "y1": "0", "x2": "1", "y2": "1"}
+        )
+        stops = ("#d6332f", "#f4d03f", "#3c9f48", "#2f74d0", "#c46fc0")
+        for i, colour in enumerate(stops):
+            ET.SubElement(
+                gradient, "stop", {"offset": _n(i / (len(stops) - 1)), "stop-color": colour}
+            )
+
+    # ------------------------------------------------------------------ geometry
+
+    def _track_ends(
+        self, route: Route
+    ) -> tuple[tuple[float, float], tuple[float, float], float, float]:
+        """The start and end point of a track (beside its double), its direction in degrees
+        and the length of one space."""
+        (ax, ay), (bx, by) = self.points[route.a], self.points[route.b]
+        dx, dy = bx - ax, by - ay
+        distance = max(math.hypot(dx, dy), 1e-6)
+        ux, uy = dx / distance, dy / distance
+        siblings = sorted(r.id for r in self.map.route_between(route.a, route.b))
+        rank = siblings.index(route.id) - (len(siblings) - 1) / 2
+        # The normal is taken in a fixed orientation (from the alphabetically first city) so
+        # that both tracks of a double route are pushed to opposite sides.
+        sign = 1.0 if route.a <= route.b else -1.0
+        shift = rank * (self.track + 2.5 * self.unit) * sign
+        nx, ny = -uy * shift, ux * shift
+        margin = self.city_radius + 1.5 * self.unit
+        start = (ax + ux * margin + nx, ay + uy * margin + ny)
+        end = (bx - ux * margin + nx, by - uy * margin + ny)
+        space = max(distance - 2 * margin, 2.0) / route.length
+        return start, end, math.degrees(math.atan2(dy, dx)), space
+
+    def _space_boxes(self, route: Route) -> list[tuple[float, float, float, float, float]]:
+        """``(cx, cy, length, thickness, angle)`` of each space of ``route``."""
+        start, end, angle, space = self._track_ends(route)
+        gap = min(2.0 * self.unit, space * 0.25)
+        boxes = []
+        for i in range(route.length):
+            t = (i + 0.5) / route.length
+            cx = start[0] + (end[0] - start[0]) * t
+            cy = start[1] + (end[1] - start[1]) * t
+            boxes.append((cx, cy, space - gap, self.track, angle))
+        return boxes
+
+    # ------------------------------------------------------------------ board layers
+
+    def _highlights(self, layer: ET.Element) -> None:
+        for rid in sorted(self.routes):
+            start, end, _, _ = self._track_ends(self.map.routes[rid])
+            ET.SubElement(
+                layer,
+                "line",
+                {
+                    "id": f"highlight-route-{rid}",
+                    "class": f"highlight highlight-route route-{rid}",
+                    **_line(start, end),
+                    "stroke": _HIGHLIGHT,
+                    "stroke-opacity": "0.7",
+                    "stroke-width": _n(self.track + 12 * self.unit),
+                    "stroke-linecap": "round",
+                },
+            )
+        for city in sorted(self.cities, key=self.map.cities.index):
+            x, y = self.points[city]
+            ET.SubElement(
+                layer,
+                "circle",
+                {
+                    "id": f"highlight-city-{self.map.cities.index(city)}",
+                    "class": "highlight highlight-city",
+                    "cx": _n(x),
+                    "cy": _n(y),
+                    "r": _n(self.city_radius + 8 * self.unit),
+                    "fill": _HIGHLIGHT,
+                    "fill-opacity": "0.7",
+                },
+            )
+
+    def _routes(self, layer: ET.Element) -> None:
+        for route in self.map.routes:
+            owner = self.view.route_owner[route.id]
+            colour = "gray" if route.color is None else route.color.value
+            classes = ["route", f"route-{route.id}", f"color-{colour}"]
+            classes += ["tunnel"] * route.tunnel + ["ferry"] * route.is_ferry
+            classes += ["double"] * (route.double_of is not None)
+            classes += ["claimed", f"owner-{owner}"] if owner is not None else ["open"]
+            group = ET.SubElement(
+                layer,
+                "g",
+                {
+                    "id": f"route-{route.id}",
+                    "class": " ".join(classes),
+                    "data-route": str(route.id),
+                },
+            )
+            ET.SubElement(group, "title").text = _route_title(route, owner)
+            boxes = self._space_boxes(route)
+            for i, box in enumerate(boxes):
+                ET.SubElement(
+                    group,
+                    "rect",
+                    {
+                        "id": f"route-{route.id}-space-{i}",
+                        "class": "space",
+                        **_box(box, 1.5 * self.unit),
+                        "fill": CARD_FILLS[route.color],
+                        **self._space_stroke(route),
+                    },
+                )
+            for box in boxes[: route.ferry_locomotives]:
+                ET.SubElement(
+                    group,
+                    "circle",
+                    {
+                        "class": "ferry-locomotive",
+                        "cx": _n(box[0]),
+                        "cy": _n(box[1]),
+                        "r": _n(self.track * 0.42),
+                        "fill": "url(#locomotive)",
+                        "stroke": "#111111",
+                        "stroke-width": _n(0.8 * self.unit),
+                    },
+                )
+            if owner is not None:
+                for box in boxes:
+                    cx, cy, length, thickness, angle = box
+                    piece = (cx, cy, length - 0.6 * self.unit, thickness + 2.4 * self.unit, angle)
+                    ET.SubElement(
+                        group,
+                        "rect",
+                        {
+                            "class": f"train owner-{owner}",
+                            **_box(piece, 2.5 * self.unit),
+                            "fill": _player_colour(owner),
+                            "stroke": "#ffffff" if owner % len(PLAYER_COLORS) == 4 else "#111111",
+                            "stroke-width": _n(1.3 * self.unit),
+                        },
+                    )
+
+    def _space_stroke(self, route: Route) -> dict[str, str]:
+        """Tunnels have a heavy dashed black border, like the board's jagged tunnel outline."""
+        if route.tunnel:
+            return {
+                "stroke": "#111111",
+                "stroke-width": _n(1.8 * self.unit),
+                "stroke-dasharray": f"{_n(2.5 * self.unit)} {_n(1.5 * self.unit)}",
+            }
+        return {"stroke": "#6b6259", "stroke-width": _n(0.8 * self.unit)}
+
+    def _tickets(self, layer: ET.Element) -> None:
+        tickets = self._shown_tickets()
+        for tid in tickets:
+            ticket = self.map.tickets[tid]
+            ET.SubElement(
+                layer,
+                "line",
+                {
+                    "id": f"ticket-{tid}",
+                    "class": "ticket",
+                    **_line(self.points[ticket.a], self.points[ticket.b]),
+                    "stroke": _TICKET,
+                    "stroke-opacity": "0.6",
+                    "stroke-width": _n(2 * self.unit),
+                    "stroke-dasharray": f"{_n(6 * self.unit)} {_n(4 * self.unit)}",
+                },
+            )
+        ends = sorted(
+            {c for t in tickets for c in (self.map.tickets[t].a, self.map.tickets[t].b)},
+            key=self.map.cities.index,
+        )
+        for city in ends:
+            x, y = self.points[city]
+            ET.SubElement(
+                layer,
+                "circle",
+                {
+                    "class": "ticket-city",
+                    "cx": _n(x),
+                    "cy": _n(y),
+                    "r": _n(self.city_radius + 4 * self.unit),
+                    "fill": "none",
+                    "stroke": _TICKET,
+                    "stroke-width": _n(2.5 * self.unit),
+                },
+            )
+
+    def _shown_tickets(self) -> tuple[int, ...]:
+        seat = self.ticket_seat
+        if seat is None:
+            return ()
+        if not 0 <= seat < len(self.view.seats):
+            raise ValueError(f"tickets_of must be a seat from 0 to {len(self.view.seats) - 1}")
+        tickets = self.view.seats[seat].tickets
+        if tickets is None:
+            raise ValueError(f"player {seat}'s tickets are hidden in this view")
+        return tickets
+
+    def _cities(self, layer: ET.Element) -> None:
+        for i, city in enumerate(self.map.cities):
+            x, y = self.points[city]
+            group = ET.SubElement(
+                layer, "g", {"id": f"city-{i}", "class": "city", "data-city": city}
+            )
+            ET.SubElement(group, "title").text = city
+            ET.SubElement(
+                group,
+                "circle",
+                {
+                    "cx": _n(x),
+                    "cy": _n(y),
+                    "r": _n(self.city_radius),
+                    "fill": "#fff4d6",
+                    "stroke": _INK,
+                    "stroke-width": _n(1.6 * self.unit),
+                },
+            )
+            label = {
+                "x": _n(x),
+                "y": _n(y + self.city_radius + self.font),
+                "font-size": _n(self.font),
+                "text-anchor": "middle",
+            }
+            halo = ET.SubElement(
+                group,
+                "text",
+                {
+                    **label,
+                    "class": "city-label-halo",
+                    "fill": "none",
+                    "stroke": _PAPER,
+                    "stroke-width": _n(3 * self.unit),
+                    "stroke-linejoin": "round",
+                    "stroke-opacity": "0.9",
+                },
+            )
+            halo.text = city
+            ET.SubElement(group, "text", {**label, "class": "city-label", "fill": _INK}).text = city
+
+    def _stations(self, layer: ET.Element) -> None:
+        r = self.city_radius * 1.5
+        for seat, s in enumerate(self.view.seats):
+            for city in s.stations:
+                x, y = self.points[city]
+                house = [
+                    (x, y - r * 1.1),
+                    (x + r, y - r * 0.2),
+                    (x + r, y + r * 0.9),
+                    (x - r, y + r * 0.9),
+                    (x - r, y - r * 0.2),
+                ]
+                ET.SubElement(
+                    layer,
+                    "polygon",
+                    {
+                        "id": f"station-{self.map.cities.index(city)}",
+                        "class": f"station owner-{seat}",
+                        "data-city": city,
+                        "points": " ".join(f"{_n(px)},{_n(py)}" for px, py in house),
+                        "fill": _player_colour(seat),
+                        "stroke": "#ffffff" if seat % len(PLAYER_COLORS) == 4 else "#111111",
+                        "stroke-width": _n(1.4 * self.unit),
+                    },
+                )
+
+    # ------------------------------------------------------------------ legend
+
+    def _legend(self, g: ET.Element) -> float:
+        """Fill the legend group; return its height."""
+        v = self.view
+        line = 19 * self.unit
+        font = 12.5 * self.unit
+        x0 = self.pad
+        y = self.map_height + line * 0.4
+        heading = f"{self.title or self.map.title or self.map.name}: turn {v.turn}, {_situation(v)}"
+        if v.final_turns is not None and v.phase is not Phase.GAME_OVER:
+            heading += f" (final round: {v.final_turns} turn(s) left)"
+        self._text(g, x0, y, heading, font * 1.1, bold=True)
+        y += line * 1.15
+        scores = end_scores(v)
+        totals = {s.player: s.total for s in scores[0]} if scores else {}
+        winners = set(scores[1]) if scores else set()
+        for seat, s in enumerate(v.seats):
+            self._seat_row(g, x0, y, seat, s, font, totals.get(seat), seat in winners)
+            y += line
+            if s.hand is not None:
+                self._hand_row(g, x0 + 22 * self.unit, y, s.hand, font)
+                y += line
+        y += line * 0.2
+        self._text(g, x0, y, "face-up", font)
+        for i, card in enumerate(v.face_up):
+            self._card(g, x0 + (62 + 30 * i) * self.unit, y, card, f"face-up-{i}")
+        piles = (
+            f"deck {v.deck_size} cards · discard {len(v.discard)} cards · "
+            f"tickets {v.ticket_deck_size} in the deck"
+        )
+        self._text(g, x0 + 225 * self.unit, y, piles, font)
+        y += line
+        if v.tunnel is not None:
+            t = v.tunnel
+            route = self.map.routes[t.route]
+            revealed = ", ".join(c.value for c in t.revealed) or "nothing"
+            self._text(
+                g,
+                x0,
+                y,
+                f"tunnel {route.a}–{route.b}: revealed {revealed}; {t.owed} extra card(s) owed",
+                font,
+            )
+            y += line
+        for seat in self._ticket_rows():
+            y = self._ticket_lines(g, x0, y, seat, font, line)
+        return y - self.map_height + line * 0.3
+
+    def _ticket_rows(self) -> list[int]:
+        seats = [] if self.view.player is None else [self.view.player]
+        if self.ticket_seat is not None and self.ticket_seat not in seats:
+            seats.append(self.ticket_seat)
+        return seats
+
+    def _ticket_lines(
+        self, g: ET.Element, x0: float, y: float, seat: int, font: float, line: float
+    ) -> float:
+        s = self.view.seats[seat]
+        parts = [f"{t.a}–{t.b} {t.points}" for t in (self.map.tickets[i] for i in s.tickets or ())]
+        offered = [
+            f"{t.a}–{t.b} {t.points}" for t in (self.map.tickets[i] for i in s.offered or ())
+        ]
+        owner = "your" if seat == self.view.player else f"P{seat}'s"
+        rows = _wrap(f"{owner} tickets: ", parts or ["none"], int(self.width / (6.6 * self.unit)))
+        if offered:
+            rows += _wrap("offered: ", offered, int(self.width / (6.6 * self.unit)))
+        for row in rows:
+            self._text(g, x0, y, row, font, cls="tickets")
+            y += line
+        return y
+
+    def _seat_row(
+        self,
+        g: ET.Element,
+        x: float,
+        y: float,
+        seat: int,
+        s: SeatView,
+        font: float,
+        total: int | None,
+        winner: bool,
+    ) -> None:
+        box = 13 * self.unit
+        ET.SubElement(
+            g,
+            "rect",
+            {
+                "class": f"player-swatch owner-{seat}",
+                "x": _n(x),
+                "y": _n(y - box * 0.85),
+                "width": _n(box),
+                "height": _n(box),
+                "rx": _n(2 * self.unit),
+                "fill": _player_colour(seat),
+                "stroke": "#111111",
+                "stroke-width": _n(self.unit),
+            },
+        )
+        marks = []
+        if seat == self.view.player:
+            marks.append("you")
+        if seat == self.view.current and self.view.phase is not Phase.GAME_OVER:
+            marks.append("to act")
+        name = f"P{seat}" + (f" ({', '.join(marks)})" if marks else "")
+        stations_left = self.view.rules.stations_per_player - len(s.stations)
+        tickets = f"{s.ticket_count} tickets" + (
+            f" (+{s.offered_count} offered)" if s.offered_count else ""
+        )
+        stations = (
+            f" · {stations_left} stations left" if self.view.rules.stations_per_player else ""
+        )
+        facts = (
+            f"{s.trains} trains{stations} · {s.route_points} route points"
+            f" · {s.hand_size} cards · {tickets}"
+        )
+        if total is not None:
+            facts += f" · score {total}" + (" — winner" if winner else "")
+        self._text(g, x + box + 6 * self.unit, y, name, font, bold=True, cls=f"player owner-{seat}")
+        self._text(g, x + box + 118 * self.unit, y, facts, font, cls=f"player-facts owner-{seat}")
+
+    def _hand_row(self, g: ET.Element, x: float, y: float, hand: Hand, font: float) -> None:
+        self._text(g, x, y, "hand", font)
+        x += 40 * self.unit
+        shown = [(c, hand[c]) for c in COLORS if hand[c]]
+        if not shown:
+            self._text(g, x, y, "empty", font)
+        for colour, count in shown:
+            self._card(g, x, y, colour, None)
+            self._text(g, x + 26 * self.unit, y, f"×{count}", font)
+            x += 58 * self.unit
+
+    def _card(
+        self, g: ET.Element, x: float, y: float, card: Color | None, ident: str | None
+    ) -> None:
+        w, h = 22 * self.unit, 14 * self.unit
+        attrs = {"id": ident} if ident else {}
+        ET.SubElement(
+            g,
+            "rect",
+            {
+                **attrs,
+                "class": "card " + ("empty" if card is None else f"color-{card.value}"),
+                "x": _n(x),
+                "y": _n(y - h * 0.85),
+                "width": _n(w),
+                "height": _n(h),
+                "rx": _n(2.5 * self.unit),
+                "fill": "none" if card is None else CARD_FILLS[card],
+                "stroke": "#555555",
+                "stroke-width": _n(self.unit),
+                "stroke-dasharray": "3 2" if card is None else "none",
+            },
+        )
+
+    def _text(
+        self,
+        g: ET.Element,
+        x: float,
+        y: float,
+        content: str,
+        font: float,
+        *,
+        bold: bool = False,
+        cls: str | None = None,
+    ) -> None:
+        attrs = {"x": _n(x), "y": _n(y), "font-size": _n(font), "fill": _INK}
+        if bold:
+            attrs["font-weight"] = "bold"
+        if cls:
+            attrs["class"] = cls
+        ET.SubElement(g, "text", attrs).text = content
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _n(value: float) -> str:
+    """A coordinate with at most one decimal ("12", "12.5")."""
+    text = f"{value:.1f}"
+    text = text[:-2] if text.endswith(".0") else text
+    return "0" if text == "-0" else text
+
+
+def _line(a: tuple[float, float], b: tuple[float, float]) -> dict[str, str]:
+    return {"x1": _n(a[0]), "y1": _n(a[1]), "x2": _n(b[0]), "y2": _n(b[1])}
+
+
+def _box(box: tuple[float, float, float, float, float], radius: float) -> dict[str, str]:
+    cx, cy, length, thickness, angle = box
+    return {
+        "x": _n(cx - length / 2),
+        "y": _n(cy - thickness / 2),
+        "width": _n(max(length, 0.5)),
+        "height": _n(thickness),
+        "rx": _n(min(radius, length / 3)),
+        "transform": f"rotate({_n(angle)} {_n(cx)} {_n(cy)})",
+    }
+
+
+def _player_colour(seat: int) -> str:
+    return PLAYER_COLORS[seat % len(PLAYER_COLORS)]
+
+
+def _situation(view: PlayerView) -> str:
+    if view.phase is Phase.GAME_OVER:
+        return "game over"
+    return f"player {view.current} to act ({view.phase.value})"
+
+
+def _route_title(route: Route, owner: int | None) -> str:
+    text = f"#{route.id} {route}"
+    return text + ("" if owner is None else f", claimed by P{owner}")
+
+
+def _highlighted(highlight: Highlight, game_map: GameMap) -> tuple[set[int], set[str]]:
+    """The route ids and city names a ``highlight`` argument names."""
+    routes: set[int] = set()
+    cities: set[str] = set()
+    items: Sequence[object]
+    if highlight is None:
+        items = ()
+    elif isinstance(highlight, (str, int, *ACTION_TYPES)):
+        items = (highlight,)
+    else:
+        items = tuple(cast(Iterable[object], highlight))
+    for item in items:
+        if isinstance(item, ClaimRoute):
+            routes.add(item.route)
+        elif isinstance(item, BuildStation):
+            cities.add(item.city)
+        elif isinstance(item, ACTION_TYPES):
+            continue  # draws, tickets and passes touch nothing on the board
+        elif isinstance(item, bool) or not isinstance(item, int | str):
+            raise TypeError(f"cannot highlight {item!r}: give route ids, city names or actions")
+        elif isinstance(item, int):
+            if not 0 <= item < len(game_map.routes):
+                raise ValueError(f"no route {item} on the map {game_map.name!r}")
+            routes.add(item)
+        else:
+            if item not in game_map.cities:
+                raise ValueError(f"no city {item!r} on the map {game_map.name!r}")
+            cities.add(item)
+    return routes, cities
+
+
+def _wrap(prefix: str, parts: Sequence[str], width: int) -> list[str]:
+    """``prefix`` and the comma-separated parts in lines of at most ``width`` characters."""
+    rows: list[str] = []
+    current = prefix
+    for i, part in enumerate(parts):
+        piece = part + ("," if i < len(parts) - 1 else "")
+        if len(current) + len(piece) + 1 > width and current.strip():
+            rows.append(current.rstrip())
+            current = " " * 4
+        current += piece + " "
+    rows.append(current.rstrip())
+    return rows

@@ -1,0 +1,293 @@
+"""A position, an event and a score breakdown as terminal text (what ``ttr show``, ``ttr
+replay``, ``ttr simulate`` and ``ttr play`` print).
+
+Like :func:`ttr_rules.render.svg`, :func:`text` accepts a full state (everything is shown) or a
+player's view (only what the viewer knows).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ..cards import COLORS, Color
+from ..events import (
+    CardDrawn,
+    DeckReshuffled,
+    Event,
+    FaceUpReplaced,
+    FaceUpReset,
+    FinalRoundStarted,
+    GameOver,
+    Passed,
+    ResetCapReached,
+    RouteClaimed,
+    StationBuilt,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelDeclined,
+    TunnelRevealed,
+    TurnEnded,
+)
+from ..maps import GameMap, Ticket
+from ..scoring import PlayerScore, final_scores, rank_winners
+from ..state import GameState
+from ..views import PlayerView, SeatView
+from .scene import as_view, end_scores, is_omniscient
+
+__all__ = [
+    "SCORE_COLUMNS",
+    "cards_text",
+    "describe_event",
+    "format_scores",
+    "route_text",
+    "score_table",
+    "text",
+    "ticket_text",
+]
+
+
+def text(state_or_view: GameState | PlayerView) -> str:
+    """The position as text: the situation, the cards on the table, then every player.
+
+    A state shows every hand and ticket; a view only what its viewer knows. At the end of the
+    game the score table follows.
+
+    >>> from ttr_rules import new_game, observe
+    >>> print(text(observe(new_game("europe", 2, seed=3), 1)).splitlines()[0])
+    europe 1.0: turn 0, player 0 to act (initial tickets), seen by player 1
+    """
+    view = as_view(state_or_view)
+    m = view.map
+    who = (
+        "all players"
+        if is_omniscient(view)
+        else "a spectator"
+        if view.player is None
+        else f"player {view.player}"
+    )
+    acting = "game over" if view.is_terminal else f"player {view.current} to act"
+    situation = "" if view.is_terminal else f" ({view.phase.value})"
+    lines = [
+        f"{m.name} {m.version}: turn {view.turn}, {acting}{situation}, seen by {who}",
+        "face-up: " + ", ".join("-" if c is None else c.value for c in view.face_up),
+        f"deck: {view.deck_size} cards; discard: {len(view.discard)} cards"
+        f" ({_pile(view.discard)}); tickets: {view.ticket_deck_size} in the deck,"
+        f" {view.ticket_box_size} out of the game",
+    ]
+    if view.final_turns is not None and not view.is_terminal:
+        lines.append(f"final round: {view.final_turns} turn(s) left")
+    if view.tunnel is not None:
+        t = view.tunnel
+        lines.append(
+            f"tunnel {route_text(m, t.route)}: revealed {cards_text(t.revealed)},"
+            f" {t.owed} extra card(s) owed"
+        )
+    for seat, s in enumerate(view.seats):
+        lines.extend(_seat_lines(view, seat, s))
+    scored = end_scores(view)
+    if scored is not None:
+        lines.append("")
+        lines.append(score_table(scored[0], winners=scored[1], game_map=m))
+    return "\n".join(lines)
+
+
+def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
+    m = view.map
+    you = " (you)" if seat == view.player else ""
+    routes = [route_text(m, r) for r, owner in enumerate(view.route_owner) if owner == seat]
+    left = view.rules.stations_per_player - len(s.stations)
+    stations = f", {left} station(s) left" if view.rules.stations_per_player else ""
+    if s.stations:
+        stations += f" (built: {', '.join(s.stations)})"
+    offered = f", {s.offered_count} offered" if s.offered_count else ""
+    lines = [
+        f"P{seat}{you}: {s.trains} trains{stations}, {s.route_points} route points,"
+        f" {s.hand_size} cards, {s.ticket_count} tickets{offered}",
+        f"  routes: {', '.join(routes) or 'none'}",
+    ]
+    if s.hand is not None:
+        lines.append(f"  hand: {s.hand}")
+    if s.tickets is not None:
+        lines.append(
+            "  tickets: " + (", ".join(ticket_text(m.tickets[t]) for t in s.tickets) or "none")
+        )
+    if s.offered:
+        lines.append(
+            "  offered: " + ", ".join(f"#{t} {ticket_text(m.tickets[t])}" for t in s.offered)
+        )
+    return lines
+
+
+def cards_text(cards: Iterable[Color]) -> str:
+    """Cards in the given order: ``red, red, locomotive`` (``nothing`` when empty)."""
+    return ", ".join(c.value for c in cards) or "nothing"
+
+
+def route_text(game_map: GameMap, route: int) -> str:
+    """``Paris-Wien (#12)``: a route's cities and id."""
+    r = game_map.routes[route]
+    return f"{r.a}-{r.b} (#{route})"
+
+
+def ticket_text(ticket: Ticket) -> str:
+    """``Paris-Wien (8)``: a ticket's cities and points."""
+    return f"{ticket.a}-{ticket.b} ({ticket.points})"
+
+
+def _pile(cards: Sequence[Color]) -> str:
+    counts = [(c, cards.count(c)) for c in COLORS]
+    return ", ".join(f"{n} {c.value}" for c, n in counts if n) or "empty"
+
+
+# --------------------------------------------------------------------------- events
+
+
+_EventText = Callable[[Any, GameMap], str]
+_EVENT_TEXT: dict[type, _EventText] = {
+    CardDrawn: lambda e, m: (
+        f"player {e.player} draws {e.color.value}"
+        + (" blind" if e.slot is None else f" from slot {e.slot}")
+    ),
+    FaceUpReplaced: lambda e, m: f"face-up slot {e.slot} gets {e.color.value}",
+    FaceUpReset: lambda e, m: f"face-up row reset (discarded {cards_text(e.discarded)})",
+    ResetCapReached: lambda e, m: f"face-up row kept after {e.resets} resets",
+    DeckReshuffled: lambda e, m: f"discard reshuffled into a deck of {e.cards} cards",
+    TunnelRevealed: lambda e, m: (
+        f"tunnel {route_text(m, e.route)} reveals {cards_text(e.cards)}:"
+        f" {e.owed} extra card(s) owed"
+    ),
+    TunnelDeclined: lambda e, m: f"player {e.player} declines the tunnel {route_text(m, e.route)}",
+    RouteClaimed: lambda e, m: (
+        f"player {e.player} claims {route_text(m, e.route)} with"
+        f" {cards_text(e.cards)} for {e.points} points"
+    ),
+    StationBuilt: lambda e, m: (
+        f"player {e.player} builds a station in {e.city} with {cards_text(e.cards)}"
+    ),
+    TicketsDrawn: lambda e, m: f"player {e.player} draws {e.count} tickets",
+    TicketsKept: lambda e, m: f"player {e.player} keeps {e.kept} ticket(s), returns {e.returned}",
+    Passed: lambda e, m: f"player {e.player} passes",
+    TurnEnded: lambda e, m: "",
+    FinalRoundStarted: lambda e, m: f"final round: player {e.player} has {e.trains} trains left",
+    GameOver: lambda e, m: f"game over ({e.reason})",
+}
+
+
+def describe_event(event: Event, game_map: GameMap, *, viewer: int | str | None = "all") -> str:
+    """One line for an event (empty for the end of a turn, which a layout shows by itself).
+
+    ``viewer`` says who reads it: ``"all"`` (the default) sees everything, a seat or None (a
+    spectator) does not see the colour of another player's blind draw, the only private fact
+    an event carries.
+
+    >>> from ttr_rules import Color, load_map
+    >>> from ttr_rules.events import CardDrawn
+    >>> drawn = CardDrawn(player=1, color=Color.RED, slot=None)
+    >>> describe_event(drawn, load_map("europe"))
+    'player 1 draws red blind'
+    >>> describe_event(drawn, load_map("europe"), viewer=0)
+    'player 1 draws a card blind'
+    """
+    if (
+        isinstance(event, CardDrawn)
+        and event.slot is None
+        and viewer != "all"
+        and viewer != event.player
+    ):
+        return f"player {event.player} draws a card blind"
+    return _EVENT_TEXT[type(event)](event, game_map)
+
+
+# --------------------------------------------------------------------------- scores
+
+
+#: The score table's columns: (heading, what it counts).
+SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("player", "the seat (P0 is seat 0)"),
+    ("routes", "points for the claimed routes (E71)"),
+    ("tickets", "points of completed tickets minus points of failed ones (E65)"),
+    ("done", "tickets completed"),
+    ("failed", "tickets not completed"),
+    ("built", "stations built (E60)"),
+    ("unbuilt+", "bonus for the stations left unbuilt (E59)"),
+    ("path", "spaces in the longest continuous path (E72)"),
+    ("express+", "the European Express bonus for the longest path (E72, E74)"),
+    ("total", "the final score; * marks the winners (E76, E77)"),
+)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def score_table(
+    scores: Sequence[PlayerScore],
+    *,
+    winners: Iterable[int] = (),
+    game_map: GameMap | None = None,
+    legend: bool = True,
+) -> str:
+    """An aligned table of score breakdowns, the winners marked ``*``; with ``legend`` a line
+    explaining each column follows, and with ``game_map`` the route each station uses.
+
+    >>> from ttr_rules import PlayerScore
+    >>> print(score_table([PlayerScore(0, 12, 8, 2, 0, 8, 6, 10, 38)], winners=[0], legend=False))
+    player  routes  tickets  done  failed  built  unbuilt+  path  express+  total
+    P0          12       +8     2       0      0        +8     6       +10     38  *
+    """
+    top = set(winners)
+    header = tuple(name for name, _ in SCORE_COLUMNS) + ("",)
+    rows = [header] + [
+        (
+            f"P{s.player}",
+            str(s.route_points),
+            _signed(s.ticket_points),
+            str(s.tickets_completed),
+            str(s.tickets_failed),
+            str(len(s.station_routes)),
+            _signed(s.station_bonus),
+            str(s.longest_path),
+            _signed(s.express_bonus),
+            str(s.total),
+            "*" if s.player in top else "",
+        )
+        for s in scores
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = [_row(row, widths) for row in rows]
+    if game_map is not None:
+        lines.extend(_station_lines(game_map, scores))
+    if legend:
+        explained = "; ".join(f"{name}: {meaning}" for name, meaning in SCORE_COLUMNS[1:])
+        lines.extend(textwrap.wrap("columns: " + explained, width=100, subsequent_indent="  "))
+    return "\n".join(lines)
+
+
+def format_scores(state: GameState) -> str:
+    """The score table of :func:`~ttr_rules.final_scores` for ``state``, the winners marked
+    ``*``, each built station's route, and what each column means."""
+    scores = final_scores(state)
+    return score_table(scores, winners=rank_winners(scores, state.rules), game_map=state.map)
+
+
+def _row(row: Sequence[str], widths: Sequence[int]) -> str:
+    cells = [
+        cell.ljust(w) if i == 0 else cell.rjust(w)
+        for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+    ]
+    return "  ".join(cells).rstrip()
+
+
+def _station_lines(game_map: GameMap, scores: Sequence[PlayerScore]) -> list[str]:
+    """One line per player with stations: each station's city and the route it uses (U9)."""
+    lines = []
+    for s in scores:
+        if s.station_routes:
+            used = ", ".join(
+                f"{city} (no route)" if rid is None else f"{city} -> #{rid} {game_map.routes[rid]}"
+                for city, rid in s.station_routes
+            )
+            lines.append(f"  P{s.player} stations: {used}")
+    return lines

@@ -1,0 +1,114 @@
+"""What the environments share: rewards at the end, rendering, seeding."""
+
+from __future__ import annotations
+
+import random
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Literal
+
+from ttr_rules import GameState, final_scores, winners
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["RewardKind", "render_state", "terminal_rewards"]
+
+RewardKind = Literal["win", "score"]
+REWARDS: tuple[str, ...] = ("win", "score")
+
+
+def check_reward(reward: str) -> RewardKind:
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    return reward  # type: ignore[return-value]
+
+
+def terminal_rewards(state: GameState, kind: RewardKind) -> list[float]:
+    """Each seat's reward at the end of the game.
+
+    ``"win"``: +1 for each winner (after the tie-breakers, E77), −1 for every other player,
+    0 for everyone when all players tie. ``"score"``: the seat's final score minus the mean of
+    the other players' scores. Both sum to zero over the seats when there is one winner
+    (``"score"`` always does).
+
+    >>> from ttr_rules import new_game
+    >>> terminal_rewards(new_game("europe", players=2), "win")  # provisional, before the end
+    [0.0, 0.0]
+    """
+    n = state.num_players
+    if kind == "score":
+        totals = [s.total for s in final_scores(state)]
+        whole = sum(totals)
+        return [float(t - (whole - t) / (n - 1)) for t in totals]
+    best = set(winners(state))
+    if len(best) == n:
+        return [0.0] * n
+    return [1.0 if seat in best else -1.0 for seat in range(n)]
+
+
+def game_seed(seed: int | None, seeder: random.Random) -> tuple[int, random.Random]:
+    """``reset(seed=s)`` plays ``new_game(seed=s)`` and reseeds the sequence that later
+    ``reset()`` calls draw their games from; ``reset()`` draws the next seed."""
+    if seed is not None:
+        return int(seed), random.Random(seed)
+    return seeder.getrandbits(63), seeder
+
+
+def render_modes() -> list[str]:
+    """``"ansi"``, and ``"svg"`` and ``"rgb_array"`` when :mod:`ttr_rules.render` (and for
+    the latter cairosvg) is installed."""
+    from importlib.util import find_spec
+
+    modes = ["ansi"]
+    if find_spec("ttr_rules.render") is not None:
+        modes.append("svg")
+        if find_spec("cairosvg") is not None:
+            modes.append("rgb_array")
+    return modes
+
+
+def render_state(state: GameState, mode: str | None, player: int | None = None) -> Any:
+    """``"ansi"``: the text of :func:`ttr_rules.render.text`; ``"svg"``: an SVG document;
+    ``"rgb_array"``: the SVG rasterised by cairosvg (an ``(H, W, 3)`` uint8 array).
+    ``player`` shows that player's view instead of the whole state."""
+    from ttr_rules import observe
+
+    subject = state if player is None else observe(state, player)
+    if mode == "ansi":
+        try:
+            render = import_module("ttr_rules.render")
+        except ImportError:  # the render package is not part of this installation
+            return _plain_text(subject)
+        return render.text(subject)
+    if mode in ("svg", "rgb_array"):
+        document = import_module("ttr_rules.render").svg(subject)
+        return document if mode == "svg" else _rasterise(document)
+    raise ValueError(f"unknown render mode {mode!r}")
+
+
+def _rasterise(document: str) -> NDArray[Any]:
+    import io
+
+    import cairosvg
+    import numpy as np
+    from PIL import Image
+
+    png = cairosvg.svg2png(bytestring=document.encode())
+    with Image.open(io.BytesIO(png)) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def _plain_text(view: Any) -> str:
+    """A short text of a state or view when :mod:`ttr_rules.render` is unavailable."""
+    from ttr_rules import GameState, public_view
+
+    if isinstance(view, GameState):
+        view = public_view(view)
+    row = " ".join(c.value if c is not None else "-" for c in view.face_up)
+    lines = [f"turn {view.turn}, {view.phase.value}, player {view.current} to act", row]
+    lines += [
+        f"P{i}: {s.hand_size} cards, {s.trains} trains, {len(s.stations)} stations, "
+        f"{s.route_points} route points, {s.ticket_count} tickets"
+        for i, s in enumerate(view.seats)
+    ]
+    return "\n".join(lines)

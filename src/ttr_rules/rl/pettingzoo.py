@@ -1,0 +1,207 @@
+"""A PettingZoo AEC environment of Ticket to Ride (issue 13), after PettingZoo's classic
+environments (chess, connect four).
+
+>>> from ttr_rules.rl.pettingzoo import env
+>>> e = env(players=2)
+>>> e.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> sorted(obs), obs["action_mask"].dtype
+(['action_mask', 'observation'], dtype('int8'))
+
+* Agents are ``"player_0" .. "player_{n-1}"`` (seat order); the agent to act is the engine's
+  current player, so one agent acts several times in a row within a multi-step turn.
+* ``action_space(agent)`` is ``Discrete(ActionSpace.size)``; the observation is
+  ``{"observation": encode_observation(view), "action_mask": int8 mask}``, the mask all zero
+  for an agent that is not to act.
+* Rewards come at the end only: ``reward="win"`` (default) gives +1 to each winner and −1 to
+  the others (0 to everyone when all tie); ``reward="score"`` gives each player's final score
+  minus the mean of the others'.
+* ``reset(seed=s)`` deals ``new_game(map, players, seed=s)``; ``reset()`` draws the next seed.
+* ``render_mode``: ``"ansi"`` (text), ``"svg"`` (an SVG document) or ``"rgb_array"``
+  (rasterised with cairosvg).
+* ``env(...)`` behaves like the classic environments' wrapped ``env()``: an illegal action
+  ends the game with ``illegal_reward`` (−1) for the offender and 0 for the others (PettingZoo's
+  ``TerminateIllegalWrapper``), an action outside the space raises :class:`ValueError`
+  (``AssertOutOfBoundsWrapper``), and stepping or observing before ``reset()`` raises
+  :class:`RuntimeError` (``OrderEnforcingWrapper``). These checks are built in rather than
+  stacked as wrappers, whose attribute forwarding would cost more than the game itself.
+  ``raw_env(...)`` is the same class with ``illegal_reward=None``: an illegal action raises
+  :class:`~ttr_rules.IllegalActionError`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.logger import warn
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+
+from ttr_rules import GameMap, Rules, apply_action, load_map, new_game
+
+from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
+from .observation import encode_state_observation, observation_layout
+from .space import ActionSpace
+
+__all__ = ["env", "raw_env"]
+
+Observation = dict[str, NDArray[Any]]
+
+
+def env(
+    map: str | GameMap = "europe",
+    players: int = 2,
+    render_mode: str | None = None,
+    reward: str = "win",
+    *,
+    rules: Rules | None = None,
+    illegal_reward: float = -1.0,
+) -> raw_env:
+    """The environment as PettingZoo's classic ``env()`` functions return it (see the module
+    documentation)."""
+    return raw_env(map, players, render_mode, reward, rules=rules, illegal_reward=illegal_reward)
+
+
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
+    """The unwrapped AEC environment; see the module documentation."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": render_modes(),
+        "name": "ttr_europe_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        map: str | GameMap = "europe",
+        players: int = 2,
+        render_mode: str | None = None,
+        reward: str = "win",
+        *,
+        rules: Rules | None = None,
+        illegal_reward: float | None = None,
+    ) -> None:
+        super().__init__()
+        self.illegal_reward = illegal_reward
+        self.game_map = map if isinstance(map, GameMap) else load_map(map)
+        self.rules = rules if rules is not None else self.game_map.rules
+        modes: list[str] = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be one of {modes}")
+        self.render_mode = render_mode
+        self.reward_kind = check_reward(reward)
+        self.space = ActionSpace(self.game_map, players, rules=self.rules)
+        layout = observation_layout(self.game_map, players, self.rules)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seats = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.space.size,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {
+            agent: spaces.Discrete(self.space.size) for agent in self.possible_agents
+        }
+        self._no_mask = np.zeros(self.space.size, dtype=np.int8)
+        self._seeder = random.Random()
+        self.state = new_game(self.game_map, players, 0, self.rules)
+        self._mask_of: object = None
+        self._mask = self._no_mask
+        self._reset_done = False
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """``Dict(observation=Box, action_mask=Box(int8))``, the same object every call."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(ActionSpace.size)``, the same object every call."""
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal ``new_game(map, players, seed=seed)`` (the next seed when None)."""
+        game, self._seeder = game_seed(seed, self._seeder)
+        self.state = new_game(self.game_map, len(self.possible_agents), game, self.rules)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current]
+        self._reset_done = True
+
+    def _legal_mask(self) -> NDArray[np.int8]:
+        state = self.state
+        if self._mask_of is not state:
+            self._mask = self.space.mask(state).view(np.int8)
+            self._mask_of = state
+        return self._mask
+
+    def observe(self, agent: str) -> Observation:
+        """``{"observation": vector, "action_mask": int8 mask}`` of ``agent``."""
+        if not self._reset_done:
+            raise RuntimeError("reset() must be called before observe()")
+        seat = self._seats[agent]
+        state = self.state
+        acting = seat == state.current and not state.is_terminal
+        return {
+            "observation": encode_state_observation(state, seat),
+            "action_mask": self._legal_mask() if acting else self._no_mask,
+        }
+
+    def step(self, action: int | None) -> None:
+        """Play action index ``action`` for the agent to act (None once it is done)."""
+        if not self._reset_done:
+            raise RuntimeError("reset() must be called before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is accepted only once the game is over")
+        index = int(action)
+        if not 0 <= index < self.space.size:
+            raise ValueError(f"action {action!r} outside the action space 0..{self.space.size - 1}")
+        self._cumulative_rewards[agent] = 0.0
+        state = self.state
+        if self.illegal_reward is not None and not self._legal_mask()[index]:
+            self._end_illegally(agent)
+            return
+        state = apply_action(state, self.space.action(index, state))
+        self.state = state
+        if state.is_terminal:
+            values = terminal_rewards(state, self.reward_kind)
+            self.rewards = {a: values[self._seats[a]] for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[state.current]
+        self._accumulate_rewards()
+
+    def _end_illegally(self, agent: str) -> None:
+        """PettingZoo's illegal-move rule: the game ends, the offender gets
+        ``illegal_reward``, everyone else 0."""
+        warn(f"{agent} made an illegal move; the game ends")
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward or 0.0)
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def render(self) -> Any:
+        """The whole state in the ``render_mode`` given at construction."""
+        if self.render_mode is None:
+            warn("render() called without a render_mode; pass render_mode= to env()")
+            return None
+        return render_state(self.state, self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,389 @@
+"""A fixed integer action space for one map and player count (issue 13).
+
+Reinforcement-learning tools want actions as integers ``0 .. size-1`` and a boolean mask of the
+legal ones. :class:`ActionSpace` numbers every action that can ever be legal on a map, in
+blocks that never move for a given map, player count and rules (the docs page "Reinforcement
+learning" has the table), in this order:
+
+* ``DrawFaceUp`` slots 0–4, then ``DrawBlind``;
+* ``ClaimRoute``: by route id; per route each payment colour (the route's own, or the eight
+  colours of a gray route) with locomotives from the ferry symbols to ``length − 1``, then the
+  all-locomotive payment;
+* ``PayTunnel`` with 0 .. ``Rules.tunnel_reveal_cards`` locomotives, ``DeclineTunnel``,
+  ``DrawTickets``;
+* ``KeepTickets``: a bit mask over the *positions* of the offered tickets (bit ``i`` keeps the
+  ``i``-th offered ticket), ``2 ** n`` entries for the largest offer ``n``
+  (:func:`offer_positions`);
+* ``BuildStation``: by city in map order; per city each colour with 0 ..
+  ``stations_per_player − 1`` locomotives, then all-locomotive payments of 1 ..
+  ``stations_per_player`` cards;
+* ``Pass``.
+
+Only :class:`~ttr_rules.KeepTickets` needs the position to translate: it names ticket ids,
+while its index names positions in the acting player's offer (``PlayerState.offered``, or
+``SeatView.offered`` in a view), so :meth:`ActionSpace.index` and :meth:`ActionSpace.action`
+take the state or view for it. A station's payment does not say its cost (the cost is the
+station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index whatever it costs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from ttr_rules import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    Color,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    GameMap,
+    GameState,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    PlayerView,
+    Rules,
+    legal_actions,
+    load_map,
+    view_legal_actions,
+)
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["FACE_UP_SLOTS", "ActionSpace", "offer_positions"]
+
+#: Face-up slots of the train-card row (E6).
+FACE_UP_SLOTS: Final = 5
+_CARD_COLORS: Final = tuple(c for c in Color if c is not Color.LOCOMOTIVE)
+_LOCO: Final = Color.LOCOMOTIVE
+_BLOCKS: Final = (
+    "DrawFaceUp",
+    "DrawBlind",
+    "ClaimRoute",
+    "PayTunnel",
+    "DeclineTunnel",
+    "DrawTickets",
+    "KeepTickets",
+    "BuildStation",
+    "Pass",
+)
+
+
+def offer_positions(rules: Rules) -> int:
+    """The most tickets ever offered at once: the initial deal (E3) or a ticket draw (E61)."""
+    return max(rules.initial_long_tickets + rules.initial_regular_tickets, rules.tickets_drawn)
+
+
+def _resolve(game_map: GameMap | str) -> GameMap:
+    return game_map if isinstance(game_map, GameMap) else load_map(game_map)
+
+
+class ActionSpace:
+    """Every action that can ever be legal on ``game_map`` with ``players`` players, numbered.
+
+    ``rules`` defaults to the map's rules; a game under other rules needs a space built with
+    them (the tunnel, ticket and station blocks are sized from the rules). The layout depends
+    only on the map, the player count and the rules, so a policy trained on one space keeps its
+    meaning for every game with the same three.
+
+    >>> from ttr_rules import legal_actions, new_game
+    >>> space = ActionSpace("europe", 2)
+    >>> state = new_game("europe", players=2, seed=1)
+    >>> mask = space.mask(state)
+    >>> int(mask.sum()) == len(legal_actions(state))
+    True
+    >>> a = legal_actions(state)[0]
+    >>> space.action(space.index(a, state), state) == a
+    True
+    >>> space.action(space.index(DrawBlind()))
+    DrawBlind()
+    """
+
+    def __init__(
+        self, game_map: GameMap | str, players: int, *, rules: Rules | None = None
+    ) -> None:
+        self.map: Final = _resolve(game_map)
+        self.rules: Final = rules if rules is not None else self.map.rules
+        if not isinstance(players, int) or not (
+            self.rules.min_players <= players <= self.rules.max_players
+        ):
+            raise ValueError(
+                f"players must be between {self.rules.min_players} and "
+                f"{self.rules.max_players}, got {players!r}"
+            )
+        self.players: Final = players
+        self.offer_positions: Final = offer_positions(self.rules)
+        self._stations = self.rules.stations_per_player
+        self._city_index = {c: i for i, c in enumerate(self.map.cities)}
+        fixed: list[Action | None] = [DrawFaceUp(s) for s in range(FACE_UP_SLOTS)]
+        fixed.append(DrawBlind())
+        self._claim_base: list[int] = []
+        for route in self.map.routes:
+            self._claim_base.append(len(fixed))
+            colors = _CARD_COLORS if route.color is None else (route.color,)
+            for color in colors:
+                fixed += (
+                    ClaimRoute(route.id, color, k)
+                    for k in range(route.ferry_locomotives, route.length)
+                )
+            fixed.append(ClaimRoute(route.id, _LOCO, route.length))
+        self._pay_base = len(fixed)
+        fixed += (PayTunnel(k) for k in range(self.rules.tunnel_reveal_cards + 1))
+        self._decline = len(fixed)
+        fixed.append(DeclineTunnel())
+        self._draw_tickets = len(fixed)
+        fixed.append(DrawTickets())
+        self._keep_base = len(fixed)
+        fixed += [None] * (1 << self.offer_positions)
+        self._station_base = len(fixed)
+        stations = self._stations
+        for city in self.map.cities:
+            fixed += (BuildStation(city, c, k) for c in _CARD_COLORS for k in range(stations))
+            fixed += (BuildStation(city, _LOCO, k) for k in range(1, stations + 1))
+        self._pass = len(fixed)
+        fixed.append(Pass())
+        self._fixed: tuple[Action | None, ...] = tuple(fixed)
+        self.size: Final = len(fixed)
+        # Fast path of index(): the engine hands out the same action objects again and again,
+        # so look them up by identity. Each key's object is kept alive in ``_alive`` so its id
+        # cannot be reused by another object while the entry exists.
+        self._by_id: dict[int, int] = {}
+        self._alive: list[Action] = []
+        self._keeps: dict[tuple[int, tuple[int, ...]], tuple[KeepTickets, int]] = {}
+        for i, a in enumerate(self._fixed):
+            if a is not None:
+                self._remember(a, i)
+
+    # ------------------------------------------------------------------ layout
+
+    def blocks(self) -> dict[str, range]:
+        """The index range of each action type, in layout order.
+
+        >>> ActionSpace("europe", 2).blocks()["DrawFaceUp"]
+        range(0, 5)
+        """
+        starts = (
+            0,
+            FACE_UP_SLOTS,
+            FACE_UP_SLOTS + 1,
+            self._pay_base,
+            self._decline,
+            self._draw_tickets,
+            self._keep_base,
+            self._station_base,
+            self._pass,
+            self.size,
+        )
+        return {name: range(starts[i], starts[i + 1]) for i, name in enumerate(_BLOCKS)}
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The identity memo holds ids of this process's objects: rebuild instead of copying.
+        return (_rebuild, (self.map, self.players, self.rules))
+
+    def __repr__(self) -> str:
+        return f"ActionSpace({self.map.name!r}, players={self.players}, size={self.size})"
+
+    # ------------------------------------------------------------------ action -> index
+
+    def _remember(self, action: Action, index: int) -> None:
+        self._by_id[id(action)] = index
+        self._alive.append(action)
+
+    def index(self, action: Action, state_or_view: GameState | PlayerView | None = None) -> int:
+        """The index of ``action``. ``state_or_view`` is needed only for
+        :class:`~ttr_rules.KeepTickets` (whose index names positions in the acting player's
+        offer). Raises :class:`ValueError` for an action outside the space (a route, city or
+        payment that does not exist on the map) or a keep without the position it needs.
+
+        >>> space = ActionSpace("europe", 2)
+        >>> space.index(DrawFaceUp(3)), space.index(DrawBlind())
+        (3, 5)
+        """
+        found = self._by_id.get(id(action))
+        if found is not None:
+            return found
+        if isinstance(action, KeepTickets):
+            return self._keep_index(action, _offer(state_or_view))
+        index = self._compute_index(action, state_or_view)
+        if len(self._alive) < 4 * self.size:
+            self._remember(action, index)
+        return index
+
+    def _compute_index(self, action: Action, state_or_view: GameState | PlayerView | None) -> int:
+        if isinstance(action, ClaimRoute):
+            return self._claim_index(action)
+        if isinstance(action, BuildStation):
+            return self._station_index(action)
+        if isinstance(action, KeepTickets):
+            return self._keep_index(action, _offer(state_or_view))
+        if isinstance(action, PayTunnel):
+            k = action.locomotives
+            if isinstance(k, int) and 0 <= k <= self.rules.tunnel_reveal_cards:
+                return self._pay_base + k
+        elif isinstance(action, DrawFaceUp):
+            if isinstance(action.slot, int) and 0 <= action.slot < FACE_UP_SLOTS:
+                return action.slot
+        elif isinstance(action, DrawBlind):
+            return FACE_UP_SLOTS
+        elif isinstance(action, DeclineTunnel):
+            return self._decline
+        elif isinstance(action, DrawTickets):
+            return self._draw_tickets
+        elif isinstance(action, Pass):
+            return self._pass
+        raise ValueError(f"{action!r} is not in {self!r}")
+
+    def _claim_index(self, action: ClaimRoute) -> int:
+        r, color, k = action.route, action.color, action.locomotives
+        if isinstance(r, int) and 0 <= r < len(self.map.routes) and isinstance(k, int):
+            route = self.map.routes[r]
+            per_color = route.length - route.ferry_locomotives
+            base = self._claim_base[r]
+            if color is _LOCO:
+                if k == route.length:
+                    colors = 8 if route.color is None else 1
+                    return base + colors * per_color
+            elif route.ferry_locomotives <= k < route.length and isinstance(color, Color):
+                if route.color is None:
+                    return base + color.code * per_color + k - route.ferry_locomotives
+                if color is route.color:
+                    return base + k - route.ferry_locomotives
+        raise ValueError(f"{action!r} is not in {self!r}")
+
+    def _station_index(self, action: BuildStation) -> int:
+        city, color, k, stations = action.city, action.color, action.locomotives, self._stations
+        c = self._city_index.get(city) if isinstance(city, str) else None
+        if c is not None and isinstance(k, int) and isinstance(color, Color):
+            base = self._station_base + c * 9 * stations
+            if color is _LOCO:
+                if 1 <= k <= stations:
+                    return base + 8 * stations + k - 1
+            elif 0 <= k < stations:
+                return base + color.code * stations + k
+        raise ValueError(f"{action!r} is not in {self!r}")
+
+    def _keep_index(self, action: KeepTickets, offered: tuple[int, ...]) -> int:
+        # The engine offers the same KeepTickets objects for the same offer: memoise by both.
+        key = (id(action), offered)
+        hit = self._keeps.get(key)
+        if hit is not None and hit[0] is action:
+            return hit[1]
+        index = self._compute_keep_index(action, offered)
+        if len(self._keeps) > 4096:
+            self._keeps.clear()
+        self._keeps[key] = (action, index)
+        return index
+
+    def _compute_keep_index(self, action: KeepTickets, offered: tuple[int, ...]) -> int:
+        bits = 0
+        for ticket in action.tickets:
+            try:
+                bits |= 1 << offered.index(ticket)
+            except ValueError:
+                raise ValueError(
+                    f"{action!r}: ticket {ticket} is not offered (offer {tuple(offered)})"
+                ) from None
+        if bits >> self.offer_positions:
+            raise ValueError(f"{action!r} is not in {self!r}")
+        return self._keep_base + bits
+
+    # ------------------------------------------------------------------ index -> action
+
+    def action(self, index: int, state_or_view: GameState | PlayerView | None = None) -> Action:
+        """The action numbered ``index``; the inverse of :meth:`index`. ``state_or_view`` is
+        needed only for the :class:`~ttr_rules.KeepTickets` block. Raises :class:`ValueError`
+        for an index outside ``0 .. size-1`` or a keep naming positions beyond the offer.
+
+        >>> ActionSpace("europe", 3).action(0)
+        DrawFaceUp(slot=0)
+        """
+        i = int(index)
+        if not 0 <= i < self.size:
+            raise ValueError(f"action index {index!r} outside 0..{self.size - 1}")
+        fixed = self._fixed[i]
+        if fixed is not None:
+            return fixed
+        bits = i - self._keep_base
+        offered = _offer(state_or_view)
+        if bits >> len(offered):
+            raise ValueError(
+                f"action {i} keeps offer positions {_positions(bits)}, but "
+                f"{len(offered)} tickets are offered"
+            )
+        return KeepTickets(frozenset(offered[p] for p in _positions(bits)))
+
+    def keep_index(self, positions: Iterable[int]) -> int:
+        """The index that keeps the offered tickets at ``positions`` (0-based)."""
+        bits = 0
+        for p in positions:
+            if not 0 <= p < self.offer_positions:
+                raise ValueError(f"offer position {p} outside 0..{self.offer_positions - 1}")
+            bits |= 1 << p
+        return self._keep_base + bits
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _indices(self, state_or_view: GameState | PlayerView) -> list[int]:
+        if isinstance(state_or_view, GameState):
+            actions = legal_actions(state_or_view)
+        else:
+            actions = view_legal_actions(state_or_view)
+        indices: list[Any] = list(map(self._by_id.get, map(id, actions)))
+        if None in indices:
+            for j, found in enumerate(indices):
+                if found is None:
+                    indices[j] = self.index(actions[j], state_or_view)
+        return indices
+
+    def legal_indices(self, state_or_view: GameState | PlayerView) -> list[int]:
+        """The indices of the legal actions, ascending (OpenSpiel's order).
+
+        >>> from ttr_rules import new_game
+        >>> space = ActionSpace("europe", 2)
+        >>> legal = space.legal_indices(new_game("europe", players=2))
+        >>> len(legal), all(i in space.blocks()["KeepTickets"] for i in legal)  # keep 2 of 4
+        (11, True)
+        """
+        indices = self._indices(state_or_view)
+        indices.sort()
+        return indices
+
+    def mask(self, state_or_view: GameState | PlayerView) -> NDArray[np.bool_]:
+        """A boolean array of length :attr:`size`, true exactly at the indices of
+        ``legal_actions(state)`` (``view_legal_actions(view)`` for the actor's view, which
+        determinizes the view and so costs more than a state's); all false once the game is
+        over."""
+        out = np.zeros(self.size, dtype=np.bool_)
+        if not state_or_view.is_terminal:
+            out.put(self._indices(state_or_view), True)
+        return out
+
+
+def _rebuild(game_map: GameMap, players: int, rules: Rules) -> ActionSpace:
+    return ActionSpace(game_map, players, rules=rules)
+
+
+def _positions(bits: int) -> tuple[int, ...]:
+    return tuple(p for p in range(bits.bit_length()) if bits >> p & 1)
+
+
+def _offer(state_or_view: GameState | PlayerView | None) -> tuple[int, ...]:
+    """The acting player's offered tickets (a view must be the actor's own)."""
+    if isinstance(state_or_view, GameState):
+        return state_or_view.players[state_or_view.current].offered
+    if isinstance(state_or_view, PlayerView):
+        if state_or_view.player is None:
+            raise ValueError("a spectator's view shows no offered tickets")
+        offered = state_or_view.seats[state_or_view.player].offered
+        return offered or ()
+    raise ValueError("KeepTickets indices name offer positions: pass the state or the view")

@@ -1,0 +1,542 @@
+"""The ASGI application: the JSON game API, the live stream and the page.
+
+Built with FastAPI (the OpenAPI description is served at ``/api/openapi.json`` and browsable at
+``/api/docs``). See ``docs/web.md`` for the endpoints, curl examples and the secrecy model.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import (
+    AmbiguousActionError,
+    IllegalActionError,
+    InvalidActionError,
+    available_maps,
+    load_map,
+    to_json,
+)
+from .games import (
+    MAX_SEED,
+    Game,
+    GameNotFoundError,
+    GameSetupError,
+    GameStore,
+    StoreFullError,
+    agent_names,
+)
+from .labels import describe_legal_actions
+
+__all__ = ["MAX_BODY_BYTES", "ApiError", "create_app"]
+
+log = logging.getLogger("ttr_rules.web")
+
+#: The largest request body accepted (bytes); larger ones get 413.
+MAX_BODY_BYTES = 16 * 1024
+
+_JSON = "application/json"
+_STATIC = {
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+}
+_SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": code, "message": text, "reason": ...}``."""
+
+    def __init__(
+        self, status: int, code: str, message: str, reason: str | None = None, **extra: Any
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.extra = extra
+
+    def response(self) -> JSONResponse:
+        body = {"error": self.code, "message": self.message, "reason": self.reason, **self.extra}
+        headers = {"WWW-Authenticate": "Bearer"} if self.status == 401 else None
+        return JSONResponse(body, status_code=self.status, headers=headers)
+
+
+# --------------------------------------------------------------------------- request bodies
+
+
+class NewGame(BaseModel):
+    """``POST /api/games``: seats not named in ``agents`` are played by humans."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    map: str = Field("europe", max_length=100, description="an installed map (GET /api/maps)")
+    players: int = Field(2, ge=1, le=10)
+    agents: dict[str, str] = Field(
+        default_factory=dict,
+        description='seat number (as a string) -> agent name, e.g. {"1": "greedy"}',
+        max_length=10,
+    )
+    seed: int | None = Field(
+        None, ge=0, le=MAX_SEED, description="deals the game; omitted: a secret random seed"
+    )
+
+
+class NewAction(BaseModel):
+    """``POST /api/games/{id}/actions``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    action: str = Field(
+        max_length=1000, description="text notation, e.g. 'draw blind', 'claim Madrid-Pamplona'"
+    )
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str
+
+
+class Created(BaseModel):
+    id: str
+    seats: list[SeatToken]
+
+
+# --------------------------------------------------------------------------- middleware
+
+
+class BodyLimit:
+    """Refuse request bodies larger than ``limit`` bytes with 413, whether announced by
+    ``Content-Length`` or streamed (the body is read at most ``limit + 1`` bytes far)."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        too_big = ApiError(
+            413, "body_too_large", f"request bodies are limited to {self.limit} bytes"
+        )
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    announced = int(value)
+                except ValueError:
+                    announced = self.limit + 1
+                if announced > self.limit:
+                    await too_big.response()(scope, receive, send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await too_big.response()(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# --------------------------------------------------------------------------- dependencies
+
+
+def find_game(request: Request, game_id: str) -> Game:
+    store: GameStore = request.app.state.store
+    try:
+        return store.get(game_id)
+    except GameNotFoundError:
+        raise ApiError(404, "game_not_found", f"no game {game_id!r}") from None
+
+
+GameDep = Annotated[Game, Depends(find_game)]
+
+
+def seat_of(game: GameDep, authorization: Annotated[str | None, Header()] = None) -> int | None:
+    """None for a spectator (no Authorization header), the seat of a valid token, 401 for a
+    header that is not ``Bearer TOKEN``, 403 for a token of no seat of this game."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_authorization", "expected 'Authorization: Bearer TOKEN'")
+    seat = game.seat_of(token.strip())
+    if seat is None:
+        raise ApiError(403, "forbidden", "this token is not a seat of this game")
+    return seat
+
+
+SeatDep = Annotated[int | None, Depends(seat_of)]
+
+
+def require_seat(seat: SeatDep) -> int:
+    """The seat of the request's token; 401 without one."""
+    if seat is None:
+        raise ApiError(401, "token_required", "send 'Authorization: Bearer TOKEN' of your seat")
+    return seat
+
+
+PlayerDep = Annotated[int, Depends(require_seat)]
+
+
+class SecurityHeaders:
+    """Add ``nosniff``, ``no-referrer`` and ``DENY`` framing headers to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [
+                    (name.lower().encode(), value.encode())
+                    for name, value in _SECURITY_HEADERS.items()
+                    if name.lower().encode() not in names
+                ]
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+# --------------------------------------------------------------------------- the app
+
+
+def _static(name: str) -> bytes:
+    return files("ttr_rules.web").joinpath("static", name).read_bytes()
+
+
+def _view_response(game: Game, seat: int | None) -> Response:
+    return Response(
+        to_json(game.view(seat)), media_type=_JSON, headers={"Cache-Control": "no-store"}
+    )
+
+
+_VIEW_DOC: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "the seat's view, `to_json(observe(state, seat))` (the spectator view "
+        "`to_json(public_view(state))` without a token); read it with "
+        "`from_json(text, PlayerView)`",
+        "content": {_JSON: {"schema": {"type": "object"}}},
+    }
+}
+
+
+def create_app(
+    data_dir: str | None = None, *, max_games: int = 1000, agent_delay: float = 0.0
+) -> FastAPI:
+    """A new ASGI application with its own games (in memory; saved as records under
+    ``data_dir`` and reloaded from there on start when given). ``agent_delay`` seconds pass
+    before each agent move (so a person can follow the game)."""
+    store = GameStore(data_dir, max_games=max_games, agent_delay=agent_delay)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        failed = store.load()
+        if failed:
+            log.warning("%d saved games could not be reloaded: %s", len(failed), failed)
+        store.resume()
+        yield
+        await store.close()
+
+    app = FastAPI(
+        title="ttr-rules web API",
+        version="1",
+        description="Play Ticket to Ride Europe games held by the server; each seat sees "
+        "only its own view. Authenticate a seat with `Authorization: Bearer TOKEN`.",
+        lifespan=lifespan,
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.store = store
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+
+    _install_error_handlers(app)
+
+    # ----------------------------------------------------------------- page
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        return Response(_static("index.html"), media_type="text/html; charset=utf-8")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def static(name: str) -> Response:
+        if name not in _STATIC:
+            raise ApiError(404, "not_found", f"no static file {name!r}")
+        return Response(_static(name), media_type=_STATIC[name])
+
+    # ----------------------------------------------------------------- catalogue
+
+    @app.get("/api/maps", summary="Installed maps")
+    def maps() -> list[str]:
+        return list(available_maps())
+
+    @app.get("/api/maps/{name}", summary="A map's cities, routes and tickets")
+    def map_data(name: str) -> dict[str, Any]:
+        if name not in available_maps():
+            raise ApiError(404, "map_not_found", f"no map {name!r}")
+        return _map_json(name)
+
+    @app.get("/api/agents", summary="Agents a seat can be given")
+    def agents() -> list[str]:
+        return agent_names()
+
+    # ----------------------------------------------------------------- games
+
+    @app.get("/api/games", summary="Games on this server (public facts only)")
+    def list_games() -> list[dict[str, Any]]:
+        return [game.summary() for game in store.games.values()]
+
+    @app.post("/api/games", status_code=201, summary="Create a game", response_model=Created)
+    async def create_game(body: NewGame) -> dict[str, Any]:
+        seats: dict[int, str] = {}
+        for key, name in body.agents.items():
+            if not key.isdigit() or len(key) > 3:
+                raise ApiError(422, "invalid_request", f"agent seat {key!r} is not a seat number")
+            seats[int(key)] = name
+        try:
+            game, tokens = store.create(body.map, body.players, seats, body.seed)
+        except GameSetupError as exc:
+            raise ApiError(422, "invalid_game", str(exc)) from None
+        except StoreFullError as exc:
+            raise ApiError(503, "server_full", str(exc)) from None
+        return {
+            "id": game.id,
+            "seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
+        }
+
+    @app.get("/api/games/{game_id}", summary="The view of your seat", responses=_VIEW_DOC)
+    def get_view(game: GameDep, seat: SeatDep) -> Response:
+        return _view_response(game, seat)
+
+    @app.get("/api/games/{game_id}/info", summary="Public facts about a game")
+    def info(game: GameDep) -> dict[str, Any]:
+        return game.summary()
+
+    @app.post(
+        "/api/games/{game_id}/actions",
+        summary="Play an action for your seat",
+        responses={
+            **_VIEW_DOC,
+            400: {"description": "not an action in text notation"},
+            409: {"description": "illegal now; `reason` is the library's Reason"},
+        },
+    )
+    async def post_action(game: GameDep, seat: PlayerDep, body: NewAction) -> Response:
+        try:
+            await store.act(game, seat, body.action)
+        except AmbiguousActionError as exc:
+            raise ApiError(400, "ambiguous_action", str(exc)) from None
+        except InvalidActionError as exc:
+            raise ApiError(400, "invalid_action", str(exc)) from None
+        except IllegalActionError as exc:
+            raise ApiError(
+                409,
+                "illegal_action",
+                str(exc),
+                reason=exc.reason.value,
+                action=str(exc.action),
+            ) from None
+        return _view_response(game, seat)
+
+    @app.get("/api/games/{game_id}/legal", summary="Your legal actions (notation and labels)")
+    def legal(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
+        state = game.state
+        if game.over or state.current != seat:
+            return []
+        return describe_legal_actions(state)
+
+    @app.get("/api/games/{game_id}/tickets", summary="Your tickets, with cities and progress")
+    def tickets(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
+        return game.tickets(seat)
+
+    @app.get("/api/games/{game_id}/log", summary="The steps so far, as your seat may see them")
+    def game_log(
+        game: GameDep, seat: SeatDep, since: Annotated[int, Query(ge=0)] = 0
+    ) -> list[dict[str, Any]]:
+        return game.log(seat, since)
+
+    @app.get("/api/games/{game_id}/scores", summary="Final scores (once the game is over)")
+    def scores(game: GameDep) -> dict[str, Any]:
+        if not game.over:
+            raise ApiError(409, "game_not_over", "scores are shown when the game is over")
+        return game.scores()
+
+    @app.get("/api/games/{game_id}/record", summary="The game record (once the game is over)")
+    def record(game: GameDep) -> Response:
+        if not game.over:
+            raise ApiError(
+                409, "game_not_over", "the record (with its seed) is hidden until the end"
+            )
+        return Response(
+            to_json(game.record(), indent=2),
+            media_type=_JSON,
+            headers={"Content-Disposition": f'attachment; filename="{game.id}.record.json"'},
+        )
+
+    @app.get("/api/games/{game_id}/board.svg", summary="The board as your seat sees it (SVG)")
+    def board(
+        game: GameDep, seat: SeatDep, legend: bool = True, size: int = Query(900, ge=200, le=4000)
+    ) -> Response:
+        from ..render import svg
+
+        return Response(
+            svg(game.view(seat), size=size, legend=legend),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "no-store"},
+        )
+
+    @app.get(
+        "/api/games/{game_id}/stream",
+        summary="Live updates (Server-Sent Events)",
+        response_class=Response,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def stream(
+        request: Request,
+        game: GameDep,
+        seat: SeatDep,
+        since: Annotated[int, Query(ge=0)] = 0,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> EventSourceResponse:
+        if last_event_id is not None and last_event_id.isdigit():
+            since = int(last_event_id)
+
+        async def updates() -> AsyncIterator[ServerSentEvent]:
+            sent = min(since, game.seq)
+            first = True
+            while True:
+                if first or game.seq > sent:
+                    first = False
+                    steps = game.log(seat, sent)
+                    sent += len(steps)
+                    data = {
+                        "seq": sent,
+                        "steps": steps,
+                        "view": json.loads(to_json(game.view(seat))),
+                        "over": game.over,
+                        "agent_error": game.agent_error,
+                    }
+                    yield ServerSentEvent(data=json.dumps(data), event="update", id=str(sent))
+                    if game.over:
+                        return
+                if await request.is_disconnected():
+                    return
+                await game.wait_change(sent, timeout=10.0)
+
+        return EventSourceResponse(updates(), ping=15, headers={"Cache-Control": "no-store"})
+
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    async def api_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return exc.response()
+
+    async def http_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return ApiError(exc.status_code, code, str(exc.detail)).response()
+
+    async def validation_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return ApiError(400, "malformed_json", "the request body is not valid JSON").response()
+        problems = [
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            for e in errors
+        ]
+        return ApiError(
+            422, "invalid_request", "; ".join(problems) or "invalid request", problems=problems
+        ).response()
+
+    async def internal_error(_: Request, exc: Exception) -> Response:
+        log.error("internal error", exc_info=exc)
+        return ApiError(500, "internal_error", "internal server error").response()
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(Exception, internal_error)
+
+
+def _map_json(name: str) -> dict[str, Any]:
+    game_map = load_map(name)
+    return {
+        "name": game_map.name,
+        "title": game_map.title,
+        "version": game_map.version,
+        "digest": game_map.digest,
+        "cities": list(game_map.cities),
+        "locations": [list(xy) for xy in game_map.locations],
+        "routes": [
+            {
+                "id": r.id,
+                "a": r.a,
+                "b": r.b,
+                "length": r.length,
+                "color": None if r.color is None else r.color.value,
+                "tunnel": r.tunnel,
+                "ferry_locomotives": r.ferry_locomotives,
+                "double_of": r.double_of,
+            }
+            for r in game_map.routes
+        ],
+        "tickets": [
+            {"id": t.id, "a": t.a, "b": t.b, "points": t.points, "long": t.long}
+            for t in game_map.tickets
+        ],
+        "players": {"min": 2, "max": 5},
+    }

@@ -1,0 +1,550 @@
+// The ttr-rules web page: a client of the JSON API (see docs/web.md). No build step.
+"use strict";
+
+const PLAYER_COLORS = ["#e53935", "#1e63d6", "#2e9d3a", "#f6c400", "#222222", "#8e44ad", "#00897b", "#6d4c41"];
+const CARD_ORDER = ["purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive"];
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children) node.append(child);
+  return node;
+};
+
+// ------------------------------------------------------------------ API
+
+class ApiError extends Error {
+  constructor(status, body) {
+    super(body && body.message ? body.message : `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+const G = {
+  id: null, token: null, seat: null, info: null, map: null, view: null, legal: [],
+  tickets: [], seq: 0, steps: [], abort: null, refreshing: 0, selectedRoute: null, scoresShown: false,
+};
+
+function authHeaders() {
+  return G.token ? { Authorization: `Bearer ${G.token}` } : {};
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { ...authHeaders(), ...(options.body ? { "Content-Type": "application/json" } : {}), ...(options.headers || {}) },
+  });
+  const text = await response.text();
+  const body = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+function toast(message) {
+  const box = $("toast");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// ------------------------------------------------------------------ routing
+
+function parseHash() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const match = hash.match(/^game\/([A-Za-z0-9_-]+)(?:\?(.*))?$/);
+  if (!match) return null;
+  const params = new URLSearchParams(match[2] || "");
+  return { id: match[1], token: params.get("token") };
+}
+
+async function route() {
+  stopStream();
+  const target = parseHash();
+  if (!target) return showLobby();
+  if (target.token) {
+    localStorage.setItem(`ttr-web:${target.id}`, target.token);
+    history.replaceState(null, "", `#game/${target.id}`);  // keep the token out of the address bar
+  }
+  await openGame(target.id, localStorage.getItem(`ttr-web:${target.id}`));
+}
+
+// ------------------------------------------------------------------ lobby
+
+async function showLobby() {
+  $("game").hidden = true;
+  $("lobby").hidden = false;
+  $("status").textContent = "Create a game or watch one.";
+  $("status").className = "status";
+  const [maps, agents, games] = await Promise.all([api("/api/maps"), api("/api/agents"), api("/api/games")]);
+  const mapSelect = $("map-select");
+  mapSelect.replaceChildren(...maps.map((m) => el("option", { value: m, text: m, selected: m === "europe" })));
+  G.agentNames = agents;
+  renderSeatChoices();
+  const list = $("game-list");
+  list.replaceChildren(...games.slice().reverse().map((g) => {
+    const seats = g.seats.map((s) => s.agent || "human").join(" vs ");
+    const state = g.over ? "finished" : `turn ${g.turn + 1}`;
+    return el("li", {}, el("span", { text: `${g.map}: ${seats} — ${state}` }),
+      el("a", { href: `#game/${g.id}`, text: localStorage.getItem(`ttr-web:${g.id}`) ? "Play" : "Watch" }));
+  }));
+  if (!games.length) list.append(el("li", { text: "No games yet." }));
+}
+
+function renderSeatChoices() {
+  const n = Number($("players-select").value);
+  const box = $("seat-choices");
+  const previous = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren(el("legend", { text: "Seats" }));
+  for (let seat = 0; seat < n; seat++) {
+    const fallback = seat === 0 ? "human" : (G.agentNames.includes("greedy") ? "greedy" : G.agentNames[0]);
+    const chosen = previous[seat] || fallback;
+    const select = el("select", { name: `seat-${seat}`, "data-seat": seat },
+      el("option", { value: "human", text: "Human (you or a friend)", selected: chosen === "human" }),
+      ...G.agentNames.map((a) => el("option", { value: a, text: `Agent: ${a}`, selected: chosen === a })));
+    box.append(el("label", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat]}` }),
+      `Player ${seat + 1}`, select));
+  }
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  $("create-error").hidden = true;
+  const agents = {};
+  for (const select of $("seat-choices").querySelectorAll("select")) {
+    if (select.value !== "human") agents[select.dataset.seat] = select.value;
+  }
+  const body = { map: $("map-select").value, players: Number($("players-select").value), agents };
+  const seed = $("seed-input").value.trim();
+  if (seed) body.seed = Number(seed);
+  try {
+    const created = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
+    sessionStorage.setItem(`ttr-web-seats:${created.id}`, JSON.stringify(created.seats));
+    if (created.seats.length) localStorage.setItem(`ttr-web:${created.id}`, created.seats[0].token);
+    location.hash = `#game/${created.id}`;
+  } catch (err) {
+    $("create-error").textContent = err.message;
+    $("create-error").hidden = false;
+  }
+}
+
+// ------------------------------------------------------------------ game
+
+async function openGame(id, token) {
+  G.id = id; G.token = token; G.steps = []; G.seq = 0; G.scoresShown = false; G.selectedRoute = null;
+  $("lobby").hidden = true;
+  $("game").hidden = false;
+  $("scores").hidden = true;
+  $("log").replaceChildren();
+  try {
+    G.info = await api(`/api/games/${id}/info`);
+    G.map = await api(`/api/maps/${G.info.map}`);
+    G.view = await api(`/api/games/${id}`);
+  } catch (err) {
+    if (err.status === 403) {
+      localStorage.removeItem(`ttr-web:${id}`);
+      toast("That seat link is not valid for this game; watching instead.");
+      return openGame(id, null);
+    }
+    $("status").textContent = err.message;
+    return;
+  }
+  G.seat = G.view.player;
+  renderSeatLinks();
+  await refresh();
+  startStream();
+}
+
+function renderSeatLinks() {
+  const seats = JSON.parse(sessionStorage.getItem(`ttr-web-seats:${G.id}`) || "[]");
+  const others = seats.filter((s) => s.seat !== G.seat);
+  $("seats-panel").hidden = others.length === 0;
+  $("seat-links").replaceChildren(...others.map((s) => {
+    const url = `${location.origin}/#game/${G.id}?token=${encodeURIComponent(s.token)}`;
+    return el("li", {}, `${playerName(s.seat)}: `, el("a", { href: url, target: "_blank", text: url }));
+  }));
+}
+
+function playerName(seat) {
+  if (seat === G.seat) return "You";
+  const agent = G.info && G.info.seats[seat] && G.info.seats[seat].agent;
+  return agent ? `Player ${seat + 1} (${agent})` : `Player ${seat + 1}`;
+}
+
+// Live updates: Server-Sent Events read with fetch (so the token travels in a header, never in a URL).
+function startStream() {
+  const controller = new AbortController();
+  G.abort = controller;
+  (async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const response = await fetch(`/api/games/${G.id}/stream?since=${G.seq}`, { headers: authHeaders(), signal: controller.signal });
+        if (!response.ok) throw new ApiError(response.status, null);
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer = (buffer + value).replace(/\r\n/g, "\n");
+          let cut;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            handleMessage(buffer.slice(0, cut));
+            buffer = buffer.slice(cut + 2);
+          }
+        }
+      } catch (err) {
+        if (controller.signal.aborted) return;
+      }
+      if (G.view && G.view.phase === "game over") return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+}
+
+function stopStream() {
+  if (G.abort) G.abort.abort();
+  G.abort = null;
+}
+
+function handleMessage(chunk) {
+  let event = "message";
+  const data = [];
+  for (const line of chunk.split("\n")) {
+    if (line.startsWith("event:")) event = line.slice(6).trim();
+    else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  if (event !== "update" || !data.length) return;
+  const update = JSON.parse(data.join("\n"));
+  for (const step of update.steps) addStep(step);
+  G.seq = Math.max(G.seq, update.seq);
+  G.view = update.view;
+  if (update.agent_error) toast(update.agent_error);
+  refresh();
+}
+
+async function refresh() {
+  const ticket = ++G.refreshing;
+  try {
+    const mine = G.seat !== null && G.seat !== undefined;
+    const [legal, tickets, board, view] = await Promise.all([
+      mine ? api(`/api/games/${G.id}/legal`) : Promise.resolve([]),
+      mine ? api(`/api/games/${G.id}/tickets`) : Promise.resolve([]),
+      fetch(`/api/games/${G.id}/board.svg?legend=false`, { headers: authHeaders() }).then((r) => r.text()),
+      api(`/api/games/${G.id}`),
+    ]);
+    if (ticket !== G.refreshing) return;  // a newer refresh is under way
+    G.legal = legal; G.tickets = tickets; G.view = view;
+    renderAll(board);
+    if (view.phase === "game over") await showScores();
+  } catch (err) {
+    if (ticket === G.refreshing) toast(err.message);
+  }
+}
+
+async function play(notation) {
+  closeMenu();
+  try {
+    G.view = await api(`/api/games/${G.id}/actions`, { method: "POST", body: JSON.stringify({ action: notation }) });
+    await refresh();
+  } catch (err) {
+    const reason = err.body && err.body.reason ? ` (${err.body.reason})` : "";
+    toast(`${err.message}${reason}`);
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+function card(color, { count = null, tag = "div", onclick = null, playable = false } = {}) {
+  const attrs = { class: `card c-${color || "none"}${color ? "" : " empty"}${playable ? " playable" : ""}`, title: color || "empty" };
+  if (tag === "button") { attrs.type = "button"; attrs.disabled = !onclick; if (onclick) attrs.onclick = onclick; }
+  const node = el(tag, attrs);
+  if (count !== null) node.append(el("span", { class: "count", text: String(count) }));
+  node.append(el("span", { text: color === "locomotive" ? "loco" : (color || "—") }));
+  return node;
+}
+
+function byType(type) {
+  return G.legal.filter((a) => a.type === type);
+}
+
+function renderAll(boardSvg) {
+  const v = G.view;
+  const over = v.phase === "game over";
+  const mine = G.seat !== null && G.seat !== undefined;
+  const myTurn = mine && !over && v.current === G.seat;
+  const status = $("status");
+  status.className = myTurn ? "status mine" : "status";
+  status.textContent = over ? "The game is over."
+    : myTurn ? `Your turn — ${phaseText(v.phase)}`
+      : `${playerName(v.current)} is playing (${v.phase})${mine ? "" : " — you are watching"}`;
+  if (v.final_turns !== null && v.final_turns !== undefined && !over) status.textContent += " · final round";
+  renderBoard(boardSvg);
+  document.body.dataset.turn = over ? "over" : myTurn ? "mine" : "waiting";
+  document.body.dataset.version = String(Number(document.body.dataset.version || 0) + 1);
+  renderPlayers();
+  renderTurnPanel(myTurn);
+  renderHand();
+  renderTickets();
+}
+
+function phaseText(phase) {
+  return {
+    "initial tickets": "choose your destination tickets",
+    "start": "draw cards, claim a route, draw tickets or build a station",
+    "second card": "draw your second card",
+    "keep tickets": "choose the tickets to keep",
+    "tunnel": "pay for the tunnel or give up",
+  }[phase] || phase;
+}
+
+function renderBoard(svgText) {
+  const board = $("board");
+  board.innerHTML = svgText;
+  const claims = byType("claim_route");
+  const claimable = new Set(claims.map((a) => a.route));
+  for (const node of board.querySelectorAll("[data-route], g.route")) {
+    const id = Number(node.dataset.route ?? (node.id || "").replace(/^route-/, ""));
+    if (!claimable.has(id)) continue;
+    node.classList.add("claimable");
+    node.addEventListener("click", (e) => {
+      for (const other of board.querySelectorAll(".route.selected")) other.classList.remove("selected");
+      node.classList.add("selected");
+      openRouteMenu(id, e);
+    });
+  }
+  const stations = new Set(byType("build_station").map((a) => a.city));
+  for (const node of board.querySelectorAll("g.city[data-city]")) {
+    if (!stations.has(node.dataset.city)) continue;
+    node.classList.add("buildable");
+    node.addEventListener("click", () => { $("station-city").value = node.dataset.city; renderStationPayments(); });
+  }
+}
+
+function openRouteMenu(routeId, event) {
+  const route = G.map.routes[routeId];
+  const menu = $("route-menu");
+  const options = byType("claim_route").filter((a) => a.route === routeId);
+  menu.replaceChildren(
+    el("div", { class: "menu-title", text: `${route.a} – ${route.b} (${route.length}${route.tunnel ? ", tunnel" : ""}${route.ferry_locomotives ? `, ferry ${route.ferry_locomotives}` : ""})` }),
+    ...options.map((a) => el("button", { type: "button", class: "claim-option", "data-action": a.action, onclick: () => play(a.action), text: a.label.replace(/^Claim .* with /, "Pay ") })),
+    el("button", { type: "button", class: "cancel", onclick: closeMenu, text: "Cancel" }));
+  const panel = menu.parentElement.getBoundingClientRect();
+  menu.style.left = `${Math.max(4, Math.min(event.clientX - panel.left, panel.width - 260))}px`;
+  menu.style.top = `${Math.max(4, event.clientY - panel.top + 8)}px`;
+  menu.hidden = false;
+}
+
+function closeMenu() {
+  $("route-menu").hidden = true;
+  for (const node of document.querySelectorAll("#board .route.selected")) node.classList.remove("selected");
+}
+
+function renderPlayers() {
+  const v = G.view;
+  const rows = [el("tr", {}, ...["Player", "Trains", "Cards", "Tickets", "Stations", "Points"].map((h) => el("th", { text: h })))];
+  v.seats.forEach((s, seat) => {
+    rows.push(el("tr", { class: seat === v.current && v.phase !== "game over" ? "current" : "" },
+      el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat % PLAYER_COLORS.length]}` }), playerName(seat)),
+      el("td", { text: String(s.trains) }),
+      el("td", { text: String(s.hand_size) }),
+      el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
+      el("td", { text: String(v.rules.stations_per_player - s.stations.length) }),
+      el("td", { text: String(s.route_points) })));
+  });
+  $("player-table").replaceChildren(...rows);
+}
+
+function renderTurnPanel(myTurn) {
+  const v = G.view;
+  $("turn-title").textContent = myTurn ? "Your move" : "Table";
+  $("prompt").textContent = myTurn ? phaseText(v.phase) : "";
+  // face-up row and piles
+  const faceUp = new Map(byType("draw_face_up").map((a) => [a.slot, a.action]));
+  $("face-up").replaceChildren(...v.face_up.map((color, slot) => {
+    const action = faceUp.get(slot);
+    const node = card(color, { tag: "button", playable: !!action, onclick: action ? () => play(action) : null });
+    node.dataset.slot = slot;
+    return node;
+  }));
+  $("deck-size").textContent = `(${v.deck_size})`;
+  $("ticket-deck-size").textContent = `(${v.ticket_deck_size})`;
+  const blind = byType("draw_blind")[0];
+  const drawTickets = byType("draw_tickets")[0];
+  setPile($("draw-blind"), blind);
+  setPile($("draw-tickets"), drawTickets);
+  renderTunnel(myTurn);
+  renderTicketChoice(myTurn);
+  renderStations();
+  const others = G.legal.filter((a) => a.type === "pass");
+  $("other-actions").replaceChildren(...others.map((a) => el("button", { type: "button", onclick: () => play(a.action), text: a.label })));
+  const claims = byType("claim_route");
+  if (myTurn && v.phase === "start") {
+    $("prompt").textContent += claims.length ? " — click a highlighted route to claim it." : "";
+  }
+}
+
+function setPile(button, action) {
+  button.disabled = !action;
+  button.classList.toggle("playable", !!action);
+  button.onclick = action ? () => play(action.action) : null;
+}
+
+function renderTunnel(myTurn) {
+  const box = $("tunnel");
+  const t = G.view.tunnel;
+  if (!t) { box.hidden = true; box.replaceChildren(); return; }
+  const route = G.map.routes[t.route];
+  const options = [...byType("pay_tunnel"), ...byType("decline_tunnel")];
+  box.replaceChildren(
+    el("div", { text: `Tunnel ${route.a} – ${route.b}: revealed cards ask for ${t.owed} more.` }),
+    el("div", { class: "cards" }, ...t.revealed.map((c) => card(c))),
+    ...(myTurn ? options.map((a) => el("button", { type: "button", class: "tunnel-option", onclick: () => play(a.action), text: a.label })) : []));
+  box.hidden = false;
+}
+
+function renderTicketChoice(myTurn) {
+  const box = $("ticket-choice");
+  const me = G.seat !== null && G.seat !== undefined ? G.view.seats[G.seat] : null;
+  const keeps = byType("keep_tickets");
+  if (!myTurn || !keeps.length || !me || !me.offered) { box.hidden = true; box.replaceChildren(); return; }
+  const minimum = Math.min(...keeps.map((a) => a.tickets.length));
+  const labels = me.offered.map((id) => {
+    const t = G.map.tickets[id];
+    return el("label", {}, el("input", { type: "checkbox", value: id, checked: true }),
+      el("span", { text: `${t.a} – ${t.b}` }), el("strong", { text: ` ${t.points}` }), t.long ? el("em", { text: " long" }) : "");
+  });
+  const button = el("button", {
+    type: "button", class: "primary", id: "keep-tickets",
+    onclick: () => {
+      const chosen = [...box.querySelectorAll("input:checked")].map((i) => i.value);
+      play(`tickets keep ${chosen.join(",")}`);
+    },
+    text: "Keep the checked tickets",
+  });
+  box.replaceChildren(el("div", { text: `Keep at least ${minimum} of these tickets:` }), ...labels, button);
+  box.hidden = false;
+}
+
+function renderStations() {
+  const cities = [...new Set(byType("build_station").map((a) => a.city))].sort();
+  const area = $("station-area");
+  area.hidden = cities.length === 0;
+  const select = $("station-city");
+  const current = select.value;
+  select.replaceChildren(el("option", { value: "", text: "(choose a city)" }),
+    ...cities.map((c) => el("option", { value: c, text: c, selected: c === current })));
+  renderStationPayments();
+}
+
+function renderStationPayments() {
+  const city = $("station-city").value;
+  const options = byType("build_station").filter((a) => a.city === city);
+  $("station-payments").replaceChildren(...options.map((a) =>
+    el("button", { type: "button", onclick: () => play(a.action), text: a.label.replace(/^Build a station in .* with /, "Pay ") })));
+}
+
+function renderHand() {
+  const me = G.seat !== null && G.seat !== undefined ? G.view.seats[G.seat] : null;
+  $("hand-panel").hidden = !me;
+  if (!me) return;
+  const hand = me.hand || {};
+  const cards = CARD_ORDER.filter((c) => hand[c]).map((c) => card(c, { count: hand[c] }));
+  $("my-hand").replaceChildren(...(cards.length ? cards : [el("span", { class: "hint", text: "No cards." })]));
+}
+
+function renderTickets() {
+  const mine = G.seat !== null && G.seat !== undefined;
+  $("tickets-panel").hidden = !mine;
+  if (!mine) return;
+  const kept = G.tickets.filter((t) => t.kept);
+  $("my-tickets").replaceChildren(...(kept.length ? kept.map((t) =>
+    el("li", { class: `${t.completed ? "done" : ""}${t.long ? " long" : ""}` },
+      el("span", { text: `${t.a} – ${t.b}` }),
+      el("span", { class: "state", text: t.completed ? "✓ connected" : "open" }),
+      el("span", { class: "pts", text: String(t.points) }))) : [el("li", { class: "hint", text: "No tickets kept yet." })]));
+}
+
+// ------------------------------------------------------------------ log
+
+function addStep(step) {
+  if (step.seq <= G.steps.length) return;
+  G.steps.push(step);
+  const item = el("li", { class: step.player === G.seat ? "mine" : "", text: describeStep(step) });
+  const log = $("log");
+  log.append(item);
+  log.scrollTop = log.scrollHeight;
+}
+
+function describeStep(step) {
+  const who = playerName(step.player);
+  const parts = [];
+  for (const e of step.events) {
+    const r = e.route !== undefined ? G.map.routes[e.route] : null;
+    switch (e.type) {
+      case "card_drawn":
+        parts.push(e.slot === null ? `${who} drew ${e.color ? `a ${e.color} card` : "a card"} from the deck`
+          : `${who} took the face-up ${e.color}`);
+        break;
+      case "route_claimed": parts.push(`${who} claimed ${r.a} – ${r.b} (+${e.points})`); break;
+      case "station_built": parts.push(`${who} built a station in ${e.city}`); break;
+      case "tunnel_revealed": parts.push(`tunnel ${r.a} – ${r.b}: revealed ${e.cards.join(", ")}, ${e.owed} more owed`); break;
+      case "tunnel_declined": parts.push(`${who} gave up the tunnel ${r.a} – ${r.b}`); break;
+      case "tickets_drawn": parts.push(`${who} drew ${e.count} tickets`); break;
+      case "tickets_kept": parts.push(`${who} kept ${e.kept} tickets${e.returned ? `, returned ${e.returned}` : ""}`); break;
+      case "face_up_reset": parts.push("three locomotives face up: the row was replaced"); break;
+      case "deck_reshuffled": parts.push(`the discard pile was reshuffled (${e.cards} cards)`); break;
+      case "final_round_started": parts.push(`${playerName(e.player)} has ${e.trains} trains left: final round!`); break;
+      case "passed": parts.push(`${who} passed`); break;
+      case "game_over": parts.push(`game over (${e.reason})`); break;
+      default: break;
+    }
+  }
+  return parts.length ? parts.join("; ") : `${who}: ${step.action || "played"}`;
+}
+
+// ------------------------------------------------------------------ scores
+
+async function showScores() {
+  if (G.scoresShown) return;
+  G.scoresShown = true;
+  const result = await api(`/api/games/${G.id}/scores`);
+  const head = ["Player", "Routes", "Tickets", "Done / failed", "Stations", "Longest", "European Express", "Total"];
+  const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
+  const sorted = result.scores.slice().sort((a, b) => b.total - a.total);
+  for (const s of sorted) {
+    const winner = result.winners.includes(s.player);
+    rows.push(el("tr", { class: winner ? "winner" : "" },
+      el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[s.player % PLAYER_COLORS.length]}` }), `${playerName(s.player)}${winner ? " ★" : ""}`),
+      el("td", { text: String(s.route_points) }),
+      el("td", { text: String(s.ticket_points) }),
+      el("td", { text: `${s.tickets_completed} / ${s.tickets_failed}` }),
+      el("td", { text: String(s.station_bonus) }),
+      el("td", { text: String(s.longest_path) }),
+      el("td", { text: String(s.express_bonus) }),
+      el("td", { class: "total", text: String(s.total) })));
+  }
+  $("score-table").replaceChildren(...rows);
+  const names = result.winners.map(playerName);
+  $("scores-title").textContent = names.length === 1 ? `${names[0]} ${names[0] === "You" ? "win" : "wins"}!` : `Tie: ${names.join(", ")}`;
+  $("record-link").href = `/api/games/${G.id}/record`;
+  $("scores").hidden = false;
+}
+
+// ------------------------------------------------------------------ start
+
+window.addEventListener("DOMContentLoaded", () => {
+  $("create-form").addEventListener("submit", createGame);
+  $("players-select").addEventListener("change", renderSeatChoices);
+  $("station-city").addEventListener("change", renderStationPayments);
+  $("close-scores").addEventListener("click", () => { $("scores").hidden = true; });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
+  window.addEventListener("hashchange", route);
+  route();
+});

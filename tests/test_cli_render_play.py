@@ -1,0 +1,193 @@
+"""``ttr render`` and ``ttr play`` (piped and under a pseudo-terminal)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from ttr_rules import (
+    apply_action,
+    new_game,
+    observe,
+    read_record,
+    record_game,
+    replay,
+    to_json,
+    write_record,
+)
+from ttr_rules.agents import make_agent
+from ttr_rules.cli import main
+from ttr_rules.events import RouteClaimed, StationBuilt
+from ttr_rules.records import replay_steps
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _classes(path: Path, name: str) -> list[ET.Element]:
+    root = ET.parse(path).getroot()
+    return [e for e in root.iter() if name in e.get("class", "").split()]
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    start = new_game("europe", 3, seed=4)
+    agents = [make_agent("greedy", seed=s) for s in range(3)]
+    state, actions = start, []
+    while not state.is_terminal:
+        action = agents[state.current].act(observe(state, state.current))
+        actions.append(action)
+        state = apply_action(state, action)
+    path = tmp_path_factory.mktemp("records") / "game.json"
+    write_record(path, record_game(start, actions))
+    return path
+
+
+def test_render_a_record_at_its_end_and_at_a_turn(record_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "end.svg"
+    assert main(["render", str(record_file), "-o", str(out)]) == 0
+    end = replay(read_record(record_file))
+    owners = {e.get("id") for e in _classes(out, "claimed")}
+    assert owners == {f"route-{r}" for r, o in enumerate(end.route_owner) if o is not None}
+    claims = [e for step in replay_steps(read_record(record_file)) for e in step.events]
+    last = [e for e in claims if isinstance(e, RouteClaimed | StationBuilt)][-1]
+    marked = {e.get("id") for e in _classes(out, "highlight")}
+    if isinstance(last, RouteClaimed):
+        assert marked == {f"highlight-route-{last.route}"}
+    else:
+        assert marked == {f"highlight-city-{end.map.cities.index(last.city)}"}
+    plain = tmp_path / "plain.svg"
+    assert main(["render", str(record_file), "--no-highlight", "-o", str(plain)]) == 0
+    assert not _classes(plain, "highlight")
+    early = tmp_path / "early.svg"
+    assert main(["render", str(record_file), "--turn", "5", "--player", "1", "-o", str(early)]) == 0
+    text = " ".join(t.text or "" for t in ET.parse(early).getroot().iter(f"{SVG}text"))
+    assert "P1 (you" in text and "turn 5" in text
+    assert _classes(early, "ticket")  # the viewer's tickets are marked
+
+
+def test_render_a_state_and_a_view(tmp_path: Path) -> None:
+    state = new_game("europe", 2, seed=9)
+    (tmp_path / "state.json").write_text(to_json(state))
+    (tmp_path / "view.json").write_text(to_json(observe(state, 1)))
+    for name, extra in (("state", []), ("view", ["--player", "1"])):
+        out = tmp_path / f"{name}.svg"
+        assert main(["render", str(tmp_path / f"{name}.json"), "-o", str(out), *extra]) == 0
+        assert len(_classes(out, "space")) == 300
+    assert main(["render", str(tmp_path / "view.json"), "--player", "0"]) == 1
+    assert main(["render", str(tmp_path / "state.json"), "--turn", "3"]) == 1
+
+
+def test_render_png(record_file: Path, tmp_path: Path) -> None:
+    try:
+        import cairosvg  # noqa: F401
+    except OSError:
+        pytest.skip("missing system program: the cairo library (apt-get install -y libcairo2)")
+    out = tmp_path / "board.png"
+    assert main(["render", str(record_file), "--png", "-o", str(out), "--size", "400"]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_render_png_without_cairosvg(
+    record_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg raises ImportError
+    assert main(["render", str(record_file), "-o", str(tmp_path / "b.png")]) == 1
+    assert 'pip install "ttr-rules[png]"' in capsys.readouterr().err
+
+
+def _ttr(*args: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ttr_rules", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=600,
+    )
+
+
+def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
+    # Help, three kinds of bad input, a notation answer, then always the first menu entry.
+    script = "?\nfly to the moon\n999\ndraw blind\nsvg mid.svg\n1\n" + "1\n" * 3000
+    result = _ttr(
+        "play",
+        "--players",
+        "2",
+        "--agents",
+        "greedy",
+        "--seed",
+        "3",
+        "--record",
+        "out",
+        stdin=script,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    out = result.stdout
+    assert "commands:" in out
+    assert "cannot read 'fly to the moon'" in out
+    assert "no action 999: choose from 1 to" in out
+    assert "not allowed now:" in out
+    assert "wrote mid.svg" in out and len(_classes(tmp_path / "mid.svg", "space")) == 300
+    assert "game over" in out and "total" in out
+    record = out_dir = tmp_path / "out"
+    assert sorted(p.name for p in out_dir.iterdir()) == [
+        "ttr-play-europe-seed3.json",
+        "ttr-play-europe-seed3.svg",
+    ]
+    end = replay(read_record(record / "ttr-play-europe-seed3.json"))
+    assert end.is_terminal
+    assert len(_classes(out_dir / "ttr-play-europe-seed3.svg", "space")) == 300
+
+
+def test_play_ends_cleanly_at_the_end_of_the_input(tmp_path: Path) -> None:
+    result = _ttr("play", "--seed", "1", stdin="1\n", cwd=tmp_path)
+    assert result.returncode == 0 and result.stderr == ""
+    assert "game left at turn 0" in result.stdout
+
+
+def test_play_rejects_bad_options(tmp_path: Path) -> None:
+    result = _ttr("play", "--agents", "nobody", stdin="", cwd=tmp_path)
+    assert result.returncode == 1 and "nobody" in result.stderr
+    result = _ttr("play", "--seat", "5", stdin="", cwd=tmp_path)
+    assert result.returncode == 1 and "--seat" in result.stderr
+
+
+def test_play_in_a_terminal_menu_bad_input_and_ctrl_c(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "ttr_rules", "play", "--players", "3", "--agents", "random", "--seed", "2"],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 160),
+    )
+    child.expect("keep tickets:")
+    child.expect(r"1\. keep ")
+    child.expect("P0> ")
+    child.sendline("xyzzy")
+    child.expect("cannot read 'xyzzy'")
+    child.expect("P0> ")
+    child.sendline("?")
+    child.expect("commands:")
+    child.expect("P0> ")
+    child.sendline("1")
+    child.expect("draw cards:")
+    child.expect("P0> ")
+    child.sendline("draw blind")
+    child.expect("you: player 0 draws")
+    child.expect("P0> ")
+    child.sendintr()
+    child.expect("game interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130

@@ -1,0 +1,378 @@
+"""The RL action space and observation encoding (issue 13)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import attrs
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from random_games import random_game
+
+from ttr_rules import (
+    BuildStation,
+    ClaimRoute,
+    Color,
+    DrawBlind,
+    DrawFaceUp,
+    GameState,
+    KeepTickets,
+    PayTunnel,
+    Phase,
+    PlayerView,
+    Rules,
+    apply_action,
+    determinize,
+    legal_actions,
+    load_map,
+    new_game,
+    observe,
+    public_view,
+)
+from ttr_rules.rl import (
+    ActionSpace,
+    encode_observation,
+    encode_state_observation,
+    observation_layout,
+)
+from ttr_rules.testing.strategies import states
+
+EUROPE = load_map("europe")
+SPACES = {n: ActionSpace(EUROPE, n) for n in range(2, 6)}
+
+
+def test_import_ttr_rules_imports_no_rl_library() -> None:
+    code = (
+        "import sys, ttr_rules\n"
+        "heavy = {'numpy', 'pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel', 'cairosvg'}\n"
+        "loaded = heavy & set(sys.modules)\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    frameworks = (
+        "import sys, ttr_rules.rl\n"
+        "assert 'numpy' in sys.modules\n"
+        "loaded = {'pettingzoo', 'gymnasium', 'pyspiel'} & set(sys.modules)\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", frameworks], check=True)
+
+
+@given(states())
+def test_mask_is_exactly_the_legal_actions_and_indices_round_trip(state: GameState) -> None:
+    space = SPACES[state.num_players]
+    mask = space.mask(state)
+    assert mask.dtype == np.bool_ and mask.shape == (space.size,)
+    legal = legal_actions(state)
+    indices = [space.index(a, state) for a in legal]
+    assert len(set(indices)) == len(legal)
+    assert sorted(indices) == np.flatnonzero(mask).tolist() == space.legal_indices(state)
+    for action, index in zip(legal, indices, strict=True):
+        assert space.action(index, state) == action
+    if not state.is_terminal:
+        view = observe(state, state.current)
+        assert (space.mask(view) == mask).all()
+        assert [space.index(a, view) for a in legal] == indices
+
+
+def test_layout_of_the_space() -> None:
+    space = SPACES[2]
+    blocks = space.blocks()
+    assert list(blocks) == [
+        "DrawFaceUp",
+        "DrawBlind",
+        "ClaimRoute",
+        "PayTunnel",
+        "DeclineTunnel",
+        "DrawTickets",
+        "KeepTickets",
+        "BuildStation",
+        "Pass",
+    ]
+    assert blocks["Pass"].stop == space.size == len(space)
+    assert sum(len(r) for r in blocks.values()) == space.size
+    assert len(blocks["KeepTickets"]) == 2**4  # subsets of the four initial tickets
+    assert len(blocks["PayTunnel"]) == EUROPE.rules.tunnel_reveal_cards + 1
+    assert len(blocks["BuildStation"]) == len(EUROPE.cities) * 9 * 3
+    claims = 0
+    for route in EUROPE.routes:
+        colors = 8 if route.color is None else 1
+        claims += colors * (route.length - route.ferry_locomotives) + 1
+    assert len(blocks["ClaimRoute"]) == claims
+    # The same map, player count and rules give the same numbering.
+    again = ActionSpace("europe", 2)
+    assert all(
+        again.action(i) == space.action(i)
+        for i in range(0, space.size, 7)
+        if i not in blocks["KeepTickets"]
+    )
+
+
+def test_every_index_decodes_to_an_action_that_encodes_back() -> None:
+    space = SPACES[3]
+    state = new_game(EUROPE, 3, seed=4)  # initial tickets: four offered
+    for i in range(space.size):
+        action = space.action(i, state)
+        assert space.index(action, state) == i
+
+
+def test_rules_size_the_space() -> None:
+    rules = attrs.evolve(EUROPE.rules, stations_per_player=4, tickets_drawn=5)
+    space = ActionSpace(EUROPE, 2, rules=rules)
+    assert len(space.blocks()["KeepTickets"]) == 2**5
+    assert len(space.blocks()["BuildStation"]) == len(EUROPE.cities) * 9 * 4
+    assert (
+        space.index(BuildStation(EUROPE.cities[0], Color.RED, 3)) in space.blocks()["BuildStation"]
+    )
+
+
+def test_actions_outside_the_space_and_missing_offers() -> None:
+    space = SPACES[2]
+    gray = next(r for r in EUROPE.routes if r.color is None and r.ferry_locomotives == 0)
+    colored = next(r for r in EUROPE.routes if r.color is not None)
+    wrong = next(c for c in Color if c not in (colored.color, Color.LOCOMOTIVE))
+    for bad in (
+        DrawFaceUp(5),
+        ClaimRoute(len(EUROPE.routes), Color.RED, 0),
+        ClaimRoute(colored.id, wrong, 0),
+        ClaimRoute(gray.id, Color.RED, gray.length),
+        ClaimRoute(gray.id, Color.LOCOMOTIVE, gray.length - 1),
+        PayTunnel(4),
+        BuildStation("Atlantis", Color.RED, 0),
+        BuildStation(EUROPE.cities[0], Color.RED, 3),
+        BuildStation(EUROPE.cities[0], Color.LOCOMOTIVE, 0),
+    ):
+        with pytest.raises(ValueError):
+            space.index(bad)
+    state = new_game(EUROPE, 2, seed=1)
+    keep = KeepTickets(frozenset(state.players[0].offered[:2]))
+    with pytest.raises(ValueError, match="offer positions"):
+        space.index(keep)
+    with pytest.raises(ValueError, match="not offered"):
+        space.index(KeepTickets(frozenset({state.players[1].offered[0]})), state)
+    assert space.index(keep, state) == space.keep_index([0, 1])
+    with pytest.raises(ValueError):
+        space.action(space.size)
+    with pytest.raises(ValueError):
+        space.action(space.keep_index([0]))
+    assert space.action(space.index(DrawBlind())) == DrawBlind()
+    with pytest.raises(ValueError):
+        ActionSpace(EUROPE, 6)
+
+
+@given(states())
+def test_observation_shape_and_view_equivalence(state: GameState) -> None:
+    layout = observation_layout(state.map, state.num_players)
+    for player in range(state.num_players):
+        obs = encode_observation(observe(state, player))
+        assert obs.dtype == np.float32 and obs.shape == layout.shape
+        assert (obs == encode_state_observation(state, player)).all()
+        assert (obs >= layout.low).all() and (obs <= layout.high).all()
+
+
+@given(states(), st.integers(0, 2**32 - 1))
+def test_hidden_information_does_not_change_the_observation(state: GameState, seed: int) -> None:
+    for player in range(state.num_players):
+        view = observe(state, player)
+        other = determinize(view, seed)
+        assert (encode_observation(observe(other, player)) == encode_observation(view)).all()
+        assert (encode_state_observation(other, player) == encode_observation(view)).all()
+        reseeded = attrs.evolve(state, rng=state.rng + 1)
+        assert (encode_state_observation(reseeded, player) == encode_observation(view)).all()
+
+
+def test_observation_fields_say_what_they_should() -> None:
+    _, _, state = random_game(21, steps=150)
+    n, viewer = state.num_players, 1
+    layout = observation_layout(state.map, n)
+    fields = layout.unpack(encode_observation(observe(state, viewer)))
+    me = state.players[viewer]
+    assert fields["hand"].tolist() == list(me.hand.counts)
+    rotated = state.players[viewer:] + state.players[:viewer]
+    assert fields["seats"][:, 1].tolist() == [p.trains for p in rotated]
+    assert fields["seats"][:, 0].tolist() == [p.hand.total for p in rotated]
+    for route, owner in enumerate(state.route_owner):
+        expected = [0.0] * n
+        if owner is not None:
+            expected[(owner - viewer) % n] = 1.0
+        assert fields["route_owner"][route].tolist() == expected
+    assert fields["tickets_kept"].nonzero()[0].tolist() == sorted(me.tickets)
+    assert fields["current_seat"].tolist() == [
+        float(i == (state.current - viewer) % n) for i in range(n)
+    ]
+    for slot, card in enumerate(state.face_up):
+        assert fields["face_up"][slot].tolist() == [float(card is c) for c in Color]
+    assert fields["discard"].sum() == len(state.discard)
+    assert fields["piles"][0] == len(state.deck)
+
+
+def test_layout_is_contiguous_and_named() -> None:
+    for n in range(2, 6):
+        layout = observation_layout(EUROPE, n)
+        position = 0
+        for field in layout.fields:
+            assert field.start == position and field.stop - field.start == np.prod(field.shape)
+            position = field.stop
+        assert position == layout.size
+    assert observation_layout(EUROPE, 3) is observation_layout(EUROPE, 3, EUROPE.rules)
+    with pytest.raises(ValueError, match="spectator"):
+        encode_observation(public_view(new_game(EUROPE, 2)))
+    with pytest.raises(ValueError):
+        encode_state_observation(new_game(EUROPE, 2), 2)
+
+
+def _two_route_ticket() -> tuple[int, tuple[int, int]]:
+    """A ticket and two routes that join its cities through one other city."""
+    for ticket in EUROPE.tickets:
+        for first in EUROPE.routes:
+            if ticket.a not in (first.a, first.b):
+                continue
+            middle = first.b if first.a == ticket.a else first.a
+            for second in EUROPE.routes:
+                if {second.a, second.b} == {middle, ticket.b}:
+                    return ticket.id, (first.id, second.id)
+    raise AssertionError("Europe has a ticket two routes long")
+
+
+def test_completed_tickets_follow_the_viewers_routes() -> None:
+    from ttr_rules import scenario
+
+    ticket, (first, second) = _two_route_ticket()
+    other = (ticket + 1) % len(EUROPE.tickets)
+    layout = observation_layout(EUROPE, 2)
+    half = scenario("europe", 2, routes={first: 0}, tickets=[[ticket], [other]])
+    assert not encode_state_observation(half, 0)[layout["tickets_completed"]].any()
+    whole = scenario("europe", 2, routes={first: 0, second: 0}, tickets=[[ticket], [other]])
+    mine = encode_state_observation(whole, 0)[layout["tickets_completed"]]
+    assert mine.nonzero()[0].tolist() == [ticket]
+    assert not encode_state_observation(whole, 1)[layout["tickets_completed"]].any()
+    mixed = scenario("europe", 2, routes={first: 0, second: 1}, tickets=[[ticket], [other]])
+    assert not encode_state_observation(mixed, 0)[layout["tickets_completed"]].any()
+
+
+def test_rules_other_than_the_maps() -> None:
+    rules = Rules(stations_per_player=4)
+    state = new_game(EUROPE, 2, seed=3, rules=rules)
+    layout = observation_layout(EUROPE, 2, rules)
+    assert encode_observation(observe(state, 0)).shape == layout.shape
+    assert encode_observation(observe(state, 0))[layout["seats"]][2] == 4
+
+
+def _table_names(text: str, heading: str) -> list[str]:
+    """The first-column names of the first Markdown table after ``heading``."""
+    rows = text.split(heading, 1)[1].split("\n|")[3:]  # after the header and its rule
+    names = []
+    for row in rows:
+        cell = row.split("|", 1)[0].strip()
+        if not cell.startswith("`"):
+            break
+        names.append(cell.strip("`"))
+    return names
+
+
+def test_the_docs_tables_list_every_block_and_field_in_order() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
+    assert _table_names(text, "## The action space") == list(SPACES[2].blocks())
+    assert _table_names(text, "## The observation") == list(observation_layout(EUROPE, 2).names())
+
+
+def _reference(view: PlayerView) -> np.ndarray:
+    """The observation computed field by field, plainly, from the layout's description."""
+    assert view.player is not None
+    n, me = view.num_players, view.player
+    layout = observation_layout(view.map, n, view.rules)
+    out = {f.name: np.zeros(f.shape, np.float32) for f in layout.fields}
+    own = view.seats[me]
+    assert own.hand is not None
+    out["hand"][:] = own.hand.counts
+    for rel in range(n):
+        s = view.seats[(me + rel) % n]
+        out["seats"][rel] = (
+            s.hand_size,
+            s.trains,
+            view.rules.stations_per_player - len(s.stations),
+            s.route_points,
+            s.ticket_count,
+            s.offered_count,
+        )
+        for city in s.stations:
+            out["stations"][view.map.cities.index(city), rel] = 1
+    out["piles"][:] = (
+        view.deck_size,
+        view.ticket_deck_size,
+        view.ticket_box_size,
+        view.out_of_play_size,
+    )
+    if view.final_turns is not None:
+        out["final_round"][0], out["final_turns"][0] = 1, view.final_turns
+    out["passes"][0], out["turn"][0] = view.passes, view.turn
+    if view.phase is not Phase.GAME_OVER:
+        out["current_seat"][(view.current - me) % n] = 1
+    out["phase"][list(Phase).index(view.phase)] = 1
+    for card in view.discard:
+        out["discard"][card.code] += 1
+    if view.tunnel is not None:
+        tunnel = view.tunnel
+        length = view.map.routes[tunnel.route].length
+        if tunnel.color is Color.LOCOMOTIVE:
+            out["tunnel_payment"][Color.LOCOMOTIVE.code] = length
+        else:
+            out["tunnel_payment"][tunnel.color.code] = length - tunnel.locomotives
+            out["tunnel_payment"][Color.LOCOMOTIVE.code] = tunnel.locomotives
+        for card in tunnel.revealed:
+            out["tunnel_revealed"][card.code] += 1
+        out["tunnel_owed"][0] = tunnel.owed
+        out["tunnel_route"][tunnel.route] = 1
+    for slot, shown in enumerate(view.face_up):
+        if shown is not None:
+            out["face_up"][slot, shown.code] = 1
+    for route, owner in enumerate(view.route_owner):
+        if owner is not None:
+            out["route_owner"][route, (owner - me) % n] = 1
+    mine = nx.Graph()
+    mine.add_edges_from((r.a, r.b) for r in view.map.routes if view.route_owner[r.id] == me)
+    for t in own.tickets or ():
+        out["tickets_kept"][t] = 1
+        ticket = view.map.tickets[t]
+        if mine.has_node(ticket.a) and mine.has_node(ticket.b):
+            out["tickets_completed"][t] = nx.has_path(mine, ticket.a, ticket.b)
+    for position, t in enumerate(own.offered or ()):
+        out["offered"][position, t] = 1
+    return np.concatenate([out[f.name].ravel() for f in layout.fields])
+
+
+@given(states())
+def test_the_encoding_matches_a_plain_reference(state: GameState) -> None:
+    for player in range(state.num_players):
+        view = observe(state, player)
+        assert (encode_observation(view) == _reference(view)).all()
+
+
+def test_the_incremental_encoder_matches_the_reference_along_games() -> None:
+    for seed in (1, 2):
+        start, actions, _ = random_game(seed)
+        state = start
+        for i, action in enumerate(actions):
+            if i % 3 == 0 or state.tunnel is not None:
+                player = state.current
+                view = observe(state, player)
+                assert (encode_state_observation(state, player) == _reference(view)).all()
+            state = apply_action(state, action)
+
+
+@given(states("usa"))
+def test_other_maps_get_their_own_space_and_layout(state: GameState) -> None:
+    space = ActionSpace(state.map, state.num_players)
+    assert "BuildStation" in space.blocks()  # an empty block when the rules give no stations
+    legal = legal_actions(state)
+    assert int(space.mask(state).sum()) == len(legal)
+    assert all(space.action(space.index(a, state), state) == a for a in legal)
+    layout = observation_layout(state.map, state.num_players, state.rules)
+    for player in range(state.num_players):
+        assert encode_state_observation(state, player).shape == layout.shape
