@@ -142,9 +142,9 @@ class MapIndex:
     kinds_by_color: tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
     #: Station actions by (stations of every player, payment indices): a bounded memo.
     station_cache: dict[object, list[Action]]
-    #: The claimable routes by (route owners, seat, doubles open), see
-    #: :func:`ttr_rules.moves.claim.open_kinds`: a bounded memo.
-    open_cache: dict[object, OpenKinds]
+    #: The claimable routes by (id of the route owners, seat, doubles open), with the owners,
+    #: see :func:`ttr_rules.moves.claim.open_kinds`: a bounded memo.
+    open_cache: dict[tuple[int, int, bool], tuple[tuple[int | None, ...], OpenKinds]]
     #: The ids of the regular and of the long tickets (determinization deals them).
     ticket_ids: tuple[tuple[int, ...], tuple[int, ...]]
     # Scoring's tables, by city index.

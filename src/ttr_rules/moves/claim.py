@@ -98,16 +98,18 @@ def open_kinds(state: GameState, board: MapIndex) -> OpenKinds:
     (E31), or that anyone owns below ``double_route_min_players`` (E32, E33, U17).
 
     They depend on the route owners, the seat and the player count only, which change far less
-    often than the hands: memoized on the map index per ``(route_owner, seat, doubles open)``.
+    often than the hands: memoized on the map index per ``(route_owner, seat, doubles open)``,
+    the owners by identity (successive states share the tuple until a claim; the entry keeps
+    it alive, so its id is not reused).
     """
     seat = state.current
     owner = state.route_owner
     doubles_open = len(state.players) >= state.rules.double_route_min_players
-    key = (owner, seat, doubles_open)
+    key = (id(owner), seat, doubles_open)
     cache = board.open_cache
-    found = cache.get(key)
-    if found is not None:
-        return found
+    hit = cache.get(key)
+    if hit is not None and hit[0] is owner:
+        return hit[1]
     doubles = board.double
 
     def claimable(r: int) -> bool:
@@ -130,7 +132,8 @@ def open_kinds(state: GameState, board: MapIndex) -> OpenKinds:
             groups.append((code, open_))
     if len(cache) >= _OPEN_CACHE_SIZE:
         cache.clear()
-    found = cache[key] = tuple(groups)
+    found = tuple(groups)
+    cache[key] = (owner, found)
     return found
 
 
