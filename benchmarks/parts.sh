@@ -3,17 +3,21 @@
 # loaded machine): legal_actions, apply_action, observe, determinize, view_legal_actions, each
 # replayed once over the recorded decisions of G random games, minus the recording alone.
 #
-#   benchmarks/parts.sh [GAMES] [PLAYERS]
+# TREE (default: this working tree) is the checkout whose src/ and maps/ are measured; the
+# driver is always this tree's benchmarks/games.py (public API only).
+#
+#   benchmarks/parts.sh [GAMES] [PLAYERS] [TREE]
 set -euo pipefail
 games=${1:-1} players=${2:-4}
 here=$(git rev-parse --show-toplevel)
+tree=${3:-$here}
 python=${PYTHON:-$here/.venv/bin/python}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 declare -A total=()
 parts=(none legal_actions apply_action observe determinize view_legal_actions)
 for part in "${parts[@]}"; do
-  line=$(PYTHONPATH="$here/src:$here/maps" valgrind --tool=callgrind --callgrind-out-file="$out/$part" \
+  line=$(PYTHONPATH="$tree/src:$tree/maps" valgrind --tool=callgrind --callgrind-out-file="$out/$part" \
     "$python" "$here/benchmarks/games.py" --games "$games" --players "$players" --part "$part" 2>/dev/null)
   decisions=$(awk '{print $2}' <<<"$line")
   total[$part]=$(callgrind_annotate "$out/$part" 2>/dev/null | awk '/PROGRAM TOTALS/ && !t {gsub(",", "", $1); t = $1} END {print t}')
