@@ -21,13 +21,10 @@ from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from .model import GameMap, Route
 
-__all__ = ["MapIndex", "OpenKinds", "fold_name", "map_index", "payment_index", "payment_indices"]
+__all__ = ["MapIndex", "fold_name", "map_index", "payment_index", "payment_indices"]
 
 #: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
 Edge = tuple[int, int, int]
-
-#: Route ids by colour code, then by kind: ``((code, ((length, ferry, route ids), ...)), ...)``.
-OpenKinds = tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
 
 #: The codes of the eight card colours (every card kind but the locomotive).
 _CARD_CODES = range(len(CARD_COLORS))
@@ -112,7 +109,6 @@ class MapIndex:
         "length",
         "max_length",
         "names",
-        "open_cache",
         "route_ends",
         "station_cache",
         "station_tables",
@@ -142,9 +138,6 @@ class MapIndex:
     kinds_by_color: tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
     #: Station actions by (stations of every player, payment indices): a bounded memo.
     station_cache: dict[object, list[Action]]
-    #: The claimable routes by (id of the route owners, seat, doubles open), with the owners,
-    #: see :func:`ttr_rules.moves.claim.open_kinds`: a bounded memo.
-    open_cache: dict[tuple[int, int, bool], tuple[tuple[int | None, ...], OpenKinds]]
     #: The ids of the regular and of the long tickets (determinization deals them).
     ticket_ids: tuple[tuple[int, ...], tuple[int, ...]]
     # Scoring's tables, by city index.
@@ -197,7 +190,6 @@ def _engine_tables(index: MapIndex, game_map: GameMap) -> None:
     index.stride = stride
     index.kinds_by_color = _kinds_by_color(routes)
     index.station_cache = {}
-    index.open_cache = {}
 
 
 def _scoring_tables(index: MapIndex, game_map: GameMap) -> None:
@@ -226,7 +218,7 @@ def _name_table(index: MapIndex, game_map: GameMap) -> None:
 
 _ENGINE = (
     "length color ferry tunnel double city_index claim_tables station_tables max_length stride "
-    "kinds_by_color station_cache open_cache"
+    "kinds_by_color station_cache"
 )
 #: The builder of each table's group.
 _GROUPS: dict[str, Callable[[MapIndex, GameMap], None]] = {

@@ -7,13 +7,11 @@ The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reve
 
 from __future__ import annotations
 
-from itertools import repeat
-
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
 from ..cards import LOCOMOTIVE_CODE, Color
 from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
-from ..maps.index import MapIndex, OpenKinds, map_index, payment_indices
+from ..maps.index import MapIndex, map_index, payment_indices
 from ..state import GameState, PendingTunnel, Phase, evolve
 from .common import (
     LOCOMOTIVE,
@@ -36,7 +34,6 @@ __all__ = [
     "claim_problem",
     "decline_tunnel",
     "decline_tunnel_problem",
-    "open_kinds",
     "pay_tunnel",
     "pay_tunnel_problem",
     "problem",
@@ -65,11 +62,14 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     counts = player.hand.counts
     locos = counts[LOCOMOTIVE_CODE]
     trains = player.trains
+    owner = state.route_owner
+    doubles_open = len(state.players) >= state.rules.double_route_min_players
+    doubles = board.double
     stride = board.stride
     found: list[tuple[int, list[int]]] = []
-    # Open routes grouped by colour and then by kind (length, ferry symbols), shortest first:
+    # Routes are grouped by colour and then by kind (length, ferry symbols), shortest first:
     # the hand affords a kind, or not, for all its routes at once.
-    for code, kinds in open_kinds(state, board):
+    for code, kinds in board.kinds_by_color:
         reach = (max(counts[:LOCOMOTIVE_CODE]) if code < 0 else counts[code]) + locos
         longest = trains if trains < reach else reach
         for length, ferry, routes in kinds:
@@ -77,64 +77,24 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
                 break
             if locos < ferry:
                 continue
-            payments = payment_indices(counts, length, code, ferry, stride)
-            found += zip(routes, repeat(payments))
+            payments: list[int] | None = None
+            for r in routes:
+                if owner[r] is not None:
+                    continue
+                other = doubles[r]
+                if other >= 0:
+                    other_owner = owner[other]
+                    if other_owner is not None and (other_owner == seat or not doubles_open):
+                        continue
+                if payments is None:
+                    payments = payment_indices(counts, length, code, ferry, stride)
+                found.append((r, payments))
     found.sort()
     tables = board.claim_tables
     out: list[Action] = []
     for r, payments in found:
         out += map(tables[r].__getitem__, payments)  # type: ignore[arg-type]
     return out
-
-
-#: The bound of :attr:`MapIndex.open_cache` (it is cleared when full).
-_OPEN_CACHE_SIZE = 2048
-
-
-def open_kinds(state: GameState, board: MapIndex) -> OpenKinds:
-    """The routes the player to act may claim whatever their hand and trains, grouped as in
-    :attr:`MapIndex.kinds_by_color` (kinds without such a route left out): the unclaimed
-    routes, without the second track of a double route whose first track the player owns
-    (E31), or that anyone owns below ``double_route_min_players`` (E32, E33, U17).
-
-    They depend on the route owners, the seat and the player count only, which change far less
-    often than the hands: memoized on the map index per ``(route_owner, seat, doubles open)``,
-    the owners by identity (successive states share the tuple until a claim; the entry keeps
-    it alive, so its id is not reused).
-    """
-    seat = state.current
-    owner = state.route_owner
-    doubles_open = len(state.players) >= state.rules.double_route_min_players
-    key = (id(owner), seat, doubles_open)
-    cache = board.open_cache
-    hit = cache.get(key)
-    if hit is not None and hit[0] is owner:
-        return hit[1]
-    doubles = board.double
-
-    def claimable(r: int) -> bool:
-        if owner[r] is not None:
-            return False
-        other = doubles[r]
-        if other < 0:
-            return True
-        other_owner = owner[other]
-        return other_owner is None or (other_owner != seat and doubles_open)
-
-    groups: list[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]]] = []
-    for code, kinds in board.kinds_by_color:
-        open_ = tuple(
-            (length, ferry, ids)
-            for length, ferry, routes in kinds
-            if (ids := tuple(filter(claimable, routes)))
-        )
-        if open_:
-            groups.append((code, open_))
-    if len(cache) >= _OPEN_CACHE_SIZE:
-        cache.clear()
-    found = tuple(groups)
-    cache[key] = (owner, found)
-    return found
 
 
 def pay_tunnel_problem(state: GameState, action: PayTunnel) -> Problem | None:
