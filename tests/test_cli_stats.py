@@ -42,6 +42,7 @@ def test_stats_writes_a_self_contained_report(
     rows = list(run_games(game_specs(3, seed=4, players=2, agents=["greedy", "random"])))
     expected = BalanceStats.of(rows, routes=len(europe.routes), tickets=len(europe.tickets))
     assert BalanceStats.from_dict(data["aggregates"]) == expected
+    assert data.pop("note").startswith("Seeds 4–6, played in ")
     assert data == json.loads(json.dumps(report_data(expected, europe)))
     assert len(data["routes"]) == len(europe.routes) and len(data["tickets"]) == len(europe.tickets)
 
@@ -74,5 +75,7 @@ def test_reports_of_several_runs_merge_exactly(
     assert "report: " in capsys.readouterr().out
     merged = json.loads((tmp_path / "merged" / "aggregates.json").read_text())
     whole = json.loads((tmp_path / "all" / "aggregates.json").read_text())
+    assert merged.pop("note").startswith("Merged from 2 runs: Seeds 0–1, ")
+    whole.pop("note")
     assert merged == whole
     assert (tmp_path / "merged" / "index.html").is_file()

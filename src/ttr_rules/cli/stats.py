@@ -57,17 +57,16 @@ def _merged_report(args: argparse.Namespace) -> int:
     from ..sim.report import write_report
     from .maps import map_named
 
-    parts = [
-        BalanceStats.from_dict(json.loads(path.read_text(encoding="utf-8"))["aggregates"])
-        for path in args.merge
-    ]
+    files = [json.loads(path.read_text(encoding="utf-8")) for path in args.merge]
+    parts = [BalanceStats.from_dict(data["aggregates"]) for data in files]
+    notes = [data.get("note", "") for data in files]
     stats = parts[0]
     for part in parts[1:]:
         stats = stats.merge(part)
     game_map = map_named(args.map if args.map != "europe" or stats.map == "europe" else stats.map)
     if game_map.name != stats.map:
         raise ValueError(f"the aggregates are of map {stats.map!r}, not {game_map.name!r}")
-    note = f"Merged from {len(parts)} runs."
+    note = notes[0] if len(parts) == 1 else f"Merged from {len(parts)} runs: " + " ".join(notes)
     page = write_report(stats, game_map, args.output, note=note)
     if args.json:
         print(json.dumps(stats.to_dict()))

@@ -1,20 +1,23 @@
 """``ttr tournament``: a round robin between agents, with win rates, margins and ratings.
 
 The games are played by :func:`ttr_rules.sim.run_games` (in this process, on ``--workers``
-local processes or with ``--ray``), with the progress bar of :mod:`ttr_rules.cli.games`; the
-schedule and the statistics are :mod:`ttr_rules.agents.tournament`.
+local processes or with ``--ray [ADDRESS]``), with the progress bar of
+:mod:`ttr_rules.cli.games`; the schedule and the statistics are
+:mod:`ttr_rules.agents.tournament`. Ctrl-C stops the workers, prints the standings of the
+finished games and exits with status 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
 from ..maps import GameMap
 from .common import table
-from .games import add_runner_arguments, check_runner_arguments, played
+from .games import add_runner_arguments, check_runner_arguments, played, uninterrupted
 from .maps import map_named
 
 __all__ = ["configure", "run"]
@@ -71,14 +74,25 @@ def run(args: argparse.Namespace) -> int:
     ]
     began = time.perf_counter()
     outcomes = []
-    with played(args, games, len(games)) as (results, _progress):
-        for result in results:
-            outcomes.append(Outcome(result.agents, result.totals, result.winners))
+    interrupted = False
+    try:
+        with played(args, games, len(games)) as (results, _progress):
+            for result in results:
+                with uninterrupted():
+                    outcomes.append(Outcome(result.agents, result.totals, result.winners))
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - began
+    status = 130 if interrupted else 0
+    if not outcomes:
+        print(f"interrupted before any of the {len(games)} games finished", file=sys.stderr)
+        return status
     standings = summarize(outcomes, labels)
     if args.json:
         print(json.dumps({**standings.to_dict(), "seconds": round(seconds, 3)}))
-        return 0
+        if interrupted:
+            print(f"interrupted after {len(outcomes)} of {len(games)} games", file=sys.stderr)
+        return status
     rows = [("agent", "games", "wins", "win rate", "95% CI", "mean score", "margin", "Elo")]
     for s in standings.table:
         rows.append(
@@ -94,8 +108,10 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     print(table(rows, numeric=(1, 2, 3, 5, 6, 7)))
+    done = f"{len(outcomes)} of {len(games)}" if interrupted else f"{len(outcomes)}"
     print(
-        f"\n{len(outcomes)} games of {args.players} players on {game_map.name} in {seconds:.1f} s "
+        ("\ninterrupted after " if interrupted else "\n")
+        + f"{done} games of {args.players} players on {game_map.name} in {seconds:.1f} s "
         "(seats rotated; ratings: Bradley–Terry fit of every pairwise result, mean 1500)"
     )
-    return 0
+    return status

@@ -104,7 +104,7 @@ def write_report(
         raise ValueError("no games to report")
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    data = report_data(stats, game_map)
+    data = {**report_data(stats, game_map), "note": note}
     (out / "aggregates.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     page = out / "index.html"
     page.write_text(_Page(stats, game_map, data, note).html(), encoding="utf-8")
@@ -197,7 +197,7 @@ class _Page:
         return self._png(fig)
 
     def counter_plot(self, counter: Counter[int], title: str, xlabel: str) -> str:
-        fig, ax = self._figure(4.6, 3.0)
+        fig, ax = self._figure(3.3, 2.9)
         keys, counts = _hist_values(counter)
         ax.hist(keys, weights=counts, bins=min(30, max(1, len(keys))), color="#72b7b2")
         ax.set_xlabel(xlabel)
@@ -210,7 +210,7 @@ class _Page:
         by_length: dict[int, list[float]] = {}
         for route, rate in zip(self.map.routes, self.stats.claim_rates(), strict=True):
             by_length.setdefault(route.length, []).append(rate)
-        fig, ax = self._figure(4.6, 3.0)
+        fig, ax = self._figure(3.3, 2.9)
         lengths = sorted(by_length)
         ax.bar(
             [str(k) for k in lengths],
@@ -382,7 +382,7 @@ class _Page:
             f"{_e(hist)}.</p>"
             + _table(("seat", "stations per game"), station_rows)
             + "<h3>Tunnels</h3>"
-            + _table(("", ""), tunnel_rows)
+            + _table(("tunnel attempts", "in all games"), tunnel_rows)
         )
 
     def express_section(self) -> str:
