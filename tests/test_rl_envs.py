@@ -148,6 +148,29 @@ def test_pettingzoo_render_ansi() -> None:
         assert silent.render() is None
 
 
+def test_pettingzoo_render_svg_and_rgb_array() -> None:
+    import xml.etree.ElementTree as ET
+
+    drawn = raw_env(players=2, render_mode="svg")
+    drawn.reset(seed=1)
+    document = drawn.render()
+    assert ET.fromstring(document).tag.endswith("svg")
+    assert drawn.metadata["render_modes"] == ["ansi", "svg", "rgb_array"]
+    painted = raw_env(players=2, render_mode="rgb_array")
+    painted.reset(seed=1)
+    pixels = painted.render()
+    assert pixels.ndim == 3 and pixels.shape[2] == 3 and pixels.dtype == np.uint8
+    assert pixels.shape[0] > 100 and pixels.shape[1] > 100 and pixels.std() > 0
+
+
+def test_gymnasium_renders_the_learners_view_only() -> None:
+    a = TicketToRideEnv(players=2, seat=0, render_mode="svg")
+    a.reset(seed=3)
+    document = a.render()
+    assert isinstance(document, str) and "<svg" in document
+    assert TicketToRideEnv(players=2, seat=0, render_mode="ansi").metadata["render_modes"]
+
+
 # ----------------------------------------------------------------------------- Gymnasium
 
 

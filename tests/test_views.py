@@ -112,3 +112,35 @@ def test_inconsistent_view_is_refused() -> None:
     broken: PlayerView = attrs.evolve(view, deck_size=view.deck_size + 1)
     with pytest.raises(ValueError, match="inconsistent view"):
         determinize(broken, 0)
+
+
+def test_determinized_states_replace_every_field_of_the_template(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """determinize and view_legal_actions build states by copying a template: no field of the
+    template may survive (a poisoned template changes nothing)."""
+    from ttr_rules import views
+
+    _, _, state = random_game(4, steps=60)
+    view = observe(state, state.current)
+    clean = determinize(view, 3)
+    legal = view_legal_actions(view)
+    poison = attrs.evolve(
+        state,
+        turn=999,
+        passes=7,
+        seed=12345,
+        rng=5,
+        final_turns=2,
+        first_player=3,
+        identity_shuffle=True,
+        tunnel=None,
+        out_of_play=state.deck[:3],
+    )
+    monkeypatch.setattr(views, "_TEMPLATES", [poison])
+    monkeypatch.setattr(
+        views, "_TEMPLATE_PLAYER", attrs.evolve(state.players[0], route_points=77, tickets=(1,))
+    )
+    assert determinize(view, 3) == clean
+    assert view_legal_actions(view) == legal
+    assert {f.name for f in attrs.fields(GameState)} == set(vars(clean))

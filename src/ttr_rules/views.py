@@ -17,7 +17,6 @@ needs; :func:`view_legal_actions` lists the acting player's legal actions from t
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable
 from typing import TypeVar
 
@@ -25,15 +24,15 @@ import attrs
 from attrs import field, frozen
 
 from .actions import Action
-from .cards import COLORS, Color, Hand
+from .cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
 from .errors import MapError
 from .events import CardDrawn, Event
-from .game import full_deck, legal_actions
+from .game import legal_actions
 from .maps import GameMap, Ticket, load_map
 from .maps.index import map_index
 from .moves.common import payment_cards
 from .rules import Rules
-from .state import GameState, PendingTunnel, Phase, PlayerState
+from .state import GameState, PendingTunnel, Phase, PlayerState, evolve
 
 __all__ = [
     "PlayerView",
@@ -262,7 +261,13 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
 
 
 def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
-    return SeatView(
+    """``p`` as seen by the viewer; memoized by the identity of ``p``: successive states share
+    the players who did not act, and a search observes the same states again and again."""
+    key = (id(p), own, tickets_shown)
+    hit = _SEAT_VIEWS.get(key)
+    if hit is not None and hit[0] is p:  # the entry keeps ``p`` alive: its id is not reused
+        return hit[1]
+    seat = SeatView(
         hand_size=p.hand.total,
         trains=p.trains,
         stations=p.stations,
@@ -273,6 +278,15 @@ def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
         tickets=p.tickets if tickets_shown else None,
         offered=p.offered if own else None,
     )
+    if len(_SEAT_VIEWS) >= _SEAT_VIEWS_SIZE:
+        _SEAT_VIEWS.clear()
+    _SEAT_VIEWS[key] = (p, seat)
+    return seat
+
+
+#: Seat views by (id of the player state, own seat, tickets shown), with the player state.
+_SEAT_VIEWS: dict[tuple[int, bool, bool], tuple[PlayerState, SeatView]] = {}
+_SEAT_VIEWS_SIZE = 4096
 
 
 def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
@@ -291,7 +305,31 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
         raise ValueError("a spectator's view has no legal actions")
     if view.phase is not Phase.GAME_OVER and view.player != view.current:
         raise ValueError(f"player {view.current} acts, not player {view.player}")
-    return legal_actions(determinize(view, 0))
+    return legal_actions(_skeleton(view))
+
+
+def _skeleton(view: PlayerView) -> GameState:
+    """A state with the view's public information and the viewer's own holdings, and
+    placeholders for everything hidden: the other hands empty, the piles of the right sizes.
+    Enough for :func:`legal_actions`, which reads only what the actor knows (the sizes of the
+    piles, not their contents), and much cheaper than :func:`determinize` (no dealing)."""
+    empty = _EMPTY_HAND
+    players = tuple(
+        _player(
+            empty if s.hand is None else s.hand,
+            s.trains,
+            s.stations,
+            s.tickets or (),
+            s.offered or (),
+            s.route_points,
+        )
+        for s in view.seats
+    )
+    return _state(view, players, _PLACEHOLDER_CARD * view.deck_size, (0,) * view.ticket_deck_size)
+
+
+#: The card standing for every hidden deck card in :func:`_skeleton` (its colour is never read).
+_PLACEHOLDER_CARD: tuple[Color, ...] = (COLORS[0],)
 
 
 # --------------------------------------------------------------------------- determinization
@@ -322,64 +360,120 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     hands, out_of_play, deck = _deal_cards(view, rnd)
     kept, offered, ticket_deck, box = _deal_tickets(view, rnd)
     players = tuple(
-        PlayerState(
-            hand=hands[i],
-            trains=s.trains,
-            stations=s.stations,
-            tickets=kept[i],
-            offered=offered[i],
-            route_points=s.route_points,
-        )
+        _player(hands[i], s.trains, s.stations, kept[i], offered[i], s.route_points)
         for i, s in enumerate(view.seats)
     )
-    return GameState(
-        map=view.map,
-        rules=view.rules,
-        players=players,
-        current=view.current,
-        phase=view.phase,
-        face_up=view.face_up,
-        deck=deck,
-        discard=view.discard,
-        ticket_deck=ticket_deck,
-        ticket_box=box,
-        route_owner=view.route_owner,
-        tunnel=view.tunnel,
-        final_turns=view.final_turns,
-        passes=view.passes,
-        turn=view.turn,
-        first_player=view.first_player,
-        rng=int(rnd.random() * 2**53),
-        identity_shuffle=view.identity_shuffle,
-        out_of_play=out_of_play,
+    return _state(view, players, deck, ticket_deck, box, out_of_play, int(rnd.random() * 2**53))
+
+
+def _player(
+    hand: Hand,
+    trains: int,
+    stations: tuple[str, ...],
+    tickets: tuple[int, ...],
+    offered: tuple[int, ...],
+    route_points: int,
+) -> PlayerState:
+    """A :class:`PlayerState` with every field given, made by :func:`evolve` from a template
+    (much cheaper than the attrs ``__init__``; every field is replaced)."""
+    return evolve(
+        _TEMPLATE_PLAYER,
+        {
+            "hand": hand,
+            "trains": trains,
+            "stations": stations,
+            "tickets": tickets,
+            "offered": offered,
+            "route_points": route_points,
+        },
     )
 
 
-def _visible_cards(view: PlayerView) -> Counter[Color]:
-    """Every train card whose colour the viewer sees: face-up row, discard, a pending tunnel's
-    base payment and revealed cards, and the hands shown in the view."""
-    seen: Counter[Color] = Counter(c for c in view.face_up if c is not None)
-    seen.update(view.discard)
+def _state(
+    view: PlayerView,
+    players: tuple[PlayerState, ...],
+    deck: tuple[Color, ...],
+    ticket_deck: tuple[int, ...],
+    ticket_box: tuple[int, ...] = (),
+    out_of_play: tuple[Color, ...] = (),
+    rng: int = 0,
+) -> GameState:
+    """The state with the view's public fields and the given hidden ones, every field of
+    :class:`GameState` set (made by :func:`evolve` from a template, like :func:`_player`)."""
+    return evolve(
+        _template_state(view.map, view.rules),
+        {
+            "map": view.map,
+            "rules": view.rules,
+            "players": players,
+            "current": view.current,
+            "phase": view.phase,
+            "face_up": view.face_up,
+            "deck": deck,
+            "discard": view.discard,
+            "ticket_deck": ticket_deck,
+            "ticket_box": ticket_box,
+            "route_owner": view.route_owner,
+            "tunnel": view.tunnel,
+            "final_turns": view.final_turns,
+            "passes": view.passes,
+            "turn": view.turn,
+            "first_player": view.first_player,
+            "seed": 0,
+            "rng": rng,
+            "identity_shuffle": view.identity_shuffle,
+            "out_of_play": out_of_play,
+        },
+    )
+
+
+_EMPTY_HAND = Hand()
+_TEMPLATE_PLAYER = PlayerState(_EMPTY_HAND, 0)
+_TEMPLATES: list[GameState] = []
+
+
+def _template_state(game_map: GameMap, rules: Rules) -> GameState:
+    """Any state: :func:`_state` replaces all its fields."""
+    if not _TEMPLATES:
+        _TEMPLATES.append(
+            GameState(game_map, rules, (), 0, Phase.START, (), (), (), (), (), (), None)
+        )
+    return _TEMPLATES[0]
+
+
+def _unseen_counts(view: PlayerView) -> list[int]:
+    """How many train cards of each colour (by code) the viewer cannot see: the full deck
+    minus the face-up row, the discard, a pending tunnel's base payment and revealed cards, and
+    the hands shown in the view."""
+    rules = view.rules
+    unseen = [rules.cards_per_color] * len(COLORS)
+    unseen[LOCOMOTIVE_CODE] = rules.locomotive_cards
+    seen = [*view.discard, *(c for c in view.face_up if c is not None)]
     tunnel = view.tunnel
     if tunnel is not None:
         length = view.map.routes[tunnel.route].length
-        seen.update(payment_cards(tunnel.color, tunnel.locomotives, length))
-        seen.update(tunnel.revealed)
+        seen += payment_cards(tunnel.color, tunnel.locomotives, length)
+        seen += tunnel.revealed
+    for code, color in enumerate(COLORS):
+        unseen[code] -= seen.count(color)
     for s in view.seats:
         if s.hand is not None:
-            seen.update({color: s.hand[color] for color in COLORS})
-    return seen
+            for code, n in enumerate(s.hand.counts):
+                unseen[code] -= n
+    return unseen
 
 
 def _deal_cards(
     view: PlayerView, rnd: random.Random
 ) -> tuple[list[Hand], tuple[Color, ...], tuple[Color, ...]]:
     """Hands (own hand kept), the cards set aside and the deck, dealt from the unseen cards."""
-    unseen = Counter(full_deck(view.rules))
-    unseen.subtract(_visible_cards(view))
-    if any(n < 0 for n in unseen.values()):
+    unseen = _unseen_counts(view)
+    if any(n < 0 for n in unseen):
         raise ValueError("inconsistent view: more cards of a colour are visible than exist")
-    pool = list(_shuffle(sorted(unseen.elements(), key=lambda c: c.code), rnd))
+    pool: list[Color] = []
+    for color, n in zip(COLORS, unseen, strict=True):
+        pool += (color,) * n
+    _shuffle(pool, rnd)
     hidden = sum(s.hand_size for s in view.seats if s.hand is None)
     if len(pool) != hidden + view.out_of_play_size + view.deck_size:
         raise ValueError(
@@ -387,14 +481,16 @@ def _deal_cards(
             f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
         )
     hands: list[Hand] = []
+    at = 0
     for s in view.seats:
         if s.hand is not None:
             hands.append(s.hand)
         else:
-            hands.append(Hand.of(pool[: s.hand_size]))
-            del pool[: s.hand_size]
-    out_of_play = tuple(pool[: view.out_of_play_size])
-    return hands, out_of_play, tuple(pool[view.out_of_play_size :])
+            dealt = pool[at : at + s.hand_size]
+            at += s.hand_size
+            hands.append(Hand(tuple(map(dealt.count, COLORS))))
+    out_of_play = tuple(pool[at : at + view.out_of_play_size])
+    return hands, out_of_play, tuple(pool[at + view.out_of_play_size :])
 
 
 def _deal_tickets(
@@ -406,17 +502,23 @@ def _deal_tickets(
     for s in view.seats:
         seen.update(s.tickets or ())
         seen.update(s.offered or ())
-    unseen = [t for t in view.map.tickets if t.id not in seen]
+    regular, long = map_index(view.map).ticket_ids
+    # The hidden kept and offered tickets come first in what is left; the box, whose order
+    # nobody ever sees, takes the rest unshuffled.
+    hidden = sum(
+        (s.ticket_count if s.tickets is None else 0) + (s.offered_count if s.offered is None else 0)
+        for s in view.seats
+    )
+    size = view.ticket_deck_size
     if view.rules.initial_discard == "box":
         # Only regular tickets ever enter the ticket deck under the box rule.
-        regular = _shuffle([t.id for t in unseen if not t.long], rnd)
-        deck = regular[: view.ticket_deck_size]
-        taken = set(deck)
-        rest = list(_shuffle([t.id for t in unseen if t.id not in taken], rnd))
+        pool = _shuffle([t for t in regular if t not in seen], rnd, size)
+        deck = pool[:size]
+        rest = _shuffle(pool[size:] + [t for t in long if t not in seen], rnd, hidden)
     else:
-        rest = list(_shuffle([t.id for t in unseen], rnd))
-        deck, rest = tuple(rest[: view.ticket_deck_size]), rest[view.ticket_deck_size :]
-    if len(deck) != view.ticket_deck_size:
+        pool = _shuffle([t for t in sorted(regular + long) if t not in seen], rnd, size + hidden)
+        deck, rest = pool[:size], pool[size:]
+    if len(deck) != size:
         raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
     kept = [s.tickets if s.tickets is not None else _take(rest, s.ticket_count) for s in view.seats]
     offered = [
@@ -439,8 +541,14 @@ def _take(pool: list[int], count: int) -> tuple[int, ...]:
     return taken
 
 
-def _shuffle(items: Iterable[T], rnd: random.Random) -> tuple[T, ...]:
-    """A uniformly random permutation (the items' input order must be deterministic)."""
-    out = list(items)
-    rnd.shuffle(out)
-    return tuple(out)
+def _shuffle(items: list[T], rnd: random.Random, count: int | None = None) -> list[T]:
+    """``items`` shuffled in place: its first ``count`` places (all by default) hold a
+    uniformly random ordered sample, the rest the other items in no particular order
+    (Fisher–Yates drawing from ``rnd.random()``, several times cheaper than ``Random.shuffle``;
+    the input order must be deterministic)."""
+    n = len(items)
+    rand = rnd.random
+    for i in range(n - 1 if count is None else min(count, n - 1)):
+        j = i + int(rand() * (n - i))
+        items[i], items[j] = items[j], items[i]
+    return items

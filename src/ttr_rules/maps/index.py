@@ -49,10 +49,19 @@ def payment_indices(
     locos = counts[LOCOMOTIVE_CODE]
     high = (locos if locos < total else total - 1) + 1
     out: list[int] = []
-    for code in _CARD_CODES if color_code < 0 else (color_code,):
-        low = total - counts[code]
-        base = code * stride
+    if color_code >= 0:
+        low = total - counts[color_code]
+        base = color_code * stride
         out += range(base + (low if low > ferry else ferry), base + high)
+    else:
+        # Only colours held at least ``total - locos`` times (and once) give a payment.
+        need = total - locos if total - locos > 1 else 1
+        for code in _CARD_CODES:
+            n = counts[code]
+            if n >= need:
+                low = total - n
+                base = code * stride
+                out += range(base + (low if low > ferry else ferry), base + high)
     if locos >= total:
         out.append(LOCOMOTIVE_CODE * stride + total)
     return out
@@ -106,6 +115,7 @@ class MapIndex:
         "station_tables",
         "stride",
         "ticket_ends",
+        "ticket_ids",
         "tunnel",
     )
 
@@ -129,6 +139,8 @@ class MapIndex:
     kinds_by_color: tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
     #: Station actions by (stations of every player, payment indices): a bounded memo.
     station_cache: dict[object, list[Action]]
+    #: The ids of the regular and of the long tickets (determinization deals them).
+    ticket_ids: tuple[tuple[int, ...], tuple[int, ...]]
     # Scoring's tables, by city index.
     #: ``(a, b, length)`` of each route, by route id.
     route_ends: tuple[Edge, ...]
@@ -195,6 +207,10 @@ def _scoring_tables(index: MapIndex, game_map: GameMap) -> None:
     index.route_ends = ends
     index.city_routes = tuple(tuple(t) for t in touching)
     index.ticket_ends = tuple((number[t.a], number[t.b], t.points) for t in game_map.tickets)
+    index.ticket_ids = (
+        tuple(t.id for t in game_map.tickets if not t.long),
+        tuple(t.id for t in game_map.tickets if t.long),
+    )
 
 
 def _name_table(index: MapIndex, game_map: GameMap) -> None:
@@ -211,7 +227,7 @@ _ENGINE = (
 #: The builder of each table's group.
 _GROUPS: dict[str, Callable[[MapIndex, GameMap], None]] = {
     **dict.fromkeys(_ENGINE.split(), _engine_tables),
-    **dict.fromkeys(("route_ends", "city_routes", "ticket_ends"), _scoring_tables),
+    **dict.fromkeys(("route_ends", "city_routes", "ticket_ends", "ticket_ids"), _scoring_tables),
     "names": _name_table,
 }
 

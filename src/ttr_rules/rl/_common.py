@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal
 
 from ttr_rules import GameState, final_scores, winners
@@ -55,33 +54,24 @@ def game_seed(seed: int | None, seeder: random.Random) -> tuple[int, random.Rand
 
 
 def render_modes() -> list[str]:
-    """``"ansi"``, and ``"svg"`` and ``"rgb_array"`` when :mod:`ttr_rules.render` (and for
-    the latter cairosvg) is installed."""
+    """``"ansi"`` and ``"svg"`` (drawn by :mod:`ttr_rules.render`, which needs no third-party
+    library), and ``"rgb_array"`` when cairosvg is installed (it is in the ``rl`` extra)."""
     from importlib.util import find_spec
 
-    modes = ["ansi"]
-    if find_spec("ttr_rules.render") is not None:
-        modes.append("svg")
-        if find_spec("cairosvg") is not None:
-            modes.append("rgb_array")
-    return modes
+    return ["ansi", "svg", *(["rgb_array"] if find_spec("cairosvg") is not None else [])]
 
 
 def render_state(state: GameState, mode: str | None, player: int | None = None) -> Any:
-    """``"ansi"``: the text of :func:`ttr_rules.render.text`; ``"svg"``: an SVG document;
-    ``"rgb_array"``: the SVG rasterised by cairosvg (an ``(H, W, 3)`` uint8 array).
-    ``player`` shows that player's view instead of the whole state."""
-    from ttr_rules import observe
+    """``"ansi"``: the text of :func:`ttr_rules.render.text`; ``"svg"``: the SVG document of
+    :func:`ttr_rules.render.svg`; ``"rgb_array"``: that SVG rasterised by cairosvg (an
+    ``(H, W, 3)`` uint8 array). ``player`` shows that player's view instead of the whole state."""
+    from ttr_rules import observe, render
 
     subject = state if player is None else observe(state, player)
     if mode == "ansi":
-        try:
-            render = import_module("ttr_rules.render")
-        except ImportError:  # the render package is not part of this installation
-            return _plain_text(subject)
         return render.text(subject)
     if mode in ("svg", "rgb_array"):
-        document = import_module("ttr_rules.render").svg(subject)
+        document = render.svg(subject)
         return document if mode == "svg" else _rasterise(document)
     raise ValueError(f"unknown render mode {mode!r}")
 
@@ -96,19 +86,3 @@ def _rasterise(document: str) -> NDArray[Any]:
     png = cairosvg.svg2png(bytestring=document.encode())
     with Image.open(io.BytesIO(png)) as image:
         return np.asarray(image.convert("RGB"))
-
-
-def _plain_text(view: Any) -> str:
-    """A short text of a state or view when :mod:`ttr_rules.render` is unavailable."""
-    from ttr_rules import GameState, public_view
-
-    if isinstance(view, GameState):
-        view = public_view(view)
-    row = " ".join(c.value if c is not None else "-" for c in view.face_up)
-    lines = [f"turn {view.turn}, {view.phase.value}, player {view.current} to act", row]
-    lines += [
-        f"P{i}: {s.hand_size} cards, {s.trains} trains, {len(s.stations)} stations, "
-        f"{s.route_points} route points, {s.ticket_count} tickets"
-        for i, s in enumerate(view.seats)
-    ]
-    return "\n".join(lines)
