@@ -26,6 +26,7 @@ from ttr_rules import (
     CardDrawn,
     ClaimRoute,
     Color,
+    DrawBlind,
     DrawFaceUp,
     Event,
     GameRecord,
@@ -45,6 +46,7 @@ from ttr_rules import (
     final_scores,
     format_action,
     from_json,
+    is_legal,
     is_terminal,
     legal_actions,
     load_map,
@@ -59,6 +61,7 @@ from ttr_rules import (
     scenario,
     step,
     to_json,
+    why_illegal,
     write_record,
 )
 from ttr_rules.maps import map_to_dict
@@ -209,6 +212,14 @@ def test_wrong_types_raise_the_documented_errors(tmp_path: Path) -> None:
         from_json(None, GameState)  # type: ignore[call-overload]
     with pytest.raises(RecordError):
         replay(None)  # type: ignore[arg-type]
+    for call in (
+        lambda: legal_actions(None),  # type: ignore[arg-type]
+        lambda: apply_action(None, DrawBlind()),  # type: ignore[arg-type]
+        lambda: is_legal("state", DrawBlind()),  # type: ignore[arg-type]
+        lambda: why_illegal(3, DrawBlind()),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError, match="expected a GameState"):
+            call()
     with pytest.raises(ValueError, match="rules must be"):
         new_game("europe", 2, rules="x")  # type: ignore[arg-type]
     with pytest.raises(ValueError):

@@ -216,7 +216,10 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     >>> [str(a) for a in legal_actions(state)[4:7]]
     ['draw faceup 4', 'draw blind', 'claim #0 black']
     """
-    phase = state.phase
+    try:
+        phase = state.phase
+    except AttributeError:  # free on the hot path: only a non-state pays for the check
+        raise _not_a_state(state) from None
     if phase is START:
         return tuple(start_actions(state)) or _ONLY_PASS
     if phase is SECOND_CARD:
@@ -240,13 +243,21 @@ _ACTIONS: ActionRules = {
 }
 
 
+def _not_a_state(value: object) -> TypeError:
+    return TypeError(f"expected a GameState, got {type(value).__name__}")
+
+
 def _problem(state: GameState, action: object, player: int | None) -> Problem | None:
     """The one legality check behind :func:`why_illegal`, :func:`is_legal` and
     :func:`apply_action` (U22)."""
     family = _ACTIONS.get(type(action))
     if family is None:
         return Problem(Reason.NOT_AN_ACTION, f"a {type(action).__name__}")
-    if state.phase is GAME_OVER:
+    try:
+        phase = state.phase
+    except AttributeError:
+        raise _not_a_state(state) from None
+    if phase is GAME_OVER:
         return Problem(Reason.GAME_OVER)
     if player is not None and player != state.current:
         return Problem(Reason.NOT_YOUR_TURN, f"player {state.current} acts")
