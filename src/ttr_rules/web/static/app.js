@@ -29,7 +29,7 @@ class ApiError extends Error {
 
 const G = {
   id: null, token: null, seat: null, info: null, map: null, view: null, legal: [],
-  tickets: [], seq: 0, steps: [], abort: null, refreshing: 0, selectedRoute: null, scoresShown: false,
+  tickets: [], seq: 0, steps: [], abort: null, refreshing: 0, posting: 0, posted: 0, selectedRoute: null, scoresShown: false,
 };
 
 function authHeaders() {
@@ -231,6 +231,7 @@ function handleMessage(chunk) {
 
 async function refresh() {
   const ticket = ++G.refreshing;
+  const posted = G.posted;
   try {
     const mine = G.seat !== null && G.seat !== undefined;
     const [legal, tickets, board, view] = await Promise.all([
@@ -240,6 +241,12 @@ async function refresh() {
       api(`/api/games/${G.id}`),
     ]);
     if (ticket !== G.refreshing) return;  // a newer refresh is under way
+    // The four answers are read one after another, so a move may fall between them: an action
+    // of ours under way, or an agent's move that made it our turn. Never show such a mix (the
+    // legal actions of one position beside the view of another): the next update redraws.
+    if (G.posting || posted !== G.posted) return;
+    const ours = G.seat !== null && G.seat !== undefined && view.phase !== "game over" && view.current === G.seat;
+    if (mine && ours !== legal.length > 0) { setTimeout(refresh, 200); return; }
     G.legal = legal; G.tickets = tickets; G.view = view;
     renderAll(board);
     if (view.phase === "game over") await showScores();
@@ -250,12 +257,19 @@ async function refresh() {
 
 async function play(notation) {
   closeMenu();
+  G.posting += 1;
+  G.posted = (G.posted || 0) + 1;
   try {
-    G.view = await api(`/api/games/${G.id}/actions`, { method: "POST", body: JSON.stringify({ action: notation }) });
+    try {
+      G.view = await api(`/api/games/${G.id}/actions`, { method: "POST", body: JSON.stringify({ action: notation }) });
+    } finally {
+      G.posting -= 1;
+    }
     await refresh();
   } catch (err) {
     const reason = err.body && err.body.reason ? ` (${err.body.reason})` : "";
     toast(`${err.message}${reason}`);
+    refresh();  // show the position as the server has it
   }
 }
 
