@@ -111,6 +111,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             agent: spaces.Discrete(self.space.size) for agent in self.possible_agents
         }
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
+        #: The action of each index that needs no state (None for the ticket keeps).
+        self._fixed = self.space._fixed
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
         self._mask_of: object = None
@@ -175,15 +177,20 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.illegal_reward is not None and not self._legal_mask()[index]:
             self._end_illegally(agent)
             return
-        state = apply_action(state, self.space.action(index, state))
+        chosen = self._fixed[index]
+        if chosen is None:
+            chosen = self.space.action(index, state)
+        state = apply_action(state, chosen)
         self.state = state
         if state.is_terminal:
             values = terminal_rewards(state, self.reward_kind)
             self.rewards = {a: values[self._seats[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         else:
+            # Rewards come only at the end: until then every reward is 0 and accumulating
+            # them would change nothing.
             self.agent_selection = self.possible_agents[state.current]
-        self._accumulate_rewards()
 
     def _end_illegally(self, agent: str) -> None:
         """PettingZoo's illegal-move rule: the game ends, the offender gets

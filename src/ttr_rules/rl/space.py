@@ -338,12 +338,10 @@ class ActionSpace:
             actions = legal_actions(state_or_view)
         else:
             actions = view_legal_actions(state_or_view)
-        indices: list[Any] = list(map(self._by_id.get, map(id, actions)))
-        if None in indices:
-            for j, found in enumerate(indices):
-                if found is None:
-                    indices[j] = self.index(actions[j], state_or_view)
-        return indices
+        try:  # the usual case: every action object is one seen before
+            return list(map(self._by_id.__getitem__, map(id, actions)))
+        except KeyError:
+            return [self.index(a, state_or_view) for a in actions]
 
     def legal_indices(self, state_or_view: GameState | PlayerView) -> list[int]:
         """The indices of the legal actions, ascending (OpenSpiel's order).
