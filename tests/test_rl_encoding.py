@@ -376,3 +376,18 @@ def test_other_maps_get_their_own_space_and_layout(state: GameState) -> None:
     layout = observation_layout(state.map, state.num_players, state.rules)
     for player in range(state.num_players):
         assert encode_state_observation(state, player).shape == layout.shape
+
+
+def test_the_face_up_row_size_comes_from_the_rules() -> None:
+    rules = Rules(face_up_size=7)
+    space = ActionSpace(load_map("europe"), 2, rules=rules)
+    assert space.blocks()["DrawFaceUp"] == range(7)
+    state = new_game("europe", 2, seed=3, rules=rules)
+    for action in legal_actions(state):
+        state = apply_action(state, action)
+        break
+    assert int(space.mask(state).sum()) == len(legal_actions(state))
+    assert all(space.action(space.index(a, state), state) == a for a in legal_actions(state))
+    layout = observation_layout(load_map("europe"), 2, rules)
+    assert layout.field("face_up").shape[0] == 7
+    assert encode_observation(observe(state, 0)).shape == layout.shape

@@ -22,10 +22,9 @@ from .observation import (
     encode_state_observation,
     observation_layout,
 )
-from .space import FACE_UP_SLOTS, ActionSpace, offer_positions
+from .space import ActionSpace, offer_positions
 
 __all__ = [
-    "FACE_UP_SLOTS",
     "ActionSpace",
     "ObservationField",
     "ObservationLayout",

@@ -24,7 +24,7 @@ from attrs import frozen
 
 from ttr_rules import Color, GameMap, GameState, Phase, PlayerView, Rules
 
-from .space import FACE_UP_SLOTS, offer_positions
+from .space import offer_positions
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -96,7 +96,7 @@ class ObservationLayout:
             ("tunnel_payment", (_KINDS,), False, "a pending tunnel's base payment by kind"),
             ("tunnel_revealed", (_KINDS,), False, "the tunnel's revealed cards by kind"),
             ("tunnel_owed", (1,), False, "extra cards owed for the tunnel"),
-            ("face_up", (FACE_UP_SLOTS, _KINDS), True, "one-hot card kind per face-up slot"),
+            ("face_up", (rules.face_up_size, _KINDS), True, "one-hot card kind per face-up slot"),
             ("route_owner", (r, p), True, "one-hot owner seat per route"),
             ("stations", (c, p), True, "one-hot station owner seat per city"),
             ("tickets_kept", (t,), True, "tickets the viewer kept"),
@@ -406,7 +406,7 @@ class _Encoder:
         last = local.face_up
         if last[0] is face_up:
             return last[1]  # type: ignore[no-any-return]
-        row = np.zeros(FACE_UP_SLOTS * _KINDS, dtype=np.float32)
+        row = np.zeros(len(face_up) * _KINDS, dtype=np.float32)
         row.put([slot * _KINDS + c.code for slot, c in enumerate(face_up) if c], 1)
         local.face_up = (face_up, row)
         return row

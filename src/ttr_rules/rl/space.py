@@ -57,10 +57,8 @@ from ttr_rules import (
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["FACE_UP_SLOTS", "ActionSpace", "offer_positions"]
+__all__ = ["ActionSpace", "offer_positions"]
 
-#: Face-up slots of the train-card row (E6).
-FACE_UP_SLOTS: Final = 5
 _CARD_COLORS: Final = tuple(c for c in Color if c is not Color.LOCOMOTIVE)
 _LOCO: Final = Color.LOCOMOTIVE
 _BLOCKS: Final = (
@@ -121,8 +119,10 @@ class ActionSpace:
         self.players: Final = players
         self.offer_positions: Final = offer_positions(self.rules)
         self._stations = self.rules.stations_per_player
+        #: Slots of the face-up row (E6): ``Rules.face_up_size``, 5 in the official games.
+        self._face_up = self.rules.face_up_size
         self._city_index = {c: i for i, c in enumerate(self.map.cities)}
-        fixed: list[Action | None] = [DrawFaceUp(s) for s in range(FACE_UP_SLOTS)]
+        fixed: list[Action | None] = [DrawFaceUp(s) for s in range(self._face_up)]
         fixed.append(DrawBlind())
         self._claim_base: list[int] = []
         for route in self.map.routes:
@@ -171,8 +171,8 @@ class ActionSpace:
         """
         starts = (
             0,
-            FACE_UP_SLOTS,
-            FACE_UP_SLOTS + 1,
+            self._face_up,
+            self._face_up + 1,
             self._pay_base,
             self._decline,
             self._draw_tickets,
@@ -231,10 +231,10 @@ class ActionSpace:
             if isinstance(k, int) and 0 <= k <= self.rules.tunnel_reveal_cards:
                 return self._pay_base + k
         elif isinstance(action, DrawFaceUp):
-            if isinstance(action.slot, int) and 0 <= action.slot < FACE_UP_SLOTS:
+            if isinstance(action.slot, int) and 0 <= action.slot < self._face_up:
                 return action.slot
         elif isinstance(action, DrawBlind):
-            return FACE_UP_SLOTS
+            return self._face_up
         elif isinstance(action, DeclineTunnel):
             return self._decline
         elif isinstance(action, DrawTickets):
