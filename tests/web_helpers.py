@@ -113,7 +113,9 @@ def play_until(page: Any, *, moves: int | None = None, timeout: float = 600.0) -
         if time.monotonic() > deadline:
             raise TimeoutError(f"the game did not end within {timeout} s ({made} moves)")
         page.wait_for_function(
-            "['mine', 'over'].includes(document.body.dataset.turn)", timeout=60_000
+            "['mine', 'over'].includes(document.body.dataset.turn)"
+            " && document.body.dataset.busy !== '1'",
+            timeout=60_000,
         )
         if page.evaluate("document.body.dataset.turn") == "over":
             break
@@ -136,7 +138,9 @@ def server_process(*args: str) -> Iterator[str]:
         port = probe.getsockname()[1]
     command = [sys.executable, "-m", "uvicorn", "ttr_rules.web:app"]
     command += ["--host", "127.0.0.1", "--port", str(port)]
-    command += ["--log-level", "warning", "--no-access-log", *args]
+    # A long keep-alive: with uvicorn's 5 s default, a client could send on a connection the
+    # server was just closing ("Server disconnected without sending a response").
+    command += ["--log-level", "warning", "--no-access-log", "--timeout-keep-alive", "120", *args]
     process = subprocess.Popen(command)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -229,9 +229,16 @@ function handleMessage(chunk) {
   refresh();
 }
 
+function setBusy(delta) {
+  // A refresh or an action under way: what the page shows may be about to change.
+  G.busy = (G.busy || 0) + delta;
+  document.body.dataset.busy = G.busy > 0 ? "1" : "0";
+}
+
 async function refresh() {
   const ticket = ++G.refreshing;
   const posted = G.posted;
+  setBusy(1);
   try {
     const mine = G.seat !== null && G.seat !== undefined;
     const [legal, tickets, board, view] = await Promise.all([
@@ -252,6 +259,8 @@ async function refresh() {
     if (view.phase === "game over") await showScores();
   } catch (err) {
     if (ticket === G.refreshing) toast(err.message);
+  } finally {
+    setBusy(-1);
   }
 }
 
