@@ -45,7 +45,14 @@ from ..views import PlayerView, view_legal_actions
 from .base import _check_view
 from .planning import Plan, Situation, make_plan
 
-__all__ = ["GreedyAgent", "draw_choice", "greedy_action", "keep_value", "rank_claims"]
+__all__ = [
+    "GreedyAgent",
+    "draw_choice",
+    "greedy_action",
+    "keep_value",
+    "keep_values",
+    "rank_claims",
+]
 
 _LOCO = LOCOMOTIVE_CODE
 #: Planning weight units per point: how much connection cost one ticket point repays.
@@ -112,11 +119,25 @@ def greedy_action(
 # --------------------------------------------------------------------------- tickets
 
 
-def keep_value(situation: Situation, keep: frozenset[int], ticket_weight: float) -> float:
+def keep_value(
+    situation: Situation,
+    keep: frozenset[int],
+    ticket_weight: float,
+    *,
+    base: Plan | None = None,
+    weights: tuple[list[float], list[float]] | None = None,
+) -> float:
     """How good keeping ``keep`` is: its points minus the extra planning weight it costs
-    (scaled by ``ticket_weight``), tickets that cannot be connected counting negative."""
-    base = make_plan(situation, situation.tickets, reserve=_RESERVE)
-    plan = make_plan(situation, (*situation.tickets, *keep), reserve=_RESERVE)
+    (scaled by ``ticket_weight``), tickets that cannot be connected counting negative.
+
+    ``base`` (the plan of the tickets already held) and ``weights`` (the situation's
+    :meth:`~Situation.route_weights`) may be passed when several choices are compared.
+    """
+    if weights is None:
+        weights = situation.route_weights()
+    if base is None:
+        base = make_plan(situation, situation.tickets, weights, reserve=_RESERVE)
+    plan = make_plan(situation, (*situation.tickets, *keep), weights, reserve=_RESERVE)
     points = situation.tables.points
     value = 0.0
     for k in keep:
@@ -128,14 +149,27 @@ def keep_value(situation: Situation, keep: frozenset[int], ticket_weight: float)
     return value - ticket_weight * (plan.weight - base.weight)
 
 
+def keep_values(
+    situation: Situation, keeps: Sequence[frozenset[int]], ticket_weight: float
+) -> list[float]:
+    """:func:`keep_value` of each of ``keeps`` (the held tickets planned once)."""
+    weights = situation.route_weights()
+    base = make_plan(situation, situation.tickets, weights, reserve=_RESERVE)
+    return [
+        keep_value(situation, keep, ticket_weight, base=base, weights=weights) for keep in keeps
+    ]
+
+
 def best_keep(situation: Situation, legal: Sequence[Action], ticket_weight: float) -> Action:
     """The ticket choice with the best :func:`keep_value` (fewer tickets on ties)."""
-    best: Action = legal[0]
+    options = [a for a in legal if isinstance(a, KeepTickets)]
+    if not options:
+        return legal[0]
+    values = keep_values(situation, [a.tickets for a in options], ticket_weight)
+    best: Action = options[0]
     best_key: tuple[float, int] | None = None
-    for action in legal:
-        if not isinstance(action, KeepTickets):
-            continue
-        key = (keep_value(situation, action.tickets, ticket_weight), -len(action.tickets))
+    for action, value in zip(options, values, strict=True):
+        key = (value, -len(action.tickets))
         if best_key is None or key > best_key:
             best, best_key = action, key
     return best

@@ -60,7 +60,7 @@ from .greedy import (
     _station_choice,
     draw_choice,
     greedy_action,
-    keep_value,
+    keep_values,
     rank_claims,
 )
 from .planning import Plan, Situation, make_plan
@@ -176,7 +176,9 @@ class MctsAgent:
 
         if plan is None:  # a ticket choice
             keeps = [a for a in legal if isinstance(a, KeepTickets)]
-            keeps.sort(key=lambda a: -keep_value(situation, a.tickets, _WEIGHT_PER_POINT))
+            values = keep_values(situation, [a.tickets for a in keeps], _WEIGHT_PER_POINT)
+            value = dict(zip(keeps, values, strict=True))
+            keeps.sort(key=lambda a: -value[a])
             for keep in keeps[: self.candidates]:
                 add(keep)
             return found[: self.candidates]

@@ -18,8 +18,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from operator import ge as _ge
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ..cards import Color, Hand
 from ..maps import GameMap
@@ -61,6 +62,11 @@ class MapTables:
     points: tuple[int, ...]
     #: Planning weight of each route when open (length + claim turn + tunnel/ferry extras).
     open_weight: tuple[float, ...]
+    #: The last connection found between two cities, by :func:`make_plan` (see
+    #: :func:`_shortest_memo`): (kind, source, target) -> (weights, cost, path).
+    paths: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]] = field(
+        factory=dict, repr=False
+    )
 
 
 @lru_cache(maxsize=16)
@@ -260,37 +266,74 @@ def shortest(
 ) -> tuple[float, list[int]]:
     """The cheapest connection from city ``source`` to ``target``: (weight, route ids).
 
-    Dijkstra's algorithm; ``(INF, [])`` when the cities cannot be connected.
+    Dijkstra's algorithm; ``(INF, [])`` when the cities cannot be connected. Weights are
+    never negative, so a city is settled when it leaves the heap at its distance (a stale
+    entry has a larger one) and a relaxation of a settled city, or by an infinite weight,
+    never improves it. Ties go to the city that leaves the heap first, then to the route
+    listed first in :attr:`MapTables.adjacent`.
     """
     if source == target:
         return 0.0, []
-    dist: dict[int, float] = {source: 0.0}
-    via: dict[int, tuple[int, int]] = {}
+    dist = [INF] * len(tables.adjacent)
+    dist[source] = 0.0
+    prev_city = [0] * len(dist)
+    prev_route = [0] * len(dist)
     heap: list[tuple[float, int]] = [(0.0, source)]
     adjacent = tables.adjacent
-    done: set[int] = set()
+    pop = heapq.heappop
+    push = heapq.heappush
     while heap:
-        d, city = heapq.heappop(heap)
-        if city in done:
+        d, city = pop(heap)
+        if d > dist[city]:
             continue
         if city == target:
             path: list[int] = []
             while city != source:
-                prev, route = via[city]
-                path.append(route)
-                city = prev
+                path.append(prev_route[city])
+                city = prev_city[city]
             return d, path
-        done.add(city)
         for nxt, route in adjacent[city]:
-            w = weight[route]
-            if w == INF or nxt in done:
-                continue
-            nd = d + w
-            if nd < dist.get(nxt, INF):
+            nd = d + weight[route]
+            if nd < dist[nxt]:
                 dist[nxt] = nd
-                via[nxt] = (city, route)
-                heapq.heappush(heap, (nd, nxt))
+                prev_city[nxt] = city
+                prev_route[nxt] = route
+                push(heap, (nd, nxt))
     return INF, []
+
+
+def _shortest_memo(
+    memo: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]],
+    kind: int,
+    tables: MapTables,
+    source: int,
+    target: int,
+    weight: list[float],
+) -> tuple[float, list[int]]:
+    """:func:`shortest`, reusing the last answer for the same cities when it still holds.
+
+    The answer of Dijkstra's algorithm under weights ``old`` is also its answer under
+    ``new`` when no weight went down (``new >= old`` everywhere) and the routes of the path
+    kept theirs: the path still costs the same, every other connection costs at least as
+    much as before, and every city that tied with a city of the path (and lost the tie by
+    leaving the heap later, or by a later route) still leaves it no earlier. So the same
+    path, with the same ties, comes out. (Tested against :func:`shortest` in
+    ``tests/test_agents_planning.py``.) Routes claimed by others only raise weights, so
+    after most turns the plans of the other players need no search.
+    """
+    key = (kind, source, target)
+    hit = memo.get(key)
+    if hit is not None:
+        old, cost, path = hit
+        if all(map(_ge, weight, old)):
+            for r in path:
+                if weight[r] != old[r]:
+                    break
+            else:
+                return cost, path
+    cost, path = shortest(tables, source, target, weight)
+    memo[key] = (tuple(weight), cost, path)
+    return cost, path
 
 
 @frozen
@@ -338,12 +381,13 @@ def make_plan(
     order = sorted(set(tickets), key=lambda k: (-t.points[k], k))
     work = list(normal)
     work_station = list(station)
+    memo = t.paths
     for k in order:
         a, b = t.ticket_a[k], t.ticket_b[k]
-        cost, path = shortest(t, a, b, work)
+        cost, path = _shortest_memo(memo, 0, t, a, b, work)
         used_links: list[int] = []
         if cost == INF and stations_left > len(links):
-            cost, path = shortest(t, a, b, work_station)
+            cost, path = _shortest_memo(memo, 1, t, a, b, work_station)
             used_links = [
                 r for r in path if situation.route_owner[r] is not None and normal[r] != 0
             ]

@@ -1,0 +1,57 @@
+"""Planning internals of the agents: the memo of shortest connections gives exactly the
+answers of a fresh search (the same paths, with the same ties), whatever the weights do."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ttr_rules import load_map
+from ttr_rules.agents.planning import INF, _shortest_memo, map_tables, shortest
+
+TABLES = map_tables(load_map("europe"))
+ROUTES = len(TABLES.length)
+CITIES = len(TABLES.adjacent)
+#: Small integer weights (many ties), free routes and gone routes.
+WEIGHT = st.sampled_from([0.0, 1.0, 2.0, 3.0, 4.0, INF])
+
+
+@given(
+    st.lists(st.lists(WEIGHT, min_size=ROUTES, max_size=ROUTES), min_size=1, max_size=4),
+    st.lists(
+        st.tuples(st.integers(0, CITIES - 1), st.integers(0, CITIES - 1)),
+        min_size=1,
+        max_size=6,
+    ),
+    st.data(),
+)
+def test_the_memo_answers_as_a_fresh_search(
+    starts: list[list[float]], pairs: list[tuple[int, int]], data: st.DataObject
+) -> None:
+    """Sequences of weights that mostly rise (routes taken by others) with a few falls
+    (routes claimed, stations): every memo answer is the fresh Dijkstra's, path and all."""
+    memo: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]] = {}
+    for weights in starts:
+        for _ in range(6):
+            for a, b in pairs:
+                fresh = shortest(TABLES, a, b, weights)
+                assert _shortest_memo(memo, 0, TABLES, a, b, weights) == fresh
+            changes = data.draw(st.lists(st.tuples(st.integers(0, ROUTES - 1), WEIGHT), max_size=5))
+            weights = list(weights)
+            for route, weight in changes:
+                weights[route] = max(weights[route], weight) if route % 4 else weight
+
+
+def test_a_rise_off_the_path_reuses_the_answer() -> None:
+    """The memo's point: a weight rising off the found path needs no new search."""
+    weights = list(TABLES.open_weight)
+    a, b = TABLES.ticket_a[0], TABLES.ticket_b[0]
+    memo: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]] = {}
+    _cost, path = _shortest_memo(memo, 0, TABLES, a, b, weights)
+    off = next(r for r in range(ROUTES) if r not in path)
+    weights[off] = INF
+    assert _shortest_memo(memo, 0, TABLES, a, b, weights)[1] is path
+    weights[path[0]] = INF
+    again = _shortest_memo(memo, 0, TABLES, a, b, weights)
+    assert again == shortest(TABLES, a, b, weights)
+    assert again[1] is not path
