@@ -26,7 +26,8 @@ search, from a determinized state).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 
 from ..actions import (
     Action,
@@ -102,6 +103,22 @@ def greedy_action(
     plan: Plan | None = None,
 ) -> Action:
     """The greedy policy's choice among ``legal`` (the situation's legal actions)."""
+    return _greedy(situation, legal, ticket_weight, plan, Options.scan)
+
+
+def greedy_ordered(situation: Situation, legal: Sequence[Action], plan: Plan | None) -> Action:
+    """:func:`greedy_action` (default ticket weight) for ``legal`` in the order of
+    :func:`~ttr_rules.legal_actions` (searched, not scanned: the fast path of rollouts)."""
+    return _greedy(situation, legal, _WEIGHT_PER_POINT, plan, Options.ordered)
+
+
+def _greedy(
+    situation: Situation,
+    legal: Sequence[Action],
+    ticket_weight: float,
+    plan: Plan | None,
+    split: Callable[[Sequence[Action]], Options],
+) -> Action:
     if len(legal) == 1:
         return legal[0]
     phase = situation.phase
@@ -112,8 +129,67 @@ def greedy_action(
     if plan is None:
         plan = make_plan(situation, situation.tickets, reserve=_RESERVE)
     if phase is Phase.SECOND_CARD:
-        return draw_choice(situation, legal, plan, first=False)
-    return _start_choice(situation, legal, plan)
+        return _draw_choice(situation, split(legal), plan, False, None)
+    return _start_choice(situation, split(legal), plan)
+
+
+def _kind(action: Action) -> int:
+    return _KIND.get(type(action), 4)
+
+
+_KIND: dict[type, int] = {
+    DrawFaceUp: 0,
+    DrawBlind: 0,
+    ClaimRoute: 1,
+    DrawTickets: 2,
+    BuildStation: 3,
+}
+
+
+class Options:
+    """Legal actions at the start of a turn (or of a second card) split by kind, each part in
+    the order of ``legal``: card draws, claims, ticket draws, stations (the greedy policy
+    reads each part on its own instead of scanning the whole list several times)."""
+
+    __slots__ = ("all", "claims", "draws", "stations", "tickets")
+
+    def __init__(
+        self,
+        legal: Sequence[Action],
+        draws: Sequence[Action],
+        claims: Sequence[Action],
+        tickets: Sequence[Action],
+        stations: Sequence[Action],
+    ) -> None:
+        self.all = legal
+        self.draws = draws
+        self.claims = claims
+        self.tickets = tickets
+        self.stations = stations
+
+    @classmethod
+    def scan(cls, legal: Sequence[Action]) -> Options:
+        """Any order: one pass over ``legal``."""
+        parts: tuple[list[Action], ...] = ([], [], [], [], [])
+        for action in legal:
+            parts[_kind(action)].append(action)
+        return cls(legal, *parts[:4])
+
+    @classmethod
+    def ordered(cls, legal: Sequence[Action]) -> Options:
+        """``legal`` in :func:`~ttr_rules.legal_actions`' order (draws, claims, the ticket
+        draw, stations): the parts' bounds by binary search."""
+        claims = bisect_left(legal, 1, key=_kind)
+        tickets = bisect_left(legal, 2, lo=claims, key=_kind)
+        stations = bisect_left(legal, 3, lo=tickets, key=_kind)
+        end = bisect_left(legal, 4, lo=stations, key=_kind)
+        return cls(
+            legal,
+            legal[:claims],
+            legal[claims:tickets],
+            legal[tickets:stations],
+            legal[stations:end],
+        )
 
 
 # --------------------------------------------------------------------------- tickets
@@ -178,15 +254,16 @@ def best_keep(situation: Situation, legal: Sequence[Action], ticket_weight: floa
 # --------------------------------------------------------------------------- turns
 
 
-def _start_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action:
-    station = _station_choice(situation, legal, plan)
+def _start_choice(situation: Situation, options: Options, plan: Plan) -> Action:
+    station = _station_choice(situation, options.stations, plan)
     if station is not None:
         return station
     if _last_chance(situation):
-        last = _last_turn_claim(situation, legal, plan)
+        last = _last_turn_claim(situation, options.claims, plan)
         if last is not None:
             return last
-    claims = rank_claims(situation, legal, plan)
+    demand = _demand(situation, plan) if plan.routes else None
+    claims = _rank_claims(situation, options.claims, plan, demand)
     if claims:
         return claims[0]
     if not plan.routes and not plan.links:
@@ -194,14 +271,13 @@ def _start_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> 
             situation.final_turns is None
             and situation.my_trains >= _TICKETS_MIN_TRAINS
             and situation.ticket_deck_size > 0
+            and options.tickets
         ):
-            for action in legal:
-                if isinstance(action, DrawTickets):
-                    return action
-        best = _best_scoring_claim(situation, legal)
+            return options.tickets[0]
+        best = _best_scoring_claim(situation, options.claims)
         if best is not None:
             return best
-    return draw_choice(situation, legal, plan, first=True)
+    return _draw_choice(situation, options, plan, True, demand)
 
 
 def _last_chance(situation: Situation) -> bool:
@@ -241,14 +317,22 @@ def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) 
 def rank_claims(situation: Situation, legal: Sequence[Action], plan: Plan) -> list[ClaimRoute]:
     """The claims of planned routes, best first: one payment per route (the cheapest), longest
     routes first, tunnels after other routes of the same length."""
+    return _rank_claims(situation, legal, plan, None)
+
+
+def _rank_claims(
+    situation: Situation, legal: Sequence[Action], plan: Plan, demand: list[int] | None
+) -> list[ClaimRoute]:
+    """:func:`rank_claims`, given the plan's :func:`_demand` when known already."""
     planned = set(plan.routes)
     if not planned:
         return []
-    demand = _demand(situation, plan)
     by_route: dict[int, ClaimRoute] = {}
     cost: dict[int, tuple[int, int]] = {}
     for action in legal:
         if isinstance(action, ClaimRoute) and action.route in planned:
+            if demand is None:
+                demand = _demand(situation, plan)
             c = (action.locomotives, demand[action.color.code])
             if action.route not in cost or c < cost[action.route]:
                 by_route[action.route], cost[action.route] = action, c
@@ -354,24 +438,34 @@ def draw_choice(
 ) -> Action:
     """A card draw: a face-up card of the colour most lacking, a face-up locomotive when a
     ferry lacks one (or one card is missing), else blind; any draw when the deck is empty."""
-    deficit = _demand(situation, plan) if plan.routes else _target_demand(situation)
+    return _draw_choice(situation, Options.scan(legal), plan, first, None)
+
+
+def _draw_choice(
+    situation: Situation, options: Options, plan: Plan, first: bool, demand: list[int] | None
+) -> Action:
+    """:func:`draw_choice` among ``options`` (``demand``: the plan's :func:`_demand`, when
+    known already)."""
+    if plan.routes:
+        deficit = demand if demand is not None else _demand(situation, plan)
+    else:
+        deficit = _target_demand(situation)
     best: Action | None = None
     best_need = 0
     blind: Action | None = None
     loco_slot: Action | None = None
-    for action in legal:
+    face_up = situation.face_up
+    for action in options.draws:
         if isinstance(action, DrawFaceUp):
-            card = situation.face_up[action.slot]
+            card = face_up[action.slot]
             if card is None:
                 continue
             if card is Color.LOCOMOTIVE:
                 loco_slot = action
             elif deficit[card.code] > best_need:
                 best, best_need = action, deficit[card.code]
-        elif isinstance(action, DrawBlind):
-            blind = action
         else:
-            break  # the draws come first in legal_actions' order
+            blind = action
     if best is not None:
         return best
     if first and loco_slot is not None:
@@ -380,13 +474,13 @@ def draw_choice(
             return loco_slot
     if blind is not None:
         return blind
-    for action in legal:
+    for action in options.draws:
         if isinstance(action, DrawFaceUp):
             return action
     # Nothing to draw: claim anything, else whatever is legal (tickets, a station, a pass).
-    for action in legal:
-        if isinstance(action, ClaimRoute):
-            return _best_scoring_claim(situation, legal) or action
+    if options.claims:
+        return _best_scoring_claim(situation, options.claims) or options.claims[0]
+    legal = options.all
     for action in legal:
         if not isinstance(action, BuildStation):
             return action

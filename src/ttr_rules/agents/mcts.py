@@ -60,6 +60,7 @@ from .greedy import (
     _station_choice,
     draw_choice,
     greedy_action,
+    greedy_ordered,
     keep_values,
     rank_claims,
 )
@@ -252,7 +253,7 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
             plan = plans.get(key)
             if plan is None:
                 plan = plans[key] = make_plan(situation, situation.tickets, reserve=_RESERVE)
-        state = apply_action(state, greedy_action(situation, legal, plan=plan))
+        state = apply_action(state, greedy_ordered(situation, legal, plan))
     return evaluate(state, me)
 
 
