@@ -3,11 +3,22 @@ answers of a fresh search (the same paths, with the same ties), whatever the wei
 
 from __future__ import annotations
 
+from random import Random
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_rules import load_map
-from ttr_rules.agents.planning import INF, _shortest_memo, map_tables, shortest
+from ttr_rules import apply_action, legal_actions, load_map, new_game
+from ttr_rules.agents.planning import (
+    INF,
+    PlanKeeper,
+    Situation,
+    _shortest_memo,
+    make_plan,
+    map_tables,
+    shortest,
+)
 
 TABLES = map_tables(load_map("europe"))
 ROUTES = len(TABLES.length)
@@ -30,7 +41,7 @@ def test_the_memo_answers_as_a_fresh_search(
 ) -> None:
     """Sequences of weights that mostly rise (routes taken by others) with a few falls
     (routes claimed, stations): every memo answer is the fresh Dijkstra's, path and all."""
-    memo: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]] = {}
+    memo: dict[tuple[int, int, int], list[tuple[tuple[float, ...], float, list[int]]]] = {}
     for weights in starts:
         for _ in range(6):
             for a, b in pairs:
@@ -46,7 +57,7 @@ def test_a_rise_off_the_path_reuses_the_answer() -> None:
     """The memo's point: a weight rising off the found path needs no new search."""
     weights = list(TABLES.open_weight)
     a, b = TABLES.ticket_a[0], TABLES.ticket_b[0]
-    memo: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]] = {}
+    memo: dict[tuple[int, int, int], list[tuple[tuple[float, ...], float, list[int]]]] = {}
     _cost, path = _shortest_memo(memo, 0, TABLES, a, b, weights)
     off = next(r for r in range(ROUTES) if r not in path)
     weights[off] = INF
@@ -55,3 +66,25 @@ def test_a_rise_off_the_path_reuses_the_answer() -> None:
     again = _shortest_memo(memo, 0, TABLES, a, b, weights)
     assert again == shortest(TABLES, a, b, weights)
     assert again[1] is not path
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])
+def test_a_kept_plan_is_the_plan_made_afresh(players: int, seed: int) -> None:
+    """Along random games (claims, stations, double routes closed at 2-3 players), the plan
+    a :class:`PlanKeeper` keeps for each player is always the one ``make_plan`` makes."""
+    rnd = Random(seed)
+    keeper = PlanKeeper(players)
+    state = new_game("europe", players, seed=seed)
+    kept = 0
+    while not state.is_terminal:
+        for seat in range(players):
+            situation = Situation.of_state(state, seat)
+            player = state.players[seat]
+            key = (player.tickets, player.stations, player.trains)
+            before = keeper._entries[seat]
+            plan = keeper.plan(situation, key, 1)
+            assert plan == make_plan(situation, situation.tickets, reserve=1)
+            kept += before is not None and plan is before[2]
+        options = legal_actions(state)
+        state = apply_action(state, options[rnd.randrange(len(options))])
+    assert kept > 0

@@ -64,7 +64,7 @@ from .greedy import (
     keep_values,
     rank_claims,
 )
-from .planning import Plan, Situation, make_plan
+from .planning import Plan, PlanKeeper, Situation, make_plan
 
 __all__ = ["MctsAgent", "evaluate"]
 
@@ -235,7 +235,7 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
     players = state.num_players
     limit = _MAX_ROLLOUT if depth is None else depth * players
     turns = 0
-    plans: dict[tuple[object, ...], Plan] = {}
+    plans = PlanKeeper(players)
     last_turn = state.turn
     while state.phase is not Phase.GAME_OVER:
         if state.turn != last_turn:
@@ -249,10 +249,7 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
         plan = None
         if state.phase is Phase.START or state.phase is Phase.SECOND_CARD:
             player = state.players[seat]
-            key = (seat, state.route_owner, player.tickets, player.stations, player.trains)
-            plan = plans.get(key)
-            if plan is None:
-                plan = plans[key] = make_plan(situation, situation.tickets, reserve=_RESERVE)
+            plan = plans.plan(situation, (player.tickets, player.stations, player.trains), _RESERVE)
         state = apply_action(state, greedy_ordered(situation, legal, plan))
     return evaluate(state, me)
 

@@ -28,7 +28,16 @@ from ..rules import Rules
 from ..state import GameState, PendingTunnel, Phase
 from ..views import PlayerView
 
-__all__ = ["INF", "MapTables", "Plan", "Situation", "make_plan", "map_tables", "shortest"]
+__all__ = [
+    "INF",
+    "MapTables",
+    "Plan",
+    "PlanKeeper",
+    "Situation",
+    "make_plan",
+    "map_tables",
+    "shortest",
+]
 
 INF = float("inf")
 #: Planning weight of a route used through a station (the station's cards, its 4 bonus points).
@@ -37,6 +46,8 @@ STATION_WEIGHT = 9.0
 CLAIM_WEIGHT = 2.0
 TUNNEL_WEIGHT = 1.0
 FERRY_WEIGHT = 1.5
+#: Answers kept per pair of cities by the memo of :func:`_shortest_memo` (the latest first).
+_MEMO_ENTRIES = 4
 
 
 @frozen(eq=False)
@@ -64,7 +75,7 @@ class MapTables:
     open_weight: tuple[float, ...]
     #: The last connection found between two cities, by :func:`make_plan` (see
     #: :func:`_shortest_memo`): (kind, source, target) -> (weights, cost, path).
-    paths: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]] = field(
+    paths: dict[tuple[int, int, int], list[tuple[tuple[float, ...], float, list[int]]]] = field(
         factory=dict, repr=False
     )
 
@@ -303,7 +314,7 @@ def shortest(
 
 
 def _shortest_memo(
-    memo: dict[tuple[int, int, int], tuple[tuple[float, ...], float, list[int]]],
+    memo: dict[tuple[int, int, int], list[tuple[tuple[float, ...], float, list[int]]]],
     kind: int,
     tables: MapTables,
     source: int,
@@ -322,9 +333,10 @@ def _shortest_memo(
     after most turns the plans of the other players need no search.
     """
     key = (kind, source, target)
-    hit = memo.get(key)
-    if hit is not None:
-        old, cost, path = hit
+    entries = memo.get(key)
+    if entries is None:
+        entries = memo[key] = []
+    for old, cost, path in entries:
         if all(map(_ge, weight, old)):
             for r in path:
                 if weight[r] != old[r]:
@@ -332,7 +344,8 @@ def _shortest_memo(
             else:
                 return cost, path
     cost, path = shortest(tables, source, target, weight)
-    memo[key] = (tuple(weight), cost, path)
+    entries.insert(0, (tuple(weight), cost, path))
+    del entries[_MEMO_ENTRIES:]
     return cost, path
 
 
@@ -367,6 +380,17 @@ def make_plan(
     A ticket is lost when it cannot be connected, or when connecting it would need more trains
     than the player has left (less ``reserve``).
     """
+    return _make_plan(situation, tickets, weights, reserve)[0]
+
+
+def _make_plan(
+    situation: Situation,
+    tickets: Iterable[int],
+    weights: tuple[list[float], list[float]] | None,
+    reserve: int,
+) -> tuple[Plan, set[int]]:
+    """:func:`make_plan` and the routes of every connection it searched (see
+    :class:`PlanKeeper`)."""
     t = situation.tables
     normal, station = weights if weights is not None else situation.route_weights()
     planned: dict[int, None] = {}
@@ -382,12 +406,15 @@ def make_plan(
     work = list(normal)
     work_station = list(station)
     memo = t.paths
+    touched: set[int] = set()
     for k in order:
         a, b = t.ticket_a[k], t.ticket_b[k]
         cost, path = _shortest_memo(memo, 0, t, a, b, work)
+        touched.update(path)
         used_links: list[int] = []
         if cost == INF and stations_left > len(links):
             cost, path = _shortest_memo(memo, 1, t, a, b, work_station)
+            touched.update(path)
             used_links = [
                 r for r in path if situation.route_owner[r] is not None and normal[r] != 0
             ]
@@ -427,7 +454,7 @@ def make_plan(
                 tuple(used_links),
             )
         )
-    return Plan(
+    plan = Plan(
         routes=tuple(planned),
         links=tuple(links),
         completed=frozenset(completed),
@@ -436,3 +463,81 @@ def make_plan(
         weight=weight_total,
         paths=tuple(paths),
     )
+    return plan, touched
+
+
+def _route_weight(situation: Situation, owner: Sequence[int | None], r: int) -> tuple[float, float]:
+    """The weights (normal, with stations) of route ``r`` for the situation's player on the
+    board ``owner``: :meth:`Situation.route_weights` for one route."""
+    t = situation.tables
+    me = situation.me
+    o = owner[r]
+    if o is not None:
+        if o == me:
+            return 0.0, 0.0
+        cities = situation.map.cities
+        mine = situation.stations[me]
+        w = 0.0 if cities[t.route_a[r]] in mine or cities[t.route_b[r]] in mine else INF
+        return w, min(w, STATION_WEIGHT if situation.stations_left > 0 else INF)
+    twin = t.double[r]
+    if twin >= 0:
+        other = owner[twin]
+        if other is not None and (
+            other == me or situation.players < situation.rules.double_route_min_players
+        ):
+            return INF, INF
+    return t.open_weight[r], t.open_weight[r]
+
+
+class PlanKeeper:
+    """The plan of each player along one game (a rollout), made again only when the board
+    changed in a way that could change it.
+
+    A plan depends on the player's tickets, stations and trains (the key) and on the board.
+    When only routes off every connection the plan searched changed owner, and no route's
+    weight fell for this player (:func:`_shortest_memo`: then every search gives the same
+    connection, ties included), the plan stands as it is; else it is made afresh.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, players: int) -> None:
+        self._entries: list[
+            tuple[tuple[object, ...], tuple[int | None, ...], Plan, set[int]] | None
+        ] = [None] * players
+
+    def plan(self, situation: Situation, key: tuple[object, ...], reserve: int) -> Plan:
+        """The plan of ``situation.tickets`` (``key``: what besides the board it depends on:
+        the player's tickets, stations and trains)."""
+        me = situation.me
+        owner = situation.route_owner
+        entry = self._entries[me]
+        if entry is not None and entry[0] == key:
+            old = entry[1]
+            if old is owner or self._stands(situation, old, entry[3]):
+                if old is not owner:
+                    self._entries[me] = (key, owner, entry[2], entry[3])
+                return entry[2]
+        plan, touched = _make_plan(situation, situation.tickets, None, reserve)
+        self._entries[me] = (key, owner, plan, touched)
+        return plan
+
+    @staticmethod
+    def _stands(situation: Situation, old: tuple[int | None, ...], touched: set[int]) -> bool:
+        new = situation.route_owner
+        double = situation.tables.double
+        for r, was in enumerate(old):
+            if was is new[r]:
+                continue
+            twin = double[r]
+            for x in (r, twin) if twin >= 0 else (r,):
+                before = _route_weight(situation, old, x)
+                after = _route_weight(situation, new, x)
+                if x in touched:
+                    if before != after:
+                        return False
+                elif after[0] < before[0] or after[1] < before[1]:
+                    return False
+            if r in touched:
+                return False
+        return True
