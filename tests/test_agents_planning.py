@@ -1,5 +1,7 @@
-"""Planning internals of the agents: the memo of shortest connections gives exactly the
-answers of a fresh search (the same paths, with the same ties), whatever the weights do."""
+"""Speed internals of the agents, each checked against the plain computation it replaces:
+the memo of shortest connections gives exactly the answers of a fresh search (the same paths,
+with the same ties), kept plans are the plans made afresh, and the rollouts' split of the legal
+actions is the split of a full scan."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_rules import apply_action, legal_actions, load_map, new_game
+from ttr_rules import Phase, apply_action, legal_actions, load_map, new_game
+from ttr_rules.actions import BuildStation
+from ttr_rules.agents.greedy import Options
 from ttr_rules.agents.planning import (
     INF,
     PlanKeeper,
@@ -88,3 +92,20 @@ def test_a_kept_plan_is_the_plan_made_afresh(players: int, seed: int) -> None:
         options = legal_actions(state)
         state = apply_action(state, options[rnd.randrange(len(options))])
     assert kept > 0
+
+
+def test_ordered_options_split_as_a_scan_does() -> None:
+    """The rollouts' binary-search split of ``legal_actions`` gives the parts a full scan
+    gives, along random games at every player count."""
+    for players in (2, 3, 4, 5):
+        rnd = Random(players)
+        state = new_game("europe", players, seed=players)
+        while not state.is_terminal:
+            legal = legal_actions(state)
+            if state.phase in (Phase.START, Phase.SECOND_CARD):
+                fast, slow = Options.ordered(legal), Options.scan(legal)
+                assert list(fast.draws) == slow.draws
+                assert list(fast.claims) == slow.claims
+                assert list(fast.tickets) == slow.tickets
+                assert [a for a in fast.stations if isinstance(a, BuildStation)] == slow.stations
+            state = apply_action(state, legal[rnd.randrange(len(legal))])

@@ -137,6 +137,7 @@ def _kind(action: Action) -> int:
     return _KIND.get(type(action), 4)
 
 
+_DRAWS = (DrawFaceUp, DrawBlind)
 _KIND: dict[type, int] = {
     DrawFaceUp: 0,
     DrawBlind: 0,
@@ -178,17 +179,16 @@ class Options:
     @classmethod
     def ordered(cls, legal: Sequence[Action]) -> Options:
         """``legal`` in :func:`~ttr_rules.legal_actions`' order (draws, claims, the ticket
-        draw, stations): the parts' bounds by binary search."""
-        claims = bisect_left(legal, 1, key=_kind)
+        draw, stations): the few draws counted, the end of the claims by binary search."""
+        n = len(legal)
+        claims = 0
+        while claims < n and type(legal[claims]) in _DRAWS:
+            claims += 1
         tickets = bisect_left(legal, 2, lo=claims, key=_kind)
-        stations = bisect_left(legal, 3, lo=tickets, key=_kind)
-        end = bisect_left(legal, 4, lo=stations, key=_kind)
+        stations = tickets + 1 if tickets < n and type(legal[tickets]) is DrawTickets else tickets
+        # The rest are stations (the station choice reads only those).
         return cls(
-            legal,
-            legal[:claims],
-            legal[claims:tickets],
-            legal[tickets:stations],
-            legal[stations:end],
+            legal, legal[:claims], legal[claims:tickets], legal[tickets:stations], legal[stations:]
         )
 
 

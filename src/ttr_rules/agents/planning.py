@@ -197,7 +197,8 @@ class Situation:
 
     @classmethod
     def of_state(cls, state: GameState, me: int) -> Situation:
-        own = state.players[me]
+        players = state.players
+        own = players[me]
         return cls(
             state.map,
             state.rules,
@@ -207,8 +208,8 @@ class Situation:
             hand=own.hand,
             tickets=own.tickets,
             offered=own.offered,
-            trains=tuple(p.trains for p in state.players),
-            stations=tuple(p.stations for p in state.players),
+            trains=tuple([p.trains for p in players]),
+            stations=tuple([p.stations for p in players]),
             face_up=state.face_up,
             tunnel=state.tunnel,
             final_turns=state.final_turns,
