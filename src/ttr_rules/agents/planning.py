@@ -338,11 +338,11 @@ def _shortest_memo(
     if entries is None:
         entries = memo[key] = []
     for old, cost, path in entries:
-        if all(map(_ge, weight, old)):
-            for r in path:
-                if weight[r] != old[r]:
-                    break
-            else:
+        for r in path:
+            if weight[r] != old[r]:
+                break
+        else:
+            if all(map(_ge, weight, old)):
                 return cost, path
     cost, path = shortest(tables, source, target, weight)
     entries.insert(0, (tuple(weight), cost, path))
