@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ttr_rules import Phase, apply_action, legal_actions, load_map, new_game
 from ttr_rules.actions import BuildStation
-from ttr_rules.agents.greedy import Options
+from ttr_rules.agents.greedy import Options, _rank_claims, rank_claims
 from ttr_rules.agents.planning import (
     INF,
     PlanKeeper,
@@ -96,7 +96,8 @@ def test_a_kept_plan_is_the_plan_made_afresh(players: int, seed: int) -> None:
 
 def test_ordered_options_split_as_a_scan_does() -> None:
     """The rollouts' binary-search split of ``legal_actions`` gives the parts a full scan
-    gives, along random games at every player count."""
+    gives, and the claims of planned routes found by binary search are the ones a scan
+    finds, along random games at every player count."""
     for players in (2, 3, 4, 5):
         rnd = Random(players)
         state = new_game("europe", players, seed=players)
@@ -108,4 +109,8 @@ def test_ordered_options_split_as_a_scan_does() -> None:
                 assert list(fast.claims) == slow.claims
                 assert list(fast.tickets) == slow.tickets
                 assert [a for a in fast.stations if isinstance(a, BuildStation)] == slow.stations
+                situation = Situation.of_state(state, state.current)
+                plan = make_plan(situation, situation.tickets, reserve=1)
+                ranked = _rank_claims(situation, fast.claims, plan, None, fast.by_route)
+                assert ranked == rank_claims(situation, legal, plan)
             state = apply_action(state, legal[rnd.randrange(len(legal))])

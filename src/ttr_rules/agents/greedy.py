@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from ..actions import (
     Action,
@@ -138,6 +139,7 @@ def _kind(action: Action) -> int:
 
 
 _DRAWS = (DrawFaceUp, DrawBlind)
+_ROUTE = attrgetter("route")
 _KIND: dict[type, int] = {
     DrawFaceUp: 0,
     DrawBlind: 0,
@@ -152,7 +154,7 @@ class Options:
     the order of ``legal``: card draws, claims, ticket draws, stations (the greedy policy
     reads each part on its own instead of scanning the whole list several times)."""
 
-    __slots__ = ("all", "claims", "draws", "stations", "tickets")
+    __slots__ = ("all", "by_route", "claims", "draws", "stations", "tickets")
 
     def __init__(
         self,
@@ -161,8 +163,12 @@ class Options:
         claims: Sequence[Action],
         tickets: Sequence[Action],
         stations: Sequence[Action],
+        *,
+        by_route: bool = False,
     ) -> None:
         self.all = legal
+        #: True when ``claims`` are claims only, sorted by route.
+        self.by_route = by_route
         self.draws = draws
         self.claims = claims
         self.tickets = tickets
@@ -188,7 +194,12 @@ class Options:
         stations = tickets + 1 if tickets < n and type(legal[tickets]) is DrawTickets else tickets
         # The rest are stations (the station choice reads only those).
         return cls(
-            legal, legal[:claims], legal[claims:tickets], legal[tickets:stations], legal[stations:]
+            legal,
+            legal[:claims],
+            legal[claims:tickets],
+            legal[tickets:stations],
+            legal[stations:],
+            by_route=True,
         )
 
 
@@ -263,7 +274,7 @@ def _start_choice(situation: Situation, options: Options, plan: Plan) -> Action:
         if last is not None:
             return last
     demand = _demand(situation, plan) if plan.routes else None
-    claims = _rank_claims(situation, options.claims, plan, demand)
+    claims = _rank_claims(situation, options.claims, plan, demand, options.by_route)
     if claims:
         return claims[0]
     if not plan.routes and not plan.links:
@@ -317,17 +328,32 @@ def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) 
 def rank_claims(situation: Situation, legal: Sequence[Action], plan: Plan) -> list[ClaimRoute]:
     """The claims of planned routes, best first: one payment per route (the cheapest), longest
     routes first, tunnels after other routes of the same length."""
-    return _rank_claims(situation, legal, plan, None)
+    return _rank_claims(situation, legal, plan, None, False)
 
 
 def _rank_claims(
-    situation: Situation, legal: Sequence[Action], plan: Plan, demand: list[int] | None
+    situation: Situation,
+    legal: Sequence[Action],
+    plan: Plan,
+    demand: list[int] | None,
+    by_route: bool,
 ) -> list[ClaimRoute]:
-    """:func:`rank_claims`, given the plan's :func:`_demand` when known already."""
+    """:func:`rank_claims`, given the plan's :func:`_demand` when known already. ``by_route``:
+    ``legal`` holds only claims, sorted by route (as ``legal_actions`` lists them), so the
+    payments of each planned route are found by binary search."""
     planned = set(plan.routes)
     if not planned:
         return []
-    by_route: dict[int, ClaimRoute] = {}
+    if by_route:
+        n = len(legal)
+        found: list[Action] = []
+        for r in planned:
+            i = bisect_left(legal, r, key=_ROUTE)
+            while i < n and legal[i].route == r:  # type: ignore[union-attr]
+                found.append(legal[i])
+                i += 1
+        legal = found
+    best: dict[int, ClaimRoute] = {}
     cost: dict[int, tuple[int, int]] = {}
     for action in legal:
         if isinstance(action, ClaimRoute) and action.route in planned:
@@ -335,10 +361,10 @@ def _rank_claims(
                 demand = _demand(situation, plan)
             c = (action.locomotives, demand[action.color.code])
             if action.route not in cost or c < cost[action.route]:
-                by_route[action.route], cost[action.route] = action, c
+                best[action.route], cost[action.route] = action, c
     t = situation.tables
     return sorted(
-        by_route.values(),
+        best.values(),
         key=lambda a: (-t.length[a.route], t.tunnel[a.route], cost[a.route], a.route),
     )
 
@@ -404,7 +430,8 @@ def _demand(situation: Situation, plan: Plan) -> list[int]:
         need[_LOCO] += t.ferry[r]
     spare = [hand[c] - need[c] for c in range(9)]
     for length in sorted(grays, reverse=True):
-        c = max(range(8), key=lambda k: (spare[k], -k))
+        colours = spare[:8]
+        c = colours.index(max(colours))  # the most spare, the lowest code on ties
         need[c] += length
         spare[c] -= length
     return [need[c] - hand[c] for c in range(9)]
