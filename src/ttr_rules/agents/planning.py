@@ -18,7 +18,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import compress, repeat
 from operator import ge as _ge
+from operator import is_not
 
 from attrs import field, frozen
 
@@ -255,17 +257,21 @@ class Situation:
         normal = list(t.open_weight)
         station = list(t.open_weight)
         double = t.double
-        for r, o in enumerate(owner):
-            if o is None:
-                continue
+        route_a, route_b = t.route_a, t.route_b
+        # Only the owned routes (filtered in C: most of the board is open most of the game).
+        for r in compress(range(len(owner)), map(is_not, owner, repeat(None))):
+            o = owner[r]
             twin = double[r]
             if o == me:
                 normal[r] = station[r] = 0.0
                 closes = True
             else:
-                w = 0.0 if t.route_a[r] in my_cities or t.route_b[r] in my_cities else INF
-                normal[r] = w
-                station[r] = min(w, station_weight)
+                if my_cities and (route_a[r] in my_cities or route_b[r] in my_cities):
+                    normal[r] = 0.0
+                    station[r] = 0.0
+                else:
+                    normal[r] = INF
+                    station[r] = station_weight
                 closes = not doubles_open
             if twin >= 0 and closes and owner[twin] is None:
                 # Closed track: the connection goes through its twin, if anywhere.
@@ -394,6 +400,8 @@ def _make_plan(
     :class:`PlanKeeper`)."""
     t = situation.tables
     normal, station = weights if weights is not None else situation.route_weights()
+    owner = situation.route_owner
+    length = t.length
     planned: dict[int, None] = {}
     links: dict[int, None] = {}
     completed: set[int] = set()
@@ -403,7 +411,8 @@ def _make_plan(
     trains = 0
     weight_total = 0.0
     stations_left = situation.stations_left
-    order = sorted(set(tickets), key=lambda k: (-t.points[k], k))
+    points = t.points
+    order = sorted(set(tickets), key=lambda k: (-points[k], k))
     work = list(normal)
     work_station = list(station)
     memo = t.paths
@@ -416,30 +425,28 @@ def _make_plan(
         if cost == INF and stations_left > len(links):
             cost, path = _shortest_memo(memo, 1, t, a, b, work_station)
             touched.update(path)
-            used_links = [
-                r for r in path if situation.route_owner[r] is not None and normal[r] != 0
-            ]
+            used_links = [r for r in path if owner[r] is not None and normal[r] != 0]
             if len(used_links) + len(links) > stations_left:
                 cost = INF
         if cost == INF:
             lost.add(k)
             continue
-        new = [r for r in path if situation.route_owner[r] is None and r not in planned]
-        if (
-            not new
-            and not [r for r in used_links if r not in links]
-            and all(normal[r] == 0 for r in path)
-        ):
-            completed.add(k)
-            continue
-        need = sum(t.length[r] for r in new)
+        open_routes = [r for r in path if owner[r] is None]
+        new = [r for r in open_routes if r not in planned]
+        new_links = [r for r in used_links if r not in links]
+        if not new and not new_links:
+            for r in path:
+                if normal[r] != 0:
+                    break
+            else:
+                completed.add(k)
+                continue
+        need = sum([length[r] for r in new])
         if trains + need > budget:
             lost.add(k)
             continue
         trains += need
-        weight_total += sum(work[r] for r in new) + STATION_WEIGHT * len(
-            [r for r in used_links if r not in links]
-        )
+        weight_total += sum([work[r] for r in new]) + STATION_WEIGHT * len(new_links)
         for r in new:
             planned[r] = None
             work[r] = 0.0
@@ -448,13 +455,7 @@ def _make_plan(
             links[r] = None
             work[r] = 0.0
             work_station[r] = 0.0
-        paths.append(
-            (
-                k,
-                tuple(r for r in path if situation.route_owner[r] is None),
-                tuple(used_links),
-            )
-        )
+        paths.append((k, tuple(open_routes), tuple(used_links)))
     plan = Plan(
         routes=tuple(planned),
         links=tuple(links),
