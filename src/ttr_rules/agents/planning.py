@@ -294,8 +294,7 @@ def shortest(
         return 0.0, []
     dist = [INF] * len(tables.adjacent)
     dist[source] = 0.0
-    prev_city = [0] * len(dist)
-    prev_route = [0] * len(dist)
+    via = [0] * len(dist)  # the route that reached each city
     heap: list[tuple[float, int]] = [(0.0, source)]
     adjacent = tables.adjacent
     pop = heapq.heappop
@@ -306,16 +305,17 @@ def shortest(
             continue
         if city == target:
             path: list[int] = []
+            route_a, route_b = tables.route_a, tables.route_b
             while city != source:
-                path.append(prev_route[city])
-                city = prev_city[city]
+                route = via[city]
+                path.append(route)
+                city = route_a[route] + route_b[route] - city  # the route's other end
             return d, path
         for nxt, route in adjacent[city]:
             nd = d + weight[route]
             if nd < dist[nxt]:
                 dist[nxt] = nd
-                prev_city[nxt] = city
-                prev_route[nxt] = route
+                via[nxt] = route
                 push(heap, (nd, nxt))
     return INF, []
 
