@@ -20,6 +20,7 @@ from ttr_rules.agents.planning import (
     Situation,
     _shortest_memo,
     make_plan,
+    make_plans,
     map_tables,
     shortest,
 )
@@ -113,4 +114,23 @@ def test_ordered_options_split_as_a_scan_does() -> None:
                 plan = make_plan(situation, situation.tickets, reserve=1)
                 ranked = _rank_claims(situation, fast.claims, plan, None, fast.by_route)
                 assert ranked == rank_claims(situation, legal, plan)
+            state = apply_action(state, legal[rnd.randrange(len(legal))])
+
+
+def test_plans_made_together_are_the_plans_made_one_by_one() -> None:
+    """``make_plans`` (shared beginnings planned once) gives each set's ``make_plan``: ticket
+    choices with and without held tickets, along random games."""
+    tickets = len(TABLES.points)
+    for players in (2, 4):
+        rnd = Random(players)
+        state = new_game("europe", players, seed=players)
+        while not state.is_terminal:
+            situation = Situation.of_state(state, rnd.randrange(players))
+            held = rnd.sample(range(tickets), rnd.randrange(4))
+            offered = rnd.sample(range(tickets), 4)
+            sets = [held] + [[*held, *rnd.sample(offered, rnd.randint(1, 4))] for _ in range(6)]
+            reserve = rnd.randrange(2)
+            together = make_plans(situation, sets, reserve=reserve)
+            assert together == [make_plan(situation, s, reserve=reserve) for s in sets]
+            legal = legal_actions(state)
             state = apply_action(state, legal[rnd.randrange(len(legal))])

@@ -45,7 +45,7 @@ from ..cards import LOCOMOTIVE_CODE, Color
 from ..state import Phase
 from ..views import PlayerView, view_legal_actions
 from .base import _check_view
-from .planning import Plan, Situation, make_plan
+from .planning import Plan, Situation, make_plan, make_plans
 
 __all__ = [
     "GreedyAgent",
@@ -210,41 +210,33 @@ def keep_value(
     situation: Situation,
     keep: frozenset[int],
     ticket_weight: float,
-    *,
-    base: Plan | None = None,
-    weights: tuple[list[float], list[float]] | None = None,
 ) -> float:
     """How good keeping ``keep`` is: its points minus the extra planning weight it costs
-    (scaled by ``ticket_weight``), tickets that cannot be connected counting negative.
-
-    ``base`` (the plan of the tickets already held) and ``weights`` (the situation's
-    :meth:`~Situation.route_weights`) may be passed when several choices are compared.
-    """
-    if weights is None:
-        weights = situation.route_weights()
-    if base is None:
-        base = make_plan(situation, situation.tickets, weights, reserve=_RESERVE)
-    plan = make_plan(situation, (*situation.tickets, *keep), weights, reserve=_RESERVE)
-    points = situation.tables.points
-    value = 0.0
-    for k in keep:
-        value += -points[k] if k in plan.lost else points[k]
-    # Held tickets that the new ones crowd out count against them too.
-    for k in situation.tickets:
-        if k in plan.lost and k not in base.lost:
-            value -= 2 * points[k]
-    return value - ticket_weight * (plan.weight - base.weight)
+    (scaled by ``ticket_weight``), tickets that cannot be connected counting negative."""
+    return keep_values(situation, [keep], ticket_weight)[0]
 
 
 def keep_values(
     situation: Situation, keeps: Sequence[frozenset[int]], ticket_weight: float
 ) -> list[float]:
-    """:func:`keep_value` of each of ``keeps`` (the held tickets planned once)."""
-    weights = situation.route_weights()
-    base = make_plan(situation, situation.tickets, weights, reserve=_RESERVE)
-    return [
-        keep_value(situation, keep, ticket_weight, base=base, weights=weights) for keep in keeps
-    ]
+    """:func:`keep_value` of each of ``keeps`` (the plans made together: the tickets they
+    begin with are planned once)."""
+    held = situation.tickets
+    base, *plans = make_plans(
+        situation, [held, *((*held, *keep) for keep in keeps)], reserve=_RESERVE
+    )
+    points = situation.tables.points
+    values = []
+    for keep, plan in zip(keeps, plans, strict=True):
+        value = 0.0
+        for k in keep:
+            value += -points[k] if k in plan.lost else points[k]
+        # Held tickets that the new ones crowd out count against them too.
+        for k in held:
+            if k in plan.lost and k not in base.lost:
+                value -= 2 * points[k]
+        values.append(value - ticket_weight * (plan.weight - base.weight))
+    return values
 
 
 def best_keep(situation: Situation, legal: Sequence[Action], ticket_weight: float) -> Action:

@@ -37,6 +37,7 @@ __all__ = [
     "PlanKeeper",
     "Situation",
     "make_plan",
+    "make_plans",
     "map_tables",
     "shortest",
 ]
@@ -398,39 +399,142 @@ def _make_plan(
 ) -> tuple[Plan, set[int]]:
     """:func:`make_plan` and the routes of every connection it searched (see
     :class:`PlanKeeper`)."""
-    t = situation.tables
-    normal, station = weights if weights is not None else situation.route_weights()
-    owner = situation.route_owner
-    length = t.length
-    planned: dict[int, None] = {}
-    links: dict[int, None] = {}
-    completed: set[int] = set()
-    lost: set[int] = set()
-    paths: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    budget = situation.my_trains - reserve
-    trains = 0
-    weight_total = 0.0
-    stations_left = situation.stations_left
-    points = t.points
-    order = sorted(set(tickets), key=lambda k: (-points[k], k))
-    work = list(normal)
-    work_station = list(station)
-    memo = t.paths
-    touched: set[int] = set()
-    for k in order:
+    planner = _Planner(situation, weights, reserve)
+    progress = planner.start()
+    for k in planner.order(tickets):
+        planner.step(progress, k)
+    return progress.plan(), progress.touched
+
+
+def make_plans(
+    situation: Situation,
+    ticket_sets: Sequence[Iterable[int]],
+    weights: tuple[list[float], list[float]] | None = None,
+    reserve: int = 0,
+) -> list[Plan]:
+    """:func:`make_plan` of each of ``ticket_sets`` (the same plans), planning once the
+    tickets that several sets begin with (in the planning order: best-paying first)."""
+    planner = _Planner(situation, weights, reserve)
+    orders = [planner.order(tickets) for tickets in ticket_sets]
+    shared: dict[tuple[int, ...], int] = {}
+    for order in orders:
+        for n in range(1, len(order)):
+            shared[order[:n]] = shared.get(order[:n], 0) + 1
+    saved: dict[tuple[int, ...], _Progress] = {}
+    plans: list[Plan] = []
+    for order in orders:
+        n = len(order) - 1  # the longest saved proper prefix
+        while n > 0 and order[:n] not in saved:
+            n -= 1
+        progress = saved[order[:n]].copy() if n > 0 else planner.start()
+        n = max(n, 0)
+        for i in range(n, len(order)):
+            planner.step(progress, order[i])
+            if shared.get(order[: i + 1], 0) > 1 and i + 1 < len(order):
+                saved[order[: i + 1]] = progress.copy()
+        plans.append(progress.plan())
+    return plans
+
+
+class _Progress:
+    """A plan being made: what :meth:`_Planner.step` reads and updates, ticket by ticket."""
+
+    __slots__ = (
+        "completed",
+        "links",
+        "lost",
+        "paths",
+        "planned",
+        "touched",
+        "trains",
+        "weight",
+        "work",
+        "work_station",
+    )
+
+    def __init__(self, work: list[float], work_station: list[float]) -> None:
+        self.planned: dict[int, None] = {}
+        self.links: dict[int, None] = {}
+        self.completed: set[int] = set()
+        self.lost: set[int] = set()
+        self.paths: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        self.trains = 0
+        self.weight = 0.0
+        self.work = work
+        self.work_station = work_station
+        self.touched: set[int] = set()
+
+    def copy(self) -> _Progress:
+        other = _Progress(self.work.copy(), self.work_station.copy())
+        other.planned = self.planned.copy()
+        other.links = self.links.copy()
+        other.completed = self.completed.copy()
+        other.lost = self.lost.copy()
+        other.paths = self.paths.copy()
+        other.trains = self.trains
+        other.weight = self.weight
+        other.touched = self.touched.copy()
+        return other
+
+    def plan(self) -> Plan:
+        return Plan(
+            routes=tuple(self.planned),
+            links=tuple(self.links),
+            completed=frozenset(self.completed),
+            lost=frozenset(self.lost),
+            trains=self.trains,
+            weight=self.weight,
+            paths=tuple(self.paths),
+        )
+
+
+class _Planner:
+    """What every ticket step of one player's plans reads (see :func:`make_plan`)."""
+
+    __slots__ = ("budget", "normal", "owner", "station", "stations_left", "tables")
+
+    def __init__(
+        self,
+        situation: Situation,
+        weights: tuple[list[float], list[float]] | None,
+        reserve: int,
+    ) -> None:
+        self.tables = situation.tables
+        self.normal, self.station = weights if weights is not None else situation.route_weights()
+        self.owner = situation.route_owner
+        self.budget = situation.my_trains - reserve
+        self.stations_left = situation.stations_left
+
+    def order(self, tickets: Iterable[int]) -> tuple[int, ...]:
+        """The planning order: best-paying first, then by ticket id."""
+        points = self.tables.points
+        return tuple(sorted(set(tickets), key=lambda k: (-points[k], k)))
+
+    def start(self) -> _Progress:
+        return _Progress(list(self.normal), list(self.station))
+
+    def step(self, p: _Progress, k: int) -> None:
+        """Plan ticket ``k`` on top of the tickets planned in ``p``."""
+        t = self.tables
+        owner = self.owner
+        normal = self.normal
+        memo = t.paths
+        links = p.links
+        planned = p.planned
         a, b = t.ticket_a[k], t.ticket_b[k]
-        cost, path = _shortest_memo(memo, 0, t, a, b, work)
-        touched.update(path)
+        cost, path = _shortest_memo(memo, 0, t, a, b, p.work)
+        p.touched.update(path)
         used_links: list[int] = []
+        stations_left = self.stations_left
         if cost == INF and stations_left > len(links):
-            cost, path = _shortest_memo(memo, 1, t, a, b, work_station)
-            touched.update(path)
+            cost, path = _shortest_memo(memo, 1, t, a, b, p.work_station)
+            p.touched.update(path)
             used_links = [r for r in path if owner[r] is not None and normal[r] != 0]
             if len(used_links) + len(links) > stations_left:
                 cost = INF
         if cost == INF:
-            lost.add(k)
-            continue
+            p.lost.add(k)
+            return
         open_routes = [r for r in path if owner[r] is None]
         new = [r for r in open_routes if r not in planned]
         new_links = [r for r in used_links if r not in links]
@@ -439,14 +543,17 @@ def _make_plan(
                 if normal[r] != 0:
                     break
             else:
-                completed.add(k)
-                continue
+                p.completed.add(k)
+                return
+        length = t.length
         need = sum([length[r] for r in new])
-        if trains + need > budget:
-            lost.add(k)
-            continue
-        trains += need
-        weight_total += sum([work[r] for r in new]) + STATION_WEIGHT * len(new_links)
+        if p.trains + need > self.budget:
+            p.lost.add(k)
+            return
+        p.trains += need
+        work = p.work
+        work_station = p.work_station
+        p.weight += sum([work[r] for r in new]) + STATION_WEIGHT * len(new_links)
         for r in new:
             planned[r] = None
             work[r] = 0.0
@@ -455,17 +562,7 @@ def _make_plan(
             links[r] = None
             work[r] = 0.0
             work_station[r] = 0.0
-        paths.append((k, tuple(open_routes), tuple(used_links)))
-    plan = Plan(
-        routes=tuple(planned),
-        links=tuple(links),
-        completed=frozenset(completed),
-        lost=frozenset(lost),
-        trains=trains,
-        weight=weight_total,
-        paths=tuple(paths),
-    )
-    return plan, touched
+        p.paths.append((k, tuple(open_routes), tuple(used_links)))
 
 
 def _route_weight(situation: Situation, owner: Sequence[int | None], r: int) -> tuple[float, float]:
