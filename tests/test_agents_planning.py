@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_rules import Phase, apply_action, legal_actions, load_map, new_game
+from ttr_rules import Phase, apply_action, legal_actions, load_map, new_game, observe
 from ttr_rules.actions import BuildStation
 from ttr_rules.agents.greedy import Options, _rank_claims, rank_claims
 from ttr_rules.agents.planning import (
@@ -134,3 +134,18 @@ def test_plans_made_together_are_the_plans_made_one_by_one() -> None:
             assert together == [make_plan(situation, s, reserve=reserve) for s in sets]
             legal = legal_actions(state)
             state = apply_action(state, legal[rnd.randrange(len(legal))])
+
+
+def test_a_situation_reads_the_same_from_a_state_and_from_the_players_view() -> None:
+    """``Situation.of_state`` (the rollouts' fast path, fields set directly) and
+    ``Situation.of_view`` (the agents' path, through the constructor) agree field by field."""
+    rnd = Random(5)
+    state = new_game("europe", 3, seed=5)
+    while not state.is_terminal:
+        for seat in range(3):
+            fast = Situation.of_state(state, seat)
+            slow = Situation.of_view(observe(state, seat))
+            for name in Situation.__slots__:
+                assert getattr(fast, name) == getattr(slow, name), name
+        legal = legal_actions(state)
+        state = apply_action(state, legal[rnd.randrange(len(legal))])

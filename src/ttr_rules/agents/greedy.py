@@ -287,8 +287,9 @@ def _last_chance(situation: Situation) -> bool:
     """True in the final round (one turn left, E67) or when another player may trigger it."""
     if situation.final_turns is not None:
         return True
-    others = [n for seat, n in enumerate(situation.trains) if seat != situation.me]
-    return min(others) <= situation.rules.end_trigger_trains + 2
+    trains = situation.trains
+    me = situation.me
+    return min(trains[:me] + trains[me + 1 :]) <= situation.rules.end_trigger_trains + 2
 
 
 def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action | None:

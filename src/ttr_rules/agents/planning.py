@@ -200,24 +200,27 @@ class Situation:
 
     @classmethod
     def of_state(cls, state: GameState, me: int) -> Situation:
+        # The fields set directly (no keyword arguments): this runs at every rollout step.
         players = state.players
         own = players[me]
-        return cls(
-            state.map,
-            state.rules,
-            me,
-            phase=state.phase,
-            route_owner=state.route_owner,
-            hand=own.hand,
-            tickets=own.tickets,
-            offered=own.offered,
-            trains=tuple([p.trains for p in players]),
-            stations=tuple([p.stations for p in players]),
-            face_up=state.face_up,
-            tunnel=state.tunnel,
-            final_turns=state.final_turns,
-            ticket_deck_size=len(state.ticket_deck),
-        )
+        self = cls.__new__(cls)
+        self.map = game_map = state.map
+        self.rules = state.rules
+        self.tables = map_tables(game_map)
+        self.me = me
+        self.phase = state.phase
+        self.route_owner = state.route_owner
+        self.hand = own.hand
+        self.tickets = own.tickets
+        self.offered = own.offered
+        self.trains = tuple([p.trains for p in players])
+        self.stations = tuple([p.stations for p in players])
+        self.face_up = state.face_up
+        self.tunnel = state.tunnel
+        self.final_turns = state.final_turns
+        self.ticket_deck_size = len(state.ticket_deck)
+        self.players = len(players)
+        return self
 
     @property
     def my_trains(self) -> int:
