@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from operator import attrgetter
+from operator import attrgetter, sub
 
 from ..actions import (
     Action,
@@ -412,22 +412,27 @@ def _demand(situation: Situation, plan: Plan) -> list[int]:
     gray routes assigned to the colour with the most spare cards."""
     t = situation.tables
     hand = situation.hand.counts
+    color, lengths, ferry = t.color, t.length, t.ferry
     need = [0] * 9
     grays: list[int] = []
+    locos = 0
     for r in plan.routes:
-        code = t.color[r]
+        code = color[r]
         if code < 0:
-            grays.append(t.length[r])
+            grays.append(lengths[r])
         else:
-            need[code] += t.length[r]
-        need[_LOCO] += t.ferry[r]
-    spare = [hand[c] - need[c] for c in range(9)]
-    for length in sorted(grays, reverse=True):
-        colours = spare[:8]
-        c = colours.index(max(colours))  # the most spare, the lowest code on ties
-        need[c] += length
-        spare[c] -= length
-    return [need[c] - hand[c] for c in range(9)]
+            need[code] += lengths[r]
+        locos += ferry[r]
+    need[_LOCO] += locos
+    if grays:
+        spare = list(map(sub, hand, need))
+        grays.sort(reverse=True)
+        for length in grays:
+            colours = spare[:8]
+            c = colours.index(max(colours))  # the most spare, the lowest code on ties
+            need[c] += length
+            spare[c] -= length
+    return list(map(sub, need, hand))
 
 
 def _target_demand(situation: Situation) -> list[int]:
