@@ -11,9 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_rules import Phase, apply_action, legal_actions, load_map, new_game, observe
+from ttr_rules import GameState, Phase, apply_action, legal_actions, load_map, new_game, observe
 from ttr_rules.actions import BuildStation
-from ttr_rules.agents.greedy import Options, _rank_claims, rank_claims
+from ttr_rules.agents import play_game
+from ttr_rules.agents.greedy import (
+    Options,
+    _rank_claims,
+    greedy_action,
+    rank_claims,
+    start_action_fast,
+)
 from ttr_rules.agents.planning import (
     INF,
     PlanKeeper,
@@ -149,3 +156,30 @@ def test_a_situation_reads_the_same_from_a_state_and_from_the_players_view() -> 
                 assert getattr(fast, name) == getattr(slow, name), name
         legal = legal_actions(state)
         state = apply_action(state, legal[rnd.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_fast_start_of_a_turn_is_the_greedy_choice(players: int) -> None:
+    """Wherever the rollouts' shortcut applies it picks what the greedy policy picks from the
+    whole list of legal actions: at the start of every turn of greedy games (the rollouts'
+    positions) and of random ones (odd hands and boards), at every player count."""
+    states: list[GameState] = []
+    for seed in range(3):
+        play_game(["greedy"] * players, seed=seed, on_decision=lambda s, a: states.append(s))
+        rnd = Random(seed)
+        state = new_game("europe", players, seed=seed)
+        while not state.is_terminal:
+            states.append(state)
+            legal = legal_actions(state)
+            state = apply_action(state, legal[rnd.randrange(len(legal))])
+    applied = 0
+    for state in states:
+        if state.phase is not Phase.START:
+            continue
+        situation = Situation.of_state(state, state.current)
+        plan = make_plan(situation, situation.tickets, reserve=1)
+        fast = start_action_fast(state, situation, plan)
+        if fast is not None:
+            applied += 1
+            assert fast == greedy_action(situation, legal_actions(state), plan=plan)
+    assert applied > 100

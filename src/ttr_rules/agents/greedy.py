@@ -41,8 +41,9 @@ from ..actions import (
     KeepTickets,
     PayTunnel,
 )
-from ..cards import LOCOMOTIVE_CODE, Color
-from ..state import Phase
+from ..cards import COLORS, LOCOMOTIVE_CODE, Color
+from ..game import is_legal
+from ..state import GameState, Phase
 from ..views import PlayerView, view_legal_actions
 from .base import _check_view
 from .planning import Plan, Situation, make_plan, make_plans
@@ -132,6 +133,73 @@ def _greedy(
     if phase is Phase.SECOND_CARD:
         return _draw_choice(situation, split(legal), plan, False, None)
     return _start_choice(situation, split(legal), plan)
+
+
+def start_action_fast(state: GameState, situation: Situation, plan: Plan) -> Action | None:
+    """The greedy choice at the start of a turn without listing the legal actions, or None
+    when this shortcut does not apply (then :func:`greedy_ordered` on ``legal_actions``).
+
+    It applies in the common case of a rollout: a plan with routes, no station links, not the
+    last turns. Then the policy claims the best planned route it can pay for, or draws. The
+    cheapest payment of each planned route (fewest locomotives, then the colour least in
+    demand, then the first in ``legal_actions``' order) follows from the hand; the engine
+    confirms it with :func:`~ttr_rules.is_legal` (a route none of whose payments is legal
+    fails there too), and each card draw is confirmed the same way. The choice is the one
+    :func:`greedy_action` makes from the list (``tests/test_agents_planning.py`` compares
+    them on thousands of positions).
+    """
+    if plan.links or not plan.routes or _last_chance(situation):
+        return None
+    demand = _demand(situation, plan)
+    t = situation.tables
+    hand = situation.hand.counts
+    locos = hand[_LOCO]
+    best: ClaimRoute | None = None
+    best_key: tuple[int, bool, tuple[int, int], int] | None = None
+    for r in plan.routes:
+        length = t.length[r]
+        ferry = t.ferry[r]
+        code = t.color[r]
+        cost: tuple[int, int] | None = None
+        pay = -1
+        most = locos if locos < length - 1 else length - 1
+        for c in range(8) if code < 0 else (code,):
+            k = length - hand[c]
+            if k < ferry:
+                k = ferry
+            if k <= most:
+                key = (k, demand[c])
+                if cost is None or key < cost:
+                    cost, pay = key, c
+        if locos >= length:
+            key = (length, demand[_LOCO])
+            if cost is None or key < cost:
+                cost, pay = key, _LOCO
+        if cost is None:
+            continue
+        rank = (-length, t.tunnel[r], cost, r)
+        if best_key is not None and rank >= best_key:
+            continue
+        claim = ClaimRoute(r, COLORS[pay], cost[0])
+        if is_legal(state, claim):
+            best, best_key = claim, rank
+    if best is not None:
+        return best
+    candidates: list[Action] = [*_face_up_draws(len(state.face_up)), _BLIND]
+    draws = [a for a in candidates if is_legal(state, a)]
+    if not draws:
+        return None
+    return _draw_choice(situation, Options(draws, draws, (), (), ()), plan, True, demand)
+
+
+_BLIND = DrawBlind()
+_FACE_UP_DRAWS: list[DrawFaceUp] = []
+
+
+def _face_up_draws(slots: int) -> list[DrawFaceUp]:
+    while len(_FACE_UP_DRAWS) < slots:
+        _FACE_UP_DRAWS.append(DrawFaceUp(len(_FACE_UP_DRAWS)))
+    return _FACE_UP_DRAWS[:slots]
 
 
 def _kind(action: Action) -> int:

@@ -63,6 +63,7 @@ from .greedy import (
     greedy_ordered,
     keep_values,
     rank_claims,
+    start_action_fast,
 )
 from .planning import Plan, PlanKeeper, Situation, make_plan
 
@@ -245,12 +246,17 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
                 break
         seat = state.current
         situation = Situation.of_state(state, seat)
-        legal = legal_actions(state)
+        phase = state.phase
         plan = None
-        if state.phase is Phase.START or state.phase is Phase.SECOND_CARD:
+        if phase is Phase.START or phase is Phase.SECOND_CARD:
             player = state.players[seat]
             plan = plans.plan(situation, (player.tickets, player.stations, player.trains), _RESERVE)
-        state = apply_action(state, greedy_ordered(situation, legal, plan))
+            if phase is Phase.START:
+                action = start_action_fast(state, situation, plan)
+                if action is not None:
+                    state = apply_action(state, action)
+                    continue
+        state = apply_action(state, greedy_ordered(situation, legal_actions(state), plan))
     return evaluate(state, me)
 
 
