@@ -57,7 +57,6 @@ __all__ = [
     "rank_claims",
 ]
 
-_LOCO = LOCOMOTIVE_CODE
 #: Planning weight units per point: how much connection cost one ticket point repays.
 _WEIGHT_PER_POINT = 0.8
 #: Trains kept in reserve when judging whether tickets can still be completed.
@@ -153,7 +152,7 @@ def start_action_fast(state: GameState, situation: Situation, plan: Plan) -> Act
     demand = _demand(situation, plan)
     t = situation.tables
     hand = situation.hand.counts
-    locos = hand[_LOCO]
+    locos = hand[LOCOMOTIVE_CODE]
     best: ClaimRoute | None = None
     best_key: tuple[int, bool, tuple[int, int], int] | None = None
     for r in plan.routes:
@@ -172,9 +171,9 @@ def start_action_fast(state: GameState, situation: Situation, plan: Plan) -> Act
                 if cost is None or key < cost:
                     cost, pay = key, c
         if locos >= length:
-            key = (length, demand[_LOCO])
+            key = (length, demand[LOCOMOTIVE_CODE])
             if cost is None or key < cost:
-                cost, pay = key, _LOCO
+                cost, pay = key, LOCOMOTIVE_CODE
         if cost is None:
             continue
         rank = (-length, t.tunnel[r], cost, r)
@@ -491,7 +490,7 @@ def _demand(situation: Situation, plan: Plan) -> list[int]:
         else:
             need[code] += lengths[r]
         locos += ferry[r]
-    need[_LOCO] += locos
+    need[LOCOMOTIVE_CODE] += locos
     if grays:
         spare = list(map(sub, hand, need))
         grays.sort(reverse=True)
@@ -522,7 +521,7 @@ def _target_demand(situation: Situation) -> list[int]:
         if code < 0:
             code = max(range(8), key=lambda k: (hand[k], -k))
         need[code] = t.length[best] - hand[code]
-        need[_LOCO] = t.ferry[best] - hand[_LOCO]
+        need[LOCOMOTIVE_CODE] = t.ferry[best] - hand[LOCOMOTIVE_CODE]
     return need
 
 
@@ -563,7 +562,7 @@ def _draw_choice(
         return best
     if first and loco_slot is not None:
         missing = sum(d for d in deficit[:8] if d > 0)
-        if deficit[_LOCO] > 0 or 0 < missing <= 1:
+        if deficit[LOCOMOTIVE_CODE] > 0 or 0 < missing <= 1:
             return loco_slot
     if blind is not None:
         return blind
