@@ -32,6 +32,7 @@ from .moves.common import (
 )
 from .moves.draft import Draft
 from .moves.draw import draw_actions
+from .moves.quick import QUICK
 from .moves.tickets import keep_actions
 from .moves.turn import finish, settle_row, start_actions
 from .piles import fisher_yates
@@ -321,6 +322,11 @@ def apply_action(state: GameState, action: Action, player: int | None = None) ->
     ...
     ttr_rules.errors.IllegalActionError: illegal action draw blind: wrong phase (...)
     """
+    quick = QUICK.get(type(action))  # the commonest transitions' cheap path
+    if quick is not None:
+        new = quick(state, action, player)
+        if new is not None:
+            return new
     return _apply(state, action, None, player)
 
 

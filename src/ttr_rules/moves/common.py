@@ -51,6 +51,9 @@ TUNNEL = Phase.TUNNEL
 #: :data:`~ttr_rules.cards.LOCOMOTIVE_CODE`.
 LOCOMOTIVE = Color.LOCOMOTIVE
 
+_new = object.__new__
+_set = object.__setattr__
+
 
 class Problem(NamedTuple):
     """Why an action is illegal: the :class:`~ttr_rules.Reason` and a detail for the message.
@@ -120,7 +123,10 @@ def payment_cards(color: Color, locomotives: int, total: int) -> tuple[Color, ..
 
 
 def hand_add(hand: Hand, color: Color) -> Hand:
-    """``hand`` with one more card of ``color``."""
+    """``hand`` with one more card of ``color``, built without the attrs ``__init__`` (a card
+    draw's hot path; ``Hand`` has no validator or converter to skip)."""
     counts = list(hand.counts)
     counts[color.code] += 1
-    return Hand(tuple(counts))
+    new = _new(Hand)
+    _set(new, "counts", tuple(counts))
+    return new

@@ -11,10 +11,13 @@ turns (U21). The forced pass is this module's own action family (:func:`problem`
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..actions import Action, Pass
 from ..cards import Color
 from ..errors import Reason
 from ..events import (
+    Event,
     FaceUpReplaced,
     FaceUpReset,
     FinalRoundStarted,
@@ -45,6 +48,7 @@ from .tickets import ticket_actions
 __all__ = [
     "ACTIONS",
     "apply",
+    "end_turn",
     "finish",
     "problem",
     "reset_feasible",
@@ -88,16 +92,27 @@ def _next_chooser(draft: Draft) -> GameState:
 
 
 def _end_turn(draft: Draft) -> None:
+    """Pass the turn on at the end of a draft's action (see :func:`end_turn`)."""
+    changes = draft.changes
+    passed = "passes" in changes  # set by a forced pass (see apply)
+    end_turn(draft.state, draft.player.trains, changes, draft.log, passed)
+
+
+def end_turn(
+    state: GameState,
+    trains: int,
+    changes: dict[str, Any],
+    log: list[Event] | None,
+    passed: bool = False,
+) -> None:
     """Pass the turn on to the next seat, one action per turn (E5); start or count down the
-    final round; end the game (E20, E66).
+    final round; end the game (E20, E66). Writes the fields it changes into ``changes``;
+    ``trains`` are the acting player's after the action, ``passed`` says that the action was a
+    forced pass (``changes["passes"]`` then holds the new count).
     The trigger (``end_trigger_trains`` or fewer, 0 included: E67) is checked after every turn
     whatever its action (E69, U19); during the final round it starts nothing again (E68)."""
-    state = draft.state
-    log = draft.log
-    changes = draft.changes
     seat = state.current
     count = len(state.players)
-    passed = "passes" in changes  # set by a forced pass (see apply)
     passes = changes["passes"] if passed else 0
     final_turns = state.final_turns
     over: Termination | None = None
@@ -109,10 +124,10 @@ def _end_turn(draft: Draft) -> None:
         final_turns -= 1
         if final_turns == 0:
             over = Termination.TRAINS
-    elif draft.player.trains <= state.rules.end_trigger_trains:
+    elif trains <= state.rules.end_trigger_trains:
         final_turns = count
         if log is not None:
-            log.append(FinalRoundStarted(seat, draft.player.trains))
+            log.append(FinalRoundStarted(seat, trains))
     next_seat = (seat + 1) % count
     if log is not None:
         log.append(TurnEnded(seat, None if over else next_seat))

@@ -1,0 +1,88 @@
+"""The cheap path of card draws (``moves/quick.py``) agrees with the general path: whenever it
+answers, the action is legal and the state is the one ``step`` (always the general path, since
+it collects events) builds (E5–E12, E18, U3, U5)."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from ttr_rules import (
+    Action,
+    Color,
+    DrawBlind,
+    DrawFaceUp,
+    GameState,
+    Rules,
+    apply_action,
+    is_legal,
+    legal_actions,
+    new_game,
+    scenario,
+    step,
+)
+from ttr_rules.moves.quick import QUICK
+from ttr_rules.state import evolve
+
+
+def quick_draw(state: GameState, action: object, player: int | None) -> GameState | None:
+    """The cheap path's answer (None: the general path's turn)."""
+    return QUICK[type(action)](state, action, player)
+
+
+_DRAWS: list[Action] = [DrawBlind(), *(DrawFaceUp(slot) for slot in range(-1, 6))]
+
+
+def _check_draws(state: GameState) -> int:
+    """Every draw (legal or not, with and without the right player) against the general path;
+    the number of times the cheap path answered."""
+    answered = 0
+    for action in _DRAWS:
+        for player in (None, state.current, (state.current + 1) % len(state.players)):
+            quick = quick_draw(state, action, player)
+            if quick is None:
+                continue
+            answered += 1
+            assert is_legal(state, action, player)
+            assert quick == step(state, action, player).state
+            assert apply_action(state, action, player) == quick
+    return answered
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_quick_draws_match_the_general_path_in_random_games(players: int) -> None:
+    answered = 0
+    for seed in range(3):
+        rnd = Random(seed)
+        state = new_game(players=players, seed=seed)
+        while not state.is_terminal:
+            answered += _check_draws(state)
+            options = legal_actions(state)
+            state = apply_action(state, options[rnd.randrange(len(options))])
+    assert answered > 500  # the cheap path is the common one
+
+
+def test_quick_draws_leave_the_unusual_cases_to_the_general_path() -> None:
+    loco, red = Color.LOCOMOTIVE, Color.RED
+    # A locomotive coming up makes three in the row: the general path resets it (E12).
+    state = scenario(face_up=[loco, loco, red, red, red], deck=[loco, red, red, red, red, red])
+    assert quick_draw(state, DrawFaceUp(2), None) is None
+    assert quick_draw(state, DrawFaceUp(0), None) is not None  # two locomotives stay: no reset
+    # A one-card deck: the second card may need the discard (E17, U5).
+    state = scenario(face_up=[red] * 5, deck=[red], discard=[red, red])
+    assert quick_draw(state, DrawBlind(), None) is None
+    # An empty slot is filled by the general path (E13, U3).
+    state = evolve(scenario(face_up=[red] * 5, deck=[red] * 3), face_up=(red, None, red, red, red))
+    assert quick_draw(state, DrawBlind(), None) is None
+    # No locomotive limit: any row is settled.
+    state = scenario(
+        face_up=[loco] * 5, deck=[loco, red, red], rules=Rules(face_up_locomotive_limit=None)
+    )
+    after = quick_draw(state, DrawFaceUp(1), None)
+    assert after is not None and after == step(state, DrawFaceUp(1)).state
+    assert after.phase is state.phase  # a face-up locomotive ends the draw: the next turn (E8)
+    assert after.current == 1
+    # Not a state: the general path raises.
+    with pytest.raises(TypeError):
+        apply_action("not a state", DrawBlind())  # type: ignore[arg-type]
