@@ -8,7 +8,7 @@ The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reve
 from __future__ import annotations
 
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
-from ..cards import LOCOMOTIVE_CODE, Color
+from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from ..maps.index import MapIndex, map_index, payment_indices
@@ -165,20 +165,18 @@ def claim(draft: Draft, action: ClaimRoute) -> Phase:
     board = map_index(state.map)
     route = action.route
     length = board.length[route]
-    player = draft.player
-    draft.player = evolve(
-        draft.player, hand=pay(player.hand, action.color, action.locomotives, length)
-    )
+    hand = pay(draft.player.hand, action.color, action.locomotives, length)
     base = payment_cards(action.color, action.locomotives, length)
     if not board.tunnel[route]:
-        return _complete_claim(draft, route, base, ())
+        return _complete_claim(draft, route, hand, base, ())
     rules = state.rules
     revealed = draft.reveal(rules.tunnel_reveal_cards, rules.tunnel_reveal_uses_discard)
     owed = tunnel_extras_owed(action.color, revealed)
     if draft.log is not None:
         draft.log.append(TunnelRevealed(state.current, route, revealed, owed))
     if owed == 0:
-        return _complete_claim(draft, route, base, revealed)
+        return _complete_claim(draft, route, hand, base, revealed)
+    draft.player = evolve(draft.player, {"hand": hand})
     draft.changes["tunnel"] = PendingTunnel(route, action.color, action.locomotives, revealed, owed)
     return TUNNEL
 
@@ -192,17 +190,23 @@ def tunnel_extras_owed(color: Color, revealed: tuple[Color, ...]) -> int:
 
 
 def _complete_claim(
-    draft: Draft, route: int, paid: tuple[Color, ...], revealed: tuple[Color, ...]
+    draft: Draft, route: int, hand: Hand, paid: tuple[Color, ...], revealed: tuple[Color, ...]
 ) -> Phase:
-    """The route becomes the player's: trains placed, points scored at once, the payment and
-    then any revealed tunnel cards discarded (E29, E48, U8); the turn ends."""
+    """The route becomes the player's, who now holds ``hand`` (paid for): trains placed, points
+    scored at once, the payment and then any revealed tunnel cards discarded (E29, E48, U8);
+    the turn ends."""
     state = draft.state
     seat = state.current
     length = state.map.routes[route].length
     points = state.rules.route_scores[length]
     player = draft.player
     draft.player = evolve(
-        draft.player, trains=player.trains - length, route_points=player.route_points + points
+        player,
+        {
+            "hand": hand,
+            "trains": player.trains - length,
+            "route_points": player.route_points + points,
+        },
     )
     draft.discard = draft.discard + paid + revealed
     owners = state.route_owner
@@ -241,15 +245,12 @@ def pay_tunnel(draft: Draft, action: PayTunnel) -> Phase:
     """Pay the extras; the tunnel is claimed (E39–E44, E49)."""
     tunnel = draft.state.tunnel
     assert tunnel is not None  # checked by the tunnel problems
-    player = draft.player
-    draft.player = evolve(
-        draft.player, hand=pay(player.hand, tunnel.color, action.locomotives, tunnel.owed)
-    )
+    hand = pay(draft.player.hand, tunnel.color, action.locomotives, tunnel.owed)
     length = draft.state.map.routes[tunnel.route].length
     paid = payment_cards(tunnel.color, tunnel.locomotives, length) + payment_cards(
         tunnel.color, action.locomotives, tunnel.owed
     )
-    return _complete_claim(draft, tunnel.route, paid, tunnel.revealed)
+    return _complete_claim(draft, tunnel.route, hand, paid, tunnel.revealed)
 
 
 def decline_tunnel(draft: Draft, action: DeclineTunnel) -> Phase:
