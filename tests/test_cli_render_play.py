@@ -191,3 +191,16 @@ def test_play_in_a_terminal_menu_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_labels_count_in_the_singular_and_the_plural() -> None:
+    from ttr_rules import ClaimRoute, Color, observe
+    from ttr_rules.cli.play import action_label
+    from ttr_rules.render import counted
+
+    view = observe(new_game("europe", 2, seed=1), 0)
+    short = min(view.map.routes, key=lambda r: r.length)
+    assert short.length == 1
+    label = action_label(ClaimRoute(short.id, short.color or Color.RED, 0), view)
+    assert ", 1 point  [" in label
+    assert counted(2, "point") == "2 points"

@@ -26,7 +26,9 @@ search, from a determinized state).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from operator import attrgetter, sub
 
 from ..actions import (
     Action,
@@ -39,15 +41,22 @@ from ..actions import (
     KeepTickets,
     PayTunnel,
 )
-from ..cards import LOCOMOTIVE_CODE, Color
-from ..state import Phase
+from ..cards import COLORS, LOCOMOTIVE_CODE, Color
+from ..game import is_legal
+from ..state import GameState, Phase
 from ..views import PlayerView, view_legal_actions
 from .base import _check_view
-from .planning import Plan, Situation, make_plan
+from .planning import Plan, Situation, make_plan, make_plans
 
-__all__ = ["GreedyAgent", "draw_choice", "greedy_action", "keep_value", "rank_claims"]
+__all__ = [
+    "GreedyAgent",
+    "draw_choice",
+    "greedy_action",
+    "keep_value",
+    "keep_values",
+    "rank_claims",
+]
 
-_LOCO = LOCOMOTIVE_CODE
 #: Planning weight units per point: how much connection cost one ticket point repays.
 _WEIGHT_PER_POINT = 0.8
 #: Trains kept in reserve when judging whether tickets can still be completed.
@@ -95,6 +104,22 @@ def greedy_action(
     plan: Plan | None = None,
 ) -> Action:
     """The greedy policy's choice among ``legal`` (the situation's legal actions)."""
+    return _greedy(situation, legal, ticket_weight, plan, Options.scan)
+
+
+def greedy_ordered(situation: Situation, legal: Sequence[Action], plan: Plan | None) -> Action:
+    """:func:`greedy_action` (default ticket weight) for ``legal`` in the order of
+    :func:`~ttr_rules.legal_actions` (searched, not scanned: the fast path of rollouts)."""
+    return _greedy(situation, legal, _WEIGHT_PER_POINT, plan, Options.ordered)
+
+
+def _greedy(
+    situation: Situation,
+    legal: Sequence[Action],
+    ticket_weight: float,
+    plan: Plan | None,
+    split: Callable[[Sequence[Action]], Options],
+) -> Action:
     if len(legal) == 1:
         return legal[0]
     phase = situation.phase
@@ -105,37 +130,192 @@ def greedy_action(
     if plan is None:
         plan = make_plan(situation, situation.tickets, reserve=_RESERVE)
     if phase is Phase.SECOND_CARD:
-        return draw_choice(situation, legal, plan, first=False)
-    return _start_choice(situation, legal, plan)
+        return _draw_choice(situation, split(legal), plan, False, None)
+    return _start_choice(situation, split(legal), plan)
+
+
+def start_action_fast(state: GameState, situation: Situation, plan: Plan) -> Action | None:
+    """The greedy choice at the start of a turn without listing the legal actions, or None
+    when this shortcut does not apply (then :func:`greedy_ordered` on ``legal_actions``).
+
+    It applies in the common case of a rollout: a plan with routes, no station links, not the
+    last turns. Then the policy claims the best planned route it can pay for, or draws. The
+    cheapest payment of each planned route (fewest locomotives, then the colour least in
+    demand, then the first in ``legal_actions``' order) follows from the hand; the engine
+    confirms it with :func:`~ttr_rules.is_legal` (a route none of whose payments is legal
+    fails there too), and each card draw is confirmed the same way. The choice is the one
+    :func:`greedy_action` makes from the list (``tests/test_agents_planning.py`` compares
+    them on thousands of positions).
+    """
+    if plan.links or not plan.routes or _last_chance(situation):
+        return None
+    demand = _demand(situation, plan)
+    t = situation.tables
+    hand = situation.hand.counts
+    locos = hand[LOCOMOTIVE_CODE]
+    best: ClaimRoute | None = None
+    best_key: tuple[int, bool, tuple[int, int], int] | None = None
+    for r in plan.routes:
+        length = t.length[r]
+        ferry = t.ferry[r]
+        code = t.color[r]
+        cost: tuple[int, int] | None = None
+        pay = -1
+        most = locos if locos < length - 1 else length - 1
+        for c in range(8) if code < 0 else (code,):
+            k = length - hand[c]
+            if k < ferry:
+                k = ferry
+            if k <= most:
+                key = (k, demand[c])
+                if cost is None or key < cost:
+                    cost, pay = key, c
+        if locos >= length:
+            key = (length, demand[LOCOMOTIVE_CODE])
+            if cost is None or key < cost:
+                cost, pay = key, LOCOMOTIVE_CODE
+        if cost is None:
+            continue
+        rank = (-length, t.tunnel[r], cost, r)
+        if best_key is not None and rank >= best_key:
+            continue
+        claim = ClaimRoute(r, COLORS[pay], cost[0])
+        if is_legal(state, claim):
+            best, best_key = claim, rank
+    if best is not None:
+        return best
+    candidates: list[Action] = [*_face_up_draws(len(state.face_up)), _BLIND]
+    draws = [a for a in candidates if is_legal(state, a)]
+    if not draws:
+        return None
+    return _draw_choice(situation, Options(draws, draws, (), (), ()), plan, True, demand)
+
+
+_BLIND = DrawBlind()
+_FACE_UP_DRAWS: list[DrawFaceUp] = []
+
+
+def _face_up_draws(slots: int) -> list[DrawFaceUp]:
+    while len(_FACE_UP_DRAWS) < slots:
+        _FACE_UP_DRAWS.append(DrawFaceUp(len(_FACE_UP_DRAWS)))
+    return _FACE_UP_DRAWS[:slots]
+
+
+def _kind(action: Action) -> int:
+    return _KIND.get(type(action), 4)
+
+
+_DRAWS = (DrawFaceUp, DrawBlind)
+_ROUTE = attrgetter("route")
+_KIND: dict[type, int] = {
+    DrawFaceUp: 0,
+    DrawBlind: 0,
+    ClaimRoute: 1,
+    DrawTickets: 2,
+    BuildStation: 3,
+}
+
+
+class Options:
+    """Legal actions at the start of a turn (or of a second card) split by kind, each part in
+    the order of ``legal``: card draws, claims, ticket draws, stations (the greedy policy
+    reads each part on its own instead of scanning the whole list several times)."""
+
+    __slots__ = ("all", "by_route", "claims", "draws", "stations", "tickets")
+
+    def __init__(
+        self,
+        legal: Sequence[Action],
+        draws: Sequence[Action],
+        claims: Sequence[Action],
+        tickets: Sequence[Action],
+        stations: Sequence[Action],
+        *,
+        by_route: bool = False,
+    ) -> None:
+        self.all = legal
+        #: True when ``claims`` are claims only, sorted by route.
+        self.by_route = by_route
+        self.draws = draws
+        self.claims = claims
+        self.tickets = tickets
+        self.stations = stations
+
+    @classmethod
+    def scan(cls, legal: Sequence[Action]) -> Options:
+        """Any order: one pass over ``legal``."""
+        parts: tuple[list[Action], ...] = ([], [], [], [], [])
+        for action in legal:
+            parts[_kind(action)].append(action)
+        return cls(legal, *parts[:4])
+
+    @classmethod
+    def ordered(cls, legal: Sequence[Action]) -> Options:
+        """``legal`` in :func:`~ttr_rules.legal_actions`' order (draws, claims, the ticket
+        draw, stations): the few draws counted, the end of the claims by binary search."""
+        n = len(legal)
+        claims = 0
+        while claims < n and type(legal[claims]) in _DRAWS:
+            claims += 1
+        tickets = bisect_left(legal, 2, lo=claims, key=_kind)
+        stations = tickets + 1 if tickets < n and type(legal[tickets]) is DrawTickets else tickets
+        # The rest are stations (the station choice reads only those).
+        return cls(
+            legal,
+            legal[:claims],
+            legal[claims:tickets],
+            legal[tickets:stations],
+            legal[stations:],
+            by_route=True,
+        )
 
 
 # --------------------------------------------------------------------------- tickets
 
 
-def keep_value(situation: Situation, keep: frozenset[int], ticket_weight: float) -> float:
+def keep_value(
+    situation: Situation,
+    keep: frozenset[int],
+    ticket_weight: float,
+) -> float:
     """How good keeping ``keep`` is: its points minus the extra planning weight it costs
     (scaled by ``ticket_weight``), tickets that cannot be connected counting negative."""
-    base = make_plan(situation, situation.tickets, reserve=_RESERVE)
-    plan = make_plan(situation, (*situation.tickets, *keep), reserve=_RESERVE)
+    return keep_values(situation, [keep], ticket_weight)[0]
+
+
+def keep_values(
+    situation: Situation, keeps: Sequence[frozenset[int]], ticket_weight: float
+) -> list[float]:
+    """:func:`keep_value` of each of ``keeps`` (the plans made together: the tickets they
+    begin with are planned once)."""
+    held = situation.tickets
+    base, *plans = make_plans(
+        situation, [held, *((*held, *keep) for keep in keeps)], reserve=_RESERVE
+    )
     points = situation.tables.points
-    value = 0.0
-    for k in keep:
-        value += -points[k] if k in plan.lost else points[k]
-    # Held tickets that the new ones crowd out count against them too.
-    for k in situation.tickets:
-        if k in plan.lost and k not in base.lost:
-            value -= 2 * points[k]
-    return value - ticket_weight * (plan.weight - base.weight)
+    values = []
+    for keep, plan in zip(keeps, plans, strict=True):
+        value = 0.0
+        for k in keep:
+            value += -points[k] if k in plan.lost else points[k]
+        # Held tickets that the new ones crowd out count against them too.
+        for k in held:
+            if k in plan.lost and k not in base.lost:
+                value -= 2 * points[k]
+        values.append(value - ticket_weight * (plan.weight - base.weight))
+    return values
 
 
 def best_keep(situation: Situation, legal: Sequence[Action], ticket_weight: float) -> Action:
     """The ticket choice with the best :func:`keep_value` (fewer tickets on ties)."""
-    best: Action = legal[0]
+    options = [a for a in legal if isinstance(a, KeepTickets)]
+    if not options:
+        return legal[0]
+    values = keep_values(situation, [a.tickets for a in options], ticket_weight)
+    best: Action = options[0]
     best_key: tuple[float, int] | None = None
-    for action in legal:
-        if not isinstance(action, KeepTickets):
-            continue
-        key = (keep_value(situation, action.tickets, ticket_weight), -len(action.tickets))
+    for action, value in zip(options, values, strict=True):
+        key = (value, -len(action.tickets))
         if best_key is None or key > best_key:
             best, best_key = action, key
     return best
@@ -144,15 +324,16 @@ def best_keep(situation: Situation, legal: Sequence[Action], ticket_weight: floa
 # --------------------------------------------------------------------------- turns
 
 
-def _start_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action:
-    station = _station_choice(situation, legal, plan)
+def _start_choice(situation: Situation, options: Options, plan: Plan) -> Action:
+    station = _station_choice(situation, options.stations, plan)
     if station is not None:
         return station
     if _last_chance(situation):
-        last = _last_turn_claim(situation, legal, plan)
+        last = _last_turn_claim(situation, options.claims, plan)
         if last is not None:
             return last
-    claims = rank_claims(situation, legal, plan)
+    demand = _demand(situation, plan) if plan.routes else None
+    claims = _rank_claims(situation, options.claims, plan, demand, options.by_route)
     if claims:
         return claims[0]
     if not plan.routes and not plan.links:
@@ -160,22 +341,22 @@ def _start_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> 
             situation.final_turns is None
             and situation.my_trains >= _TICKETS_MIN_TRAINS
             and situation.ticket_deck_size > 0
+            and options.tickets
         ):
-            for action in legal:
-                if isinstance(action, DrawTickets):
-                    return action
-        best = _best_scoring_claim(situation, legal)
+            return options.tickets[0]
+        best = _best_scoring_claim(situation, options.claims)
         if best is not None:
             return best
-    return draw_choice(situation, legal, plan, first=True)
+    return _draw_choice(situation, options, plan, True, demand)
 
 
 def _last_chance(situation: Situation) -> bool:
     """True in the final round (one turn left, E67) or when another player may trigger it."""
     if situation.final_turns is not None:
         return True
-    others = [n for seat, n in enumerate(situation.trains) if seat != situation.me]
-    return min(others) <= situation.rules.end_trigger_trains + 2
+    trains = situation.trains
+    me = situation.me
+    return min(trains[:me] + trains[me + 1 :]) <= situation.rules.end_trigger_trains + 2
 
 
 def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action | None:
@@ -207,20 +388,43 @@ def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) 
 def rank_claims(situation: Situation, legal: Sequence[Action], plan: Plan) -> list[ClaimRoute]:
     """The claims of planned routes, best first: one payment per route (the cheapest), longest
     routes first, tunnels after other routes of the same length."""
+    return _rank_claims(situation, legal, plan, None, False)
+
+
+def _rank_claims(
+    situation: Situation,
+    legal: Sequence[Action],
+    plan: Plan,
+    demand: list[int] | None,
+    by_route: bool,
+) -> list[ClaimRoute]:
+    """:func:`rank_claims`, given the plan's :func:`_demand` when known already. ``by_route``:
+    ``legal`` holds only claims, sorted by route (as ``legal_actions`` lists them), so the
+    payments of each planned route are found by binary search."""
     planned = set(plan.routes)
     if not planned:
         return []
-    demand = _demand(situation, plan)
-    by_route: dict[int, ClaimRoute] = {}
+    if by_route:
+        n = len(legal)
+        found: list[Action] = []
+        for r in planned:
+            i = bisect_left(legal, r, key=_ROUTE)
+            while i < n and legal[i].route == r:  # type: ignore[union-attr]
+                found.append(legal[i])
+                i += 1
+        legal = found
+    best: dict[int, ClaimRoute] = {}
     cost: dict[int, tuple[int, int]] = {}
     for action in legal:
         if isinstance(action, ClaimRoute) and action.route in planned:
+            if demand is None:
+                demand = _demand(situation, plan)
             c = (action.locomotives, demand[action.color.code])
             if action.route not in cost or c < cost[action.route]:
-                by_route[action.route], cost[action.route] = action, c
+                best[action.route], cost[action.route] = action, c
     t = situation.tables
     return sorted(
-        by_route.values(),
+        best.values(),
         key=lambda a: (-t.length[a.route], t.tunnel[a.route], cost[a.route], a.route),
     )
 
@@ -275,21 +479,27 @@ def _demand(situation: Situation, plan: Plan) -> list[int]:
     gray routes assigned to the colour with the most spare cards."""
     t = situation.tables
     hand = situation.hand.counts
+    color, lengths, ferry = t.color, t.length, t.ferry
     need = [0] * 9
     grays: list[int] = []
+    locos = 0
     for r in plan.routes:
-        code = t.color[r]
+        code = color[r]
         if code < 0:
-            grays.append(t.length[r])
+            grays.append(lengths[r])
         else:
-            need[code] += t.length[r]
-        need[_LOCO] += t.ferry[r]
-    spare = [hand[c] - need[c] for c in range(9)]
-    for length in sorted(grays, reverse=True):
-        c = max(range(8), key=lambda k: (spare[k], -k))
-        need[c] += length
-        spare[c] -= length
-    return [need[c] - hand[c] for c in range(9)]
+            need[code] += lengths[r]
+        locos += ferry[r]
+    need[LOCOMOTIVE_CODE] += locos
+    if grays:
+        spare = list(map(sub, hand, need))
+        grays.sort(reverse=True)
+        for length in grays:
+            colours = spare[:8]
+            c = colours.index(max(colours))  # the most spare, the lowest code on ties
+            need[c] += length
+            spare[c] -= length
+    return list(map(sub, need, hand))
 
 
 def _target_demand(situation: Situation) -> list[int]:
@@ -311,7 +521,7 @@ def _target_demand(situation: Situation) -> list[int]:
         if code < 0:
             code = max(range(8), key=lambda k: (hand[k], -k))
         need[code] = t.length[best] - hand[code]
-        need[_LOCO] = t.ferry[best] - hand[_LOCO]
+        need[LOCOMOTIVE_CODE] = t.ferry[best] - hand[LOCOMOTIVE_CODE]
     return need
 
 
@@ -320,39 +530,49 @@ def draw_choice(
 ) -> Action:
     """A card draw: a face-up card of the colour most lacking, a face-up locomotive when a
     ferry lacks one (or one card is missing), else blind; any draw when the deck is empty."""
-    deficit = _demand(situation, plan) if plan.routes else _target_demand(situation)
+    return _draw_choice(situation, Options.scan(legal), plan, first, None)
+
+
+def _draw_choice(
+    situation: Situation, options: Options, plan: Plan, first: bool, demand: list[int] | None
+) -> Action:
+    """:func:`draw_choice` among ``options`` (``demand``: the plan's :func:`_demand`, when
+    known already)."""
+    if plan.routes:
+        deficit = demand if demand is not None else _demand(situation, plan)
+    else:
+        deficit = _target_demand(situation)
     best: Action | None = None
     best_need = 0
     blind: Action | None = None
     loco_slot: Action | None = None
-    for action in legal:
+    face_up = situation.face_up
+    for action in options.draws:
         if isinstance(action, DrawFaceUp):
-            card = situation.face_up[action.slot]
+            card = face_up[action.slot]
             if card is None:
                 continue
             if card is Color.LOCOMOTIVE:
                 loco_slot = action
             elif deficit[card.code] > best_need:
                 best, best_need = action, deficit[card.code]
-        elif isinstance(action, DrawBlind):
-            blind = action
         else:
-            break  # the draws come first in legal_actions' order
+            blind = action
     if best is not None:
         return best
     if first and loco_slot is not None:
         missing = sum(d for d in deficit[:8] if d > 0)
-        if deficit[_LOCO] > 0 or 0 < missing <= 1:
+        if deficit[LOCOMOTIVE_CODE] > 0 or 0 < missing <= 1:
             return loco_slot
     if blind is not None:
         return blind
-    for action in legal:
+    for action in options.draws:
         if isinstance(action, DrawFaceUp):
             return action
     # Nothing to draw: claim anything, else whatever is legal (tickets, a station, a pass).
-    for action in legal:
-        if isinstance(action, ClaimRoute):
-            return _best_scoring_claim(situation, legal) or action
+    if options.claims:
+        return _best_scoring_claim(situation, options.claims) or options.claims[0]
+    legal = options.all
     for action in legal:
         if not isinstance(action, BuildStation):
             return action

@@ -60,10 +60,12 @@ from .greedy import (
     _station_choice,
     draw_choice,
     greedy_action,
-    keep_value,
+    greedy_ordered,
+    keep_values,
     rank_claims,
+    start_action_fast,
 )
-from .planning import Plan, Situation, make_plan
+from .planning import Plan, PlanKeeper, Situation, make_plan
 
 __all__ = ["MctsAgent", "evaluate"]
 
@@ -176,7 +178,9 @@ class MctsAgent:
 
         if plan is None:  # a ticket choice
             keeps = [a for a in legal if isinstance(a, KeepTickets)]
-            keeps.sort(key=lambda a: -keep_value(situation, a.tickets, _WEIGHT_PER_POINT))
+            values = keep_values(situation, [a.tickets for a in keeps], _WEIGHT_PER_POINT)
+            value = dict(zip(keeps, values, strict=True))
+            keeps.sort(key=lambda a: -value[a])
             for keep in keeps[: self.candidates]:
                 add(keep)
             return found[: self.candidates]
@@ -232,7 +236,7 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
     players = state.num_players
     limit = _MAX_ROLLOUT if depth is None else depth * players
     turns = 0
-    plans: dict[tuple[object, ...], Plan] = {}
+    plans = PlanKeeper(players)
     last_turn = state.turn
     while state.phase is not Phase.GAME_OVER:
         if state.turn != last_turn:
@@ -242,15 +246,17 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
                 break
         seat = state.current
         situation = Situation.of_state(state, seat)
-        legal = legal_actions(state)
+        phase = state.phase
         plan = None
-        if state.phase is Phase.START or state.phase is Phase.SECOND_CARD:
+        if phase is Phase.START or phase is Phase.SECOND_CARD:
             player = state.players[seat]
-            key = (seat, state.route_owner, player.tickets, player.stations, player.trains)
-            plan = plans.get(key)
-            if plan is None:
-                plan = plans[key] = make_plan(situation, situation.tickets, reserve=_RESERVE)
-        state = apply_action(state, greedy_action(situation, legal, plan=plan))
+            plan = plans.plan(situation, (player.tickets, player.stations, player.trains), _RESERVE)
+            if phase is Phase.START:
+                action = start_action_fast(state, situation, plan)
+                if action is not None:
+                    state = apply_action(state, action)
+                    continue
+        state = apply_action(state, greedy_ordered(situation, legal_actions(state), plan))
     return evaluate(state, me)
 
 

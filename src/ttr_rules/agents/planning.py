@@ -18,8 +18,11 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import ge as _ge
+from operator import is_not
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ..cards import Color, Hand
 from ..maps import GameMap
@@ -27,7 +30,17 @@ from ..rules import Rules
 from ..state import GameState, PendingTunnel, Phase
 from ..views import PlayerView
 
-__all__ = ["INF", "MapTables", "Plan", "Situation", "make_plan", "map_tables", "shortest"]
+__all__ = [
+    "INF",
+    "MapTables",
+    "Plan",
+    "PlanKeeper",
+    "Situation",
+    "make_plan",
+    "make_plans",
+    "map_tables",
+    "shortest",
+]
 
 INF = float("inf")
 #: Planning weight of a route used through a station (the station's cards, its 4 bonus points).
@@ -36,6 +49,8 @@ STATION_WEIGHT = 9.0
 CLAIM_WEIGHT = 2.0
 TUNNEL_WEIGHT = 1.0
 FERRY_WEIGHT = 1.5
+#: Answers kept per pair of cities by the memo of :func:`_shortest_memo` (the latest first).
+_MEMO_ENTRIES = 4
 
 
 @frozen(eq=False)
@@ -61,6 +76,11 @@ class MapTables:
     points: tuple[int, ...]
     #: Planning weight of each route when open (length + claim turn + tunnel/ferry extras).
     open_weight: tuple[float, ...]
+    #: The last connection found between two cities, by :func:`make_plan` (see
+    #: :func:`_shortest_memo`): (kind, source, target) -> (weights, cost, path).
+    paths: dict[tuple[int, int, int], list[tuple[tuple[float, ...], float, list[int]]]] = field(
+        factory=dict, repr=False
+    )
 
 
 @lru_cache(maxsize=16)
@@ -180,23 +200,27 @@ class Situation:
 
     @classmethod
     def of_state(cls, state: GameState, me: int) -> Situation:
-        own = state.players[me]
-        return cls(
-            state.map,
-            state.rules,
-            me,
-            phase=state.phase,
-            route_owner=state.route_owner,
-            hand=own.hand,
-            tickets=own.tickets,
-            offered=own.offered,
-            trains=tuple(p.trains for p in state.players),
-            stations=tuple(p.stations for p in state.players),
-            face_up=state.face_up,
-            tunnel=state.tunnel,
-            final_turns=state.final_turns,
-            ticket_deck_size=len(state.ticket_deck),
-        )
+        # The fields set directly (no keyword arguments): this runs at every rollout step.
+        players = state.players
+        own = players[me]
+        self = cls.__new__(cls)
+        self.map = game_map = state.map
+        self.rules = state.rules
+        self.tables = map_tables(game_map)
+        self.me = me
+        self.phase = state.phase
+        self.route_owner = state.route_owner
+        self.hand = own.hand
+        self.tickets = own.tickets
+        self.offered = own.offered
+        self.trains = tuple([p.trains for p in players])
+        self.stations = tuple([p.stations for p in players])
+        self.face_up = state.face_up
+        self.tunnel = state.tunnel
+        self.final_turns = state.final_turns
+        self.ticket_deck_size = len(state.ticket_deck)
+        self.players = len(players)
+        return self
 
     @property
     def my_trains(self) -> int:
@@ -237,17 +261,21 @@ class Situation:
         normal = list(t.open_weight)
         station = list(t.open_weight)
         double = t.double
-        for r, o in enumerate(owner):
-            if o is None:
-                continue
+        route_a, route_b = t.route_a, t.route_b
+        # Only the owned routes (filtered in C: most of the board is open most of the game).
+        for r in compress(range(len(owner)), map(is_not, owner, repeat(None))):
+            o = owner[r]
             twin = double[r]
             if o == me:
                 normal[r] = station[r] = 0.0
                 closes = True
             else:
-                w = 0.0 if t.route_a[r] in my_cities or t.route_b[r] in my_cities else INF
-                normal[r] = w
-                station[r] = min(w, station_weight)
+                if my_cities and (route_a[r] in my_cities or route_b[r] in my_cities):
+                    normal[r] = 0.0
+                    station[r] = 0.0
+                else:
+                    normal[r] = INF
+                    station[r] = station_weight
                 closes = not doubles_open
             if twin >= 0 and closes and owner[twin] is None:
                 # Closed track: the connection goes through its twin, if anywhere.
@@ -260,37 +288,76 @@ def shortest(
 ) -> tuple[float, list[int]]:
     """The cheapest connection from city ``source`` to ``target``: (weight, route ids).
 
-    Dijkstra's algorithm; ``(INF, [])`` when the cities cannot be connected.
+    Dijkstra's algorithm; ``(INF, [])`` when the cities cannot be connected. Weights are
+    never negative, so a city is settled when it leaves the heap at its distance (a stale
+    entry has a larger one) and a relaxation of a settled city, or by an infinite weight,
+    never improves it. Ties go to the city that leaves the heap first, then to the route
+    listed first in :attr:`MapTables.adjacent`.
     """
     if source == target:
         return 0.0, []
-    dist: dict[int, float] = {source: 0.0}
-    via: dict[int, tuple[int, int]] = {}
+    dist = [INF] * len(tables.adjacent)
+    dist[source] = 0.0
+    via = [0] * len(dist)  # the route that reached each city
     heap: list[tuple[float, int]] = [(0.0, source)]
     adjacent = tables.adjacent
-    done: set[int] = set()
+    pop = heapq.heappop
+    push = heapq.heappush
     while heap:
-        d, city = heapq.heappop(heap)
-        if city in done:
+        d, city = pop(heap)
+        if d > dist[city]:
             continue
         if city == target:
             path: list[int] = []
+            route_a, route_b = tables.route_a, tables.route_b
             while city != source:
-                prev, route = via[city]
+                route = via[city]
                 path.append(route)
-                city = prev
+                city = route_a[route] + route_b[route] - city  # the route's other end
             return d, path
-        done.add(city)
         for nxt, route in adjacent[city]:
-            w = weight[route]
-            if w == INF or nxt in done:
-                continue
-            nd = d + w
-            if nd < dist.get(nxt, INF):
+            nd = d + weight[route]
+            if nd < dist[nxt]:
                 dist[nxt] = nd
-                via[nxt] = (city, route)
-                heapq.heappush(heap, (nd, nxt))
+                via[nxt] = route
+                push(heap, (nd, nxt))
     return INF, []
+
+
+def _shortest_memo(
+    memo: dict[tuple[int, int, int], list[tuple[tuple[float, ...], float, list[int]]]],
+    kind: int,
+    tables: MapTables,
+    source: int,
+    target: int,
+    weight: list[float],
+) -> tuple[float, list[int]]:
+    """:func:`shortest`, reusing the last answer for the same cities when it still holds.
+
+    The answer of Dijkstra's algorithm under weights ``old`` is also its answer under
+    ``new`` when no weight went down (``new >= old`` everywhere) and the routes of the path
+    kept theirs: the path still costs the same, every other connection costs at least as
+    much as before, and every city that tied with a city of the path (and lost the tie by
+    leaving the heap later, or by a later route) still leaves it no earlier. So the same
+    path, with the same ties, comes out. (Tested against :func:`shortest` in
+    ``tests/test_agents_planning.py``.) Routes claimed by others only raise weights, so
+    after most turns the plans of the other players need no search.
+    """
+    key = (kind, source, target)
+    entries = memo.get(key)
+    if entries is None:
+        entries = memo[key] = []
+    for old, cost, path in entries:
+        for r in path:
+            if weight[r] != old[r]:
+                break
+        else:
+            if all(map(_ge, weight, old)):
+                return cost, path
+    cost, path = shortest(tables, source, target, weight)
+    entries.insert(0, (tuple(weight), cost, path))
+    del entries[_MEMO_ENTRIES:]
+    return cost, path
 
 
 @frozen
@@ -324,50 +391,172 @@ def make_plan(
     A ticket is lost when it cannot be connected, or when connecting it would need more trains
     than the player has left (less ``reserve``).
     """
-    t = situation.tables
-    normal, station = weights if weights is not None else situation.route_weights()
-    planned: dict[int, None] = {}
-    links: dict[int, None] = {}
-    completed: set[int] = set()
-    lost: set[int] = set()
-    paths: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    budget = situation.my_trains - reserve
-    trains = 0
-    weight_total = 0.0
-    stations_left = situation.stations_left
-    order = sorted(set(tickets), key=lambda k: (-t.points[k], k))
-    work = list(normal)
-    work_station = list(station)
-    for k in order:
+    return _make_plan(situation, tickets, weights, reserve)[0]
+
+
+def _make_plan(
+    situation: Situation,
+    tickets: Iterable[int],
+    weights: tuple[list[float], list[float]] | None,
+    reserve: int,
+) -> tuple[Plan, set[int]]:
+    """:func:`make_plan` and the routes of every connection it searched (see
+    :class:`PlanKeeper`)."""
+    planner = _Planner(situation, weights, reserve)
+    progress = planner.start()
+    for k in planner.order(tickets):
+        planner.step(progress, k)
+    return progress.plan(), progress.touched
+
+
+def make_plans(
+    situation: Situation,
+    ticket_sets: Sequence[Iterable[int]],
+    weights: tuple[list[float], list[float]] | None = None,
+    reserve: int = 0,
+) -> list[Plan]:
+    """:func:`make_plan` of each of ``ticket_sets`` (the same plans), planning once the
+    tickets that several sets begin with (in the planning order: best-paying first)."""
+    planner = _Planner(situation, weights, reserve)
+    orders = [planner.order(tickets) for tickets in ticket_sets]
+    shared: dict[tuple[int, ...], int] = {}
+    for order in orders:
+        for n in range(1, len(order)):
+            shared[order[:n]] = shared.get(order[:n], 0) + 1
+    saved: dict[tuple[int, ...], _Progress] = {}
+    plans: list[Plan] = []
+    for order in orders:
+        n = len(order) - 1  # the longest saved proper prefix
+        while n > 0 and order[:n] not in saved:
+            n -= 1
+        progress = saved[order[:n]].copy() if n > 0 else planner.start()
+        n = max(n, 0)
+        for i in range(n, len(order)):
+            planner.step(progress, order[i])
+            if shared.get(order[: i + 1], 0) > 1 and i + 1 < len(order):
+                saved[order[: i + 1]] = progress.copy()
+        plans.append(progress.plan())
+    return plans
+
+
+class _Progress:
+    """A plan being made: what :meth:`_Planner.step` reads and updates, ticket by ticket."""
+
+    __slots__ = (
+        "completed",
+        "links",
+        "lost",
+        "paths",
+        "planned",
+        "touched",
+        "trains",
+        "weight",
+        "work",
+        "work_station",
+    )
+
+    def __init__(self, work: list[float], work_station: list[float]) -> None:
+        self.planned: dict[int, None] = {}
+        self.links: dict[int, None] = {}
+        self.completed: set[int] = set()
+        self.lost: set[int] = set()
+        self.paths: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        self.trains = 0
+        self.weight = 0.0
+        self.work = work
+        self.work_station = work_station
+        self.touched: set[int] = set()
+
+    def copy(self) -> _Progress:
+        other = _Progress(self.work.copy(), self.work_station.copy())
+        other.planned = self.planned.copy()
+        other.links = self.links.copy()
+        other.completed = self.completed.copy()
+        other.lost = self.lost.copy()
+        other.paths = self.paths.copy()
+        other.trains = self.trains
+        other.weight = self.weight
+        other.touched = self.touched.copy()
+        return other
+
+    def plan(self) -> Plan:
+        return Plan(
+            routes=tuple(self.planned),
+            links=tuple(self.links),
+            completed=frozenset(self.completed),
+            lost=frozenset(self.lost),
+            trains=self.trains,
+            weight=self.weight,
+            paths=tuple(self.paths),
+        )
+
+
+class _Planner:
+    """What every ticket step of one player's plans reads (see :func:`make_plan`)."""
+
+    __slots__ = ("budget", "normal", "owner", "station", "stations_left", "tables")
+
+    def __init__(
+        self,
+        situation: Situation,
+        weights: tuple[list[float], list[float]] | None,
+        reserve: int,
+    ) -> None:
+        self.tables = situation.tables
+        self.normal, self.station = weights if weights is not None else situation.route_weights()
+        self.owner = situation.route_owner
+        self.budget = situation.my_trains - reserve
+        self.stations_left = situation.stations_left
+
+    def order(self, tickets: Iterable[int]) -> tuple[int, ...]:
+        """The planning order: best-paying first, then by ticket id."""
+        points = self.tables.points
+        return tuple(sorted(set(tickets), key=lambda k: (-points[k], k)))
+
+    def start(self) -> _Progress:
+        return _Progress(list(self.normal), list(self.station))
+
+    def step(self, p: _Progress, k: int) -> None:
+        """Plan ticket ``k`` on top of the tickets planned in ``p``."""
+        t = self.tables
+        owner = self.owner
+        normal = self.normal
+        memo = t.paths
+        links = p.links
+        planned = p.planned
         a, b = t.ticket_a[k], t.ticket_b[k]
-        cost, path = shortest(t, a, b, work)
+        cost, path = _shortest_memo(memo, 0, t, a, b, p.work)
+        p.touched.update(path)
         used_links: list[int] = []
+        stations_left = self.stations_left
         if cost == INF and stations_left > len(links):
-            cost, path = shortest(t, a, b, work_station)
-            used_links = [
-                r for r in path if situation.route_owner[r] is not None and normal[r] != 0
-            ]
+            cost, path = _shortest_memo(memo, 1, t, a, b, p.work_station)
+            p.touched.update(path)
+            used_links = [r for r in path if owner[r] is not None and normal[r] != 0]
             if len(used_links) + len(links) > stations_left:
                 cost = INF
         if cost == INF:
-            lost.add(k)
-            continue
-        new = [r for r in path if situation.route_owner[r] is None and r not in planned]
-        if (
-            not new
-            and not [r for r in used_links if r not in links]
-            and all(normal[r] == 0 for r in path)
-        ):
-            completed.add(k)
-            continue
-        need = sum(t.length[r] for r in new)
-        if trains + need > budget:
-            lost.add(k)
-            continue
-        trains += need
-        weight_total += sum(work[r] for r in new) + STATION_WEIGHT * len(
-            [r for r in used_links if r not in links]
-        )
+            p.lost.add(k)
+            return
+        open_routes = [r for r in path if owner[r] is None]
+        new = [r for r in open_routes if r not in planned]
+        new_links = [r for r in used_links if r not in links]
+        if not new and not new_links:
+            for r in path:
+                if normal[r] != 0:
+                    break
+            else:
+                p.completed.add(k)
+                return
+        length = t.length
+        need = sum([length[r] for r in new])
+        if p.trains + need > self.budget:
+            p.lost.add(k)
+            return
+        p.trains += need
+        work = p.work
+        work_station = p.work_station
+        p.weight += sum([work[r] for r in new]) + STATION_WEIGHT * len(new_links)
         for r in new:
             planned[r] = None
             work[r] = 0.0
@@ -376,19 +565,81 @@ def make_plan(
             links[r] = None
             work[r] = 0.0
             work_station[r] = 0.0
-        paths.append(
-            (
-                k,
-                tuple(r for r in path if situation.route_owner[r] is None),
-                tuple(used_links),
-            )
-        )
-    return Plan(
-        routes=tuple(planned),
-        links=tuple(links),
-        completed=frozenset(completed),
-        lost=frozenset(lost),
-        trains=trains,
-        weight=weight_total,
-        paths=tuple(paths),
-    )
+        p.paths.append((k, tuple(open_routes), tuple(used_links)))
+
+
+def _route_weight(situation: Situation, owner: Sequence[int | None], r: int) -> tuple[float, float]:
+    """The weights (normal, with stations) of route ``r`` for the situation's player on the
+    board ``owner``: :meth:`Situation.route_weights` for one route."""
+    t = situation.tables
+    me = situation.me
+    o = owner[r]
+    if o is not None:
+        if o == me:
+            return 0.0, 0.0
+        cities = situation.map.cities
+        mine = situation.stations[me]
+        w = 0.0 if cities[t.route_a[r]] in mine or cities[t.route_b[r]] in mine else INF
+        return w, min(w, STATION_WEIGHT if situation.stations_left > 0 else INF)
+    twin = t.double[r]
+    if twin >= 0:
+        other = owner[twin]
+        if other is not None and (
+            other == me or situation.players < situation.rules.double_route_min_players
+        ):
+            return INF, INF
+    return t.open_weight[r], t.open_weight[r]
+
+
+class PlanKeeper:
+    """The plan of each player along one game (a rollout), made again only when the board
+    changed in a way that could change it.
+
+    A plan depends on the player's tickets, stations and trains (the key) and on the board.
+    When only routes off every connection the plan searched changed owner, and no route's
+    weight fell for this player (:func:`_shortest_memo`: then every search gives the same
+    connection, ties included), the plan stands as it is; else it is made afresh.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, players: int) -> None:
+        self._entries: list[
+            tuple[tuple[object, ...], tuple[int | None, ...], Plan, set[int]] | None
+        ] = [None] * players
+
+    def plan(self, situation: Situation, key: tuple[object, ...], reserve: int) -> Plan:
+        """The plan of ``situation.tickets`` (``key``: what besides the board it depends on:
+        the player's tickets, stations and trains)."""
+        me = situation.me
+        owner = situation.route_owner
+        entry = self._entries[me]
+        if entry is not None and entry[0] == key:
+            old = entry[1]
+            if old is owner or self._stands(situation, old, entry[3]):
+                if old is not owner:
+                    self._entries[me] = (key, owner, entry[2], entry[3])
+                return entry[2]
+        plan, touched = _make_plan(situation, situation.tickets, None, reserve)
+        self._entries[me] = (key, owner, plan, touched)
+        return plan
+
+    @staticmethod
+    def _stands(situation: Situation, old: tuple[int | None, ...], touched: set[int]) -> bool:
+        new = situation.route_owner
+        double = situation.tables.double
+        for r, was in enumerate(old):
+            if was is new[r]:
+                continue
+            twin = double[r]
+            for x in (r, twin) if twin >= 0 else (r,):
+                before = _route_weight(situation, old, x)
+                after = _route_weight(situation, new, x)
+                if x in touched:
+                    if before != after:
+                        return False
+                elif after[0] < before[0] or after[1] < before[1]:
+                    return False
+            if r in touched:
+                return False
+        return True

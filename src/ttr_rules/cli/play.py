@@ -39,7 +39,7 @@ from ..errors import IllegalActionError, InvalidActionError
 from ..game import apply_action, legal_actions, new_game, step
 from ..notation import format_action, parse_action
 from ..records import record_game, write_record
-from ..render import describe_event, svg, text
+from ..render import counted, describe_event, svg, text
 from ..state import GameState, Phase
 from ..views import PlayerView, observe
 
@@ -193,7 +193,7 @@ def action_label(action: Action, view: PlayerView) -> str:
         colour = "gray" if r.color is None else r.color.value
         pay = _payment(action.color, action.locomotives, r.length)
         points = view.rules.route_scores[r.length] if r.length < len(view.rules.route_scores) else 0
-        words = f"{r.a}-{r.b} {colour} {r.length}{kind}: pay {pay}, {points} points"
+        words = f"{r.a}-{r.b} {colour} {r.length}{kind}: pay {pay}, {counted(points, 'point')}"
     elif isinstance(action, BuildStation):
         seat = view.seats[view.current]
         cost = len(seat.stations) + 1

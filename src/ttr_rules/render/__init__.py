@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .layout import Layout, city_layout
 from .svg import CARD_FILLS, PLAYER_COLORS, svg
-from .text import SCORE_COLUMNS, describe_event, format_scores, score_table, text
+from .text import SCORE_COLUMNS, counted, describe_event, format_scores, score_table, text
 
 __all__ = [
     "CARD_FILLS",
@@ -18,6 +18,7 @@ __all__ = [
     "SCORE_COLUMNS",
     "Layout",
     "city_layout",
+    "counted",
     "describe_event",
     "format_scores",
     "score_table",

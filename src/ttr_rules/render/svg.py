@@ -25,6 +25,7 @@ from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
 from .layout import city_layout
 from .scene import as_view, end_scores, is_omniscient
+from .text import counted
 
 __all__ = ["CARD_FILLS", "PLAYER_COLORS", "svg"]
 
@@ -494,7 +495,8 @@ class _Drawing:
                 g,
                 x0,
                 y,
-                f"tunnel {route.a}–{route.b}: revealed {revealed}; {t.owed} extra card(s) owed",
+                f"tunnel {route.a}–{route.b}: revealed {revealed};"
+                f" {counted(t.owed, 'extra card')} owed",
                 font,
             )
             y += line

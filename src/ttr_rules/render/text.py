@@ -39,6 +39,7 @@ from .scene import as_view, end_scores, is_omniscient
 __all__ = [
     "SCORE_COLUMNS",
     "cards_text",
+    "counted",
     "describe_event",
     "format_scores",
     "route_text",
@@ -82,7 +83,7 @@ def text(state_or_view: GameState | PlayerView) -> str:
         t = view.tunnel
         lines.append(
             f"tunnel {route_text(m, t.route)}: revealed {cards_text(t.revealed)},"
-            f" {t.owed} extra card(s) owed"
+            f" {counted(t.owed, 'extra card')} owed"
         )
     for seat, s in enumerate(view.seats):
         lines.extend(_seat_lines(view, seat, s))
@@ -118,6 +119,15 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
             "  offered: " + ", ".join(f"#{t} {ticket_text(m.tickets[t])}" for t in s.offered)
         )
     return lines
+
+
+def counted(number: int, noun: str) -> str:
+    """A count with its noun in the singular or the plural.
+
+    >>> counted(1, "point"), counted(2, "point"), counted(0, "extra card")
+    ('1 point', '2 points', '0 extra cards')
+    """
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def cards_text(cards: Iterable[Color]) -> str:
@@ -156,18 +166,20 @@ _EVENT_TEXT: dict[type, _EventText] = {
     DeckReshuffled: lambda e, m: f"discard reshuffled into a deck of {e.cards} cards",
     TunnelRevealed: lambda e, m: (
         f"tunnel {route_text(m, e.route)} reveals {cards_text(e.cards)}:"
-        f" {e.owed} extra card(s) owed"
+        f" {counted(e.owed, 'extra card')} owed"
     ),
     TunnelDeclined: lambda e, m: f"player {e.player} declines the tunnel {route_text(m, e.route)}",
     RouteClaimed: lambda e, m: (
         f"player {e.player} claims {route_text(m, e.route)} with"
-        f" {cards_text(e.cards)} for {e.points} points"
+        f" {cards_text(e.cards)} for {counted(e.points, 'point')}"
     ),
     StationBuilt: lambda e, m: (
         f"player {e.player} builds a station in {e.city} with {cards_text(e.cards)}"
     ),
     TicketsDrawn: lambda e, m: f"player {e.player} draws {e.count} tickets",
-    TicketsKept: lambda e, m: f"player {e.player} keeps {e.kept} ticket(s), returns {e.returned}",
+    TicketsKept: lambda e, m: (
+        f"player {e.player} keeps {counted(e.kept, 'ticket')}, returns {e.returned}"
+    ),
     Passed: lambda e, m: f"player {e.player} passes",
     TurnEnded: lambda e, m: "",
     FinalRoundStarted: lambda e, m: f"final round: player {e.player} has {e.trains} trains left",
