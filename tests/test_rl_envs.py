@@ -12,8 +12,15 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from ttr_rules import IllegalActionError, final_scores, legal_actions, load_map, winners
-from ttr_rules.rl import ActionSpace, encode_state_observation
+from ttr_rules import (
+    IllegalActionError,
+    final_scores,
+    legal_actions,
+    load_map,
+    observe,
+    winners,
+)
+from ttr_rules.rl import ActionSpace, encode_observation, encode_state_observation
 from ttr_rules.rl.gymnasium import ENV_ID, TicketToRideEnv
 from ttr_rules.rl.pettingzoo import env, raw_env
 
@@ -83,6 +90,33 @@ def test_pettingzoo_plays_the_engines_game_and_rewards_the_winners() -> None:
         e.step(int(rnd.choice(np.flatnonzero(mask))))
     assert e.state.is_terminal and not e.agents
     assert list(rewards.values()) == _win_rewards(e.state, 3)
+
+
+@pytest.mark.parametrize(("players", "everyone"), [(2, True), (4, True), (2, False), (4, False)])
+def test_pettingzoo_observations_equal_the_views_encoding_along_games(
+    players: int, everyone: bool
+) -> None:
+    """The environment updates each seat's last vector from the changed fields (and the
+    route owners from the claims it applies): every observation of every seat, after every
+    step of whole games (the last of one game followed by the first of the next), equals the
+    view's encoding from scratch, and the mask the legal actions. ``everyone=False``: only the
+    agent to act observes, so several claims happen between two looks of one seat."""
+    e = env(players=players)
+    space = ActionSpace(EUROPE, players)
+    rnd = np.random.default_rng(players)
+    for seed in (1, 2):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            for other in e.agents if everyone else [agent]:
+                seat = int(other.split("_")[1])
+                seen = e.observe(other)
+                assert (seen["observation"] == encode_observation(observe(e.state, seat))).all()
+            assert (obs["action_mask"].view(bool) == space.mask(e.state)).all()
+            if terminated or truncated:
+                e.step(None)
+            else:
+                e.step(int(rnd.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 def test_pettingzoo_reset_seed_deals_new_game_seed() -> None:

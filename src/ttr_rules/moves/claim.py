@@ -7,6 +7,8 @@ The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
 from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
@@ -66,7 +68,7 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     doubles_open = len(state.players) >= state.rules.double_route_min_players
     doubles = board.double
     stride = board.stride
-    found: list[tuple[int, list[int]]] = []
+    found: list[tuple[int, Sequence[int]]] = []
     # Routes are grouped by colour and then by kind (length, ferry symbols), shortest first:
     # the hand affords a kind, or not, for all its routes at once.
     for code, kinds in board.kinds_by_color:
@@ -77,7 +79,7 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
                 break
             if locos < ferry:
                 continue
-            payments: list[int] | None = None
+            payments: Sequence[int] | None = None
             for r in routes:
                 if owner[r] is not None:
                     continue
@@ -87,7 +89,13 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
                     if other_owner is not None and (other_owner == seat or not doubles_open):
                         continue
                 if payments is None:
-                    payments = payment_indices(counts, length, code, ferry, stride)
+                    if code < 0:  # gray: every colour held may pay
+                        payments = payment_indices(counts, length, code, ferry, stride)
+                    else:
+                        key = (stride, code, length, ferry, counts[code], locos)
+                        payments = _COLOURED.get(key)
+                        if payments is None:
+                            payments = _coloured_payments(key, counts)
                 found.append((r, payments))
     found.sort()
     tables = board.claim_tables
@@ -95,6 +103,24 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     for r, payments in found:
         out += map(tables[r].__getitem__, payments)  # type: ignore[arg-type]
     return out
+
+
+#: The payment indices of a coloured route kind by (stride, colour code, length, ferry
+#: locomotives, cards of the colour held, locomotives held): only these decide them, and they
+#: repeat from hand to hand. Ints only (nothing for the garbage collector to track); bounded.
+_COLOURED: dict[tuple[int, int, int, int, int, int], tuple[int, ...]] = {}
+_COLOURED_SIZE = 4096
+
+
+def _coloured_payments(
+    key: tuple[int, int, int, int, int, int], counts: tuple[int, ...]
+) -> tuple[int, ...]:
+    """:func:`~ttr_rules.maps.index.payment_indices` of a coloured route kind, memoized."""
+    stride, code, length, ferry = key[:4]
+    if len(_COLOURED) >= _COLOURED_SIZE:
+        _COLOURED.clear()
+    found = _COLOURED[key] = tuple(payment_indices(counts, length, code, ferry, stride))
+    return found
 
 
 def pay_tunnel_problem(state: GameState, action: PayTunnel) -> Problem | None:

@@ -12,8 +12,9 @@ Counts are raw (not normalised); the one-hot fields are 0 or 1; the layout's ``l
 
 from __future__ import annotations
 
+import struct
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import compress
 from operator import ne
@@ -22,7 +23,16 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 from attrs import frozen
 
-from ttr_rules import Color, GameMap, GameState, Phase, PlayerView, Rules
+from ttr_rules import (
+    Color,
+    GameMap,
+    GameState,
+    PendingTunnel,
+    Phase,
+    PlayerState,
+    PlayerView,
+    Rules,
+)
 
 from .space import offer_positions
 
@@ -193,30 +203,89 @@ def observation_layout(
     return _layout(game_map, players, rules if rules is not None else game_map.rules)
 
 
-class _Board:
-    """One viewer's slowly changing fields and the values they were computed from."""
+class _Network:
+    """The cities that one player's routes join: a component label per city. Joining two
+    components relabels the smaller one, so that a connection test is two list reads."""
+
+    __slots__ = ("label", "members")
+
+    def __init__(self, cities: int) -> None:
+        self.label = list(range(cities))
+        self.members = [[c] for c in range(cities)]
+
+    def join(self, a: int, b: int) -> bool:
+        """Join the components of ``a`` and ``b``; False when they were one already."""
+        label, members = self.label, self.members
+        keep, gone = label[a], label[b]
+        if keep == gone:
+            return False
+        if len(members[keep]) < len(members[gone]):
+            keep, gone = gone, keep
+        moved = members[gone]
+        for city in moved:
+            label[city] = keep
+        members[keep] += moved
+        members[gone] = []
+        return True
+
+
+class _Seen:
+    """One viewer's last vector and the values it was computed from.
+
+    Successive states share the values that did not change (the engine copies a state by
+    replacing fields), so :meth:`_Encoder.encode_state` compares each source with the one the
+    vector was computed from, by identity, and rewrites only the fields whose source changed.
+    The sources are kept alive here, so an identity match is never a reused id."""
 
     __slots__ = (
         "array",
+        "deck",
         "discard",
         "discard_counts",
+        "face_up",
         "kept",
-        "offered",
+        "network",
+        "onehot",
+        "open",
+        "out_of_play",
         "owners",
-        "parent",
-        "stations",
+        "players",
+        "scalars",
+        "seats",
+        "ticket_box",
+        "ticket_deck",
+        "tunnel",
+        "view",
     )
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, players: int) -> None:
         self.array = np.zeros(size, dtype=np.float32)
+        #: Writes go through a memoryview: several times cheaper than numpy's item assignment.
+        self.view = self.array.data
+        #: The ``players`` tuple last seen, and each seat's player state (viewer first).
+        self.players: object = None
+        self.seats: list[PlayerState | None] = [None] * players
         self.owners: tuple[int | None, ...] | None = None
-        self.discard: tuple[Color, ...] | None = None
-        self.stations: tuple[tuple[str, ...], ...] | None = None
+        #: The cities the viewer's routes join (None: to rebuild).
+        self.network: _Network | None = None
+        #: The viewer's kept tickets the ticket fields were written from, and those of them
+        #: that the viewer's routes do not connect yet.
         self.kept: tuple[int, ...] | None = None
-        self.offered: tuple[int, ...] | None = None
+        self.open: list[int] = []
+        self.discard: tuple[Color, ...] | None = None
         self.discard_counts: list[int] = []
-        #: Union-find parents of the cities over the viewer's routes (None: to rebuild).
-        self.parent: list[int] | None = None
+        self.deck: object = None
+        self.ticket_deck: object = None
+        self.ticket_box: object = None
+        self.out_of_play: object = None
+        self.scalars: tuple[int | None, int, int] | None = None
+        self.onehot: object = None
+        self.face_up: tuple[Color | None, ...] | None = None
+        self.tunnel: PendingTunnel | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A cache: a copy starts afresh (memoryviews do not pickle).
+        return (_Seen, (len(self.array), len(self.seats)))
 
 
 def _changes(old: tuple[object, ...], new: tuple[object, ...]) -> list[int]:
@@ -224,45 +293,39 @@ def _changes(old: tuple[object, ...], new: tuple[object, ...]) -> list[int]:
     return list(compress(range(len(new)), map(ne, old, new)))
 
 
-def _find(parent: list[int], x: int) -> int:
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
-
-
-def _union(parent: list[int], a: int, b: int) -> None:
-    parent[_find(parent, a)] = _find(parent, b)
+def _floats(values: Sequence[float]) -> memoryview:
+    """A float32 memoryview of ``values`` (a source for the vectors' slice assignments)."""
+    return np.array(values, dtype=np.float32).data
 
 
 class _Encoder:
-    """Per-layout index tables and, per thread and viewer, the last board encoded.
+    """Per-layout index tables: :meth:`encode_view` writes a vector from scratch,
+    :meth:`encode_state` brings a viewer's last vector up to date (see :class:`_Seen`).
 
-    Successive states share the values that did not change (the engine copies a state by
-    replacing fields), so each viewer's slowly changing fields — route owners, discard,
-    stations, own tickets and offer — are updated in place from the previous ones, compared by
-    identity first; the board keeps the values it was computed from alive, so an identity
-    match is never a stale id.
-    """
+    Vectors are written through memoryviews and ``struct`` packers, which cost a fraction of
+    numpy's item and slice assignment from Python values."""
 
     def __init__(self, layout: ObservationLayout) -> None:
         game_map = layout.map
+        self.layout_key = (game_map, layout.players, layout.rules)
         self.size = layout.size
         self.players = p = layout.players
-        self.scalars = slice(0, layout.field("phase").stop)
         at = {f.name: f.start for f in layout.fields}
-        self.discard = layout["discard"]
+        self.seats = at["seats"]
+        self.piles = at["piles"]
+        self.scalars = at["final_round"]
+        self.onehot_slice = slice(at["current_seat"], layout.field("phase").stop)
+        self.discard = at["discard"]
         self.tunnel = slice(at["tunnel_payment"], layout.field("tunnel_owed").stop)
         self.route_owner = at["route_owner"]
         self.route_owner_slice = layout["route_owner"]
         self.stations = at["stations"]
-        self.stations_slice = layout["stations"]
         self.kept = at["tickets_kept"]
         self.tickets_slice = slice(at["tickets_kept"], layout.field("tickets_completed").stop)
         self.completed = at["tickets_completed"]
         self.offered = at["offered"]
-        self.offered_slice = layout["offered"]
         self.tunnel_route = at["tunnel_route"]
+        self.face_up = at["face_up"]
         self.tickets = len(game_map.tickets)
         self.stations_per_player = layout.rules.stations_per_player
         self.city_index = {c: i for i, c in enumerate(game_map.cities)}
@@ -274,181 +337,362 @@ class _Encoder:
             (self.city_index[t.a], self.city_index[t.b]) for t in game_map.tickets
         )
         self.cities = len(game_map.cities)
-        self.face_up_slice = layout["face_up"]
-        #: ``(one-hot seat to act, one-hot phase)`` by (seat to act relative to the viewer,
+        self.pack_seat = struct.Struct(f"{len(SEAT_COLUMNS)}f").pack_into
+        #: The hand and the viewer's own seat row, adjacent in the layout: one write.
+        assert self.seats == _KINDS
+        self.pack_own = struct.Struct(f"{_KINDS + len(SEAT_COLUMNS)}f").pack_into
+        #: Byte offset of each seat row (viewer first).
+        self.seat_offsets = [4 * (self.seats + rel * len(SEAT_COLUMNS)) for rel in range(p)]
+        self.pack_kinds = struct.Struct(f"{_KINDS}f").pack_into
+        self.pack_scalars = struct.Struct("4f").pack_into
+        self.pack_tunnel = struct.Struct(f"{self.tunnel.stop - self.tunnel.start}f").pack_into
+        self.no_tickets = _floats([0] * (self.tickets_slice.stop - self.tickets_slice.start))
+        self.no_tunnel = _floats([0] * (self.tunnel.stop - self.tunnel.start))
+        #: Per viewer, the seats in rotated order (the viewer first).
+        self.rotation = [tuple((viewer + rel) % p for rel in range(p)) for viewer in range(p)]
+        #: ``current_seat`` and ``phase`` together, by (seat to act relative to the viewer,
         #: phase); nobody acts once the game is over.
-        self.turn_onehots = [
+        self.onehots = [
             [
-                tuple(int(i == rel and phase is not _GAME_OVER) for i in range(p))
-                + tuple(int(q is phase) for q in _PHASES)
+                _floats(
+                    [i == rel and phase is not _GAME_OVER for i in range(p)]
+                    + [q is phase for q in _PHASES]
+                )
                 for phase in _PHASES
             ]
             for rel in range(p)
         ]
+        #: A face-up slot's entries by the card shown (None: an empty slot).
+        self.card_onehot: dict[Color | None, memoryview] = {None: _floats([0] * _KINDS)}
+        for c in _COLORS:
+            self.card_onehot[c] = _floats([c is k for k in _COLORS])
+        #: Per viewer, the ``route_owner`` row by owner seat (None: unclaimed).
+        self.owner_rows: list[dict[int | None, memoryview]] = [
+            {
+                None: _floats([0] * p),
+                **{
+                    owner: _floats([(owner - viewer) % p == i for i in range(p)])
+                    for owner in range(p)
+                },
+            }
+            for viewer in range(p)
+        ]
         self._local = threading.local()
-        #: Per viewer, the ``route_owner`` row of each owner seat; row −1: unclaimed.
-        self.owner_rows = []
-        for viewer in range(p):
-            rows = np.zeros((p + 1, p), dtype=np.float32)
-            for owner in range(p):
-                rows[owner, (owner - viewer) % p] = 1
-            self.owner_rows.append(rows)
-        self._last_change: tuple[object, object, list[int]] = ((), (), [])
+        #: Route-owner transitions: ``id(after) -> (after, before, routes changed)``.
+        self._transitions: dict[
+            int, tuple[tuple[int | None, ...], tuple[int | None, ...], list[int]]
+        ] = {}
 
-    def _boards(self) -> list[_Board]:
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Shared per layout: a copy is the encoder of the same layout.
+        return (_encoder, self.layout_key)
+
+    def seen(self) -> list[_Seen]:
+        """One :class:`_Seen` per viewer, for a caller that keeps its own (an environment)."""
+        return [_Seen(self.size, self.players) for _ in range(self.players)]
+
+    def thread_seen(self) -> list[_Seen]:
+        """This thread's :class:`_Seen` per viewer (what :func:`encode_state_observation`
+        updates)."""
         try:
-            return self._local.boards  # type: ignore[no-any-return]
+            return self._local.seen  # type: ignore[no-any-return]
         except AttributeError:
-            self._local.boards = boards = [_Board(self.size) for _ in range(self.players)]
-            self._local.face_up = ((), np.zeros(0, np.float32))
-            return boards
+            self._local.seen = seen = self.seen()
+            return seen
 
-    def board(
-        self,
-        viewer: int,
-        owners: tuple[int | None, ...],
-        discard: tuple[Color, ...],
-        stations: tuple[tuple[str, ...], ...],
-        kept: tuple[int, ...],
-        offered: tuple[int, ...],
-    ) -> NDArray[np.float32]:
-        """The viewer's vector holding only the slowly changing fields (route owners, the
-        discard, stations — ``stations`` viewer first —, kept and completed tickets, the
-        offer), brought up to date. Copy it before changing it."""
-        b = self._boards()[viewer]
-        array = b.array
-        p = self.players
-        old = b.owners
-        own_changed = False
-        if old is not owners:
-            base = self.route_owner
-            rows = self.owner_rows[viewer]
-            if old is None or len(old) != len(owners):
-                array[self.route_owner_slice] = 0
-                changed = [r for r, o in enumerate(owners) if o is not None]
-                b.parent = None
-            else:
-                changed = self._changes(old, owners)
-            parent = b.parent
-            for r in changed:
-                o = owners[r]
-                start = base + r * p
-                array[start : start + p] = rows[-1 if o is None else o]
-                if o == viewer:
-                    own_changed = True
-                    if parent is not None:
-                        _union(parent, *self.route_ends[r])
-                elif old is not None and old[r] == viewer:  # not in a game: rebuild
-                    own_changed = True
-                    b.parent = parent = None
-            b.owners = owners
-        if b.discard is not discard:
-            before = b.discard
-            if before is not None and discard[: len(before)] == before:
-                counts = b.discard_counts.copy()
-                for card in discard[len(before) :]:
-                    counts[card.code] += 1
-            else:
-                counts = [discard.count(c) for c in _COLORS]
-            array[self.discard] = counts
-            b.discard = discard
-            b.discard_counts = counts
-        if b.stations != stations:
-            array[self.stations_slice] = 0
-            city_index, base = self.city_index, self.stations
-            array.put(
-                [base + city_index[c] * p + rel for rel, cs in enumerate(stations) for c in cs], 1
-            )
-            b.stations = stations
-        if own_changed or b.kept is not kept:
-            array[self.tickets_slice] = 0
-            ones = [self.kept + t for t in kept]
-            if kept:
-                if b.parent is None:
-                    b.parent = self._parent(owners, viewer)
-                parent, ends = b.parent, self.ticket_ends
-                ones += [
-                    self.completed + t
-                    for t in kept
-                    if _find(parent, ends[t][0]) == _find(parent, ends[t][1])
-                ]
-            array.put(ones, 1)
-            b.kept = kept
-        if b.offered is not offered:
-            array[self.offered_slice] = 0
-            t_count, base = self.tickets, self.offered
-            array.put([base + i * t_count + t for i, t in enumerate(offered)], 1)
-            b.offered = offered
-        return array
+    # ------------------------------------------------------------------ pieces
 
-    def _changes(self, old: tuple[int | None, ...], new: tuple[int | None, ...]) -> list[int]:
-        """:func:`_changes`, remembering the last pair: the other viewers see the same
-        transition."""
-        last = self._last_change
-        if last[0] is old and last[1] is new:
-            return last[2]
-        found = _changes(old, new)
-        self._last_change = (old, new, found)
-        return found
-
-    def _parent(self, owners: tuple[int | None, ...], viewer: int) -> list[int]:
-        """Union-find parents of the cities joined by the viewer's routes."""
-        parent = list(range(self.cities))
+    def _network(self, owners: tuple[int | None, ...], viewer: int) -> _Network:
+        """The cities joined by the viewer's routes."""
+        network = _Network(self.cities)
         ends = self.route_ends
         for r, o in enumerate(owners):
             if o == viewer:
-                _union(parent, *ends[r])
-        return parent
+                network.join(*ends[r])
+        return network
 
-    def face_up_row(self, face_up: tuple[Color | None, ...]) -> NDArray[np.float32]:
-        """The ``face_up`` field (cached for the last row seen)."""
-        local = self._local
-        last = local.face_up
-        if last[0] is face_up:
-            return last[1]  # type: ignore[no-any-return]
-        row = np.zeros(len(face_up) * _KINDS, dtype=np.float32)
-        row.put([slot * _KINDS + c.code for slot, c in enumerate(face_up) if c], 1)
-        local.face_up = (face_up, row)
-        return row
-
-    def finish(
-        self,
-        game: GameState | PlayerView,
-        viewer: int,
-        values: list[int],
-        board: NDArray[np.float32],
-    ) -> NDArray[np.float32]:
-        """Add the final-round scalars, the seat to act and the phase (``values`` holds the
-        scalars before them), the face-up row and a pending tunnel to a copy of ``board``."""
-        final = game.final_turns
-        if final is None:
-            values += (0, 0, game.passes, game.turn)
-        else:
-            values += (1, final, game.passes, game.turn)
-        # tuple.index compares by identity first: cheaper than hashing an enum member.
-        values += self.turn_onehots[(game.current - viewer) % self.players][
-            _PHASES.index(game.phase)
-        ]
-        obs = board.copy()
-        obs[self.scalars] = values
-        obs[self.face_up_slice] = self.face_up_row(game.face_up)
-        tunnel = game.tunnel
-        if tunnel is not None:
-            obs[self.tunnel_route + tunnel.route] = 1
-            payment = [0] * _KINDS
-            length = self.route_length[tunnel.route]
-            if tunnel.color is _LOCOMOTIVE:
-                payment[-1] = length
+    def _write_tickets(self, mv: memoryview, kept: tuple[int, ...], network: _Network) -> list[int]:
+        """``tickets_kept`` and ``tickets_completed``; the kept tickets not completed."""
+        mv[self.tickets_slice] = self.no_tickets
+        ends, base, completed, label = self.ticket_ends, self.kept, self.completed, network.label
+        open_tickets = []
+        for t in kept:
+            mv[base + t] = 1
+            a, b = ends[t]
+            if label[a] == label[b]:
+                mv[completed + t] = 1
             else:
-                payment[tunnel.color.code] = length - tunnel.locomotives
-                payment[-1] = tunnel.locomotives
-            obs[self.tunnel] = [*payment, *_kinds(tunnel.revealed), tunnel.owed]
-        return obs
+                open_tickets.append(t)
+        return open_tickets
+
+    def _write_stations(
+        self, mv: memoryview, rel: int, cities: tuple[str, ...], value: int
+    ) -> None:
+        base, p, index = self.stations + rel, self.players, self.city_index
+        for city in cities:
+            mv[base + index[city] * p] = value
+
+    def _write_offer(self, mv: memoryview, offered: tuple[int, ...], value: int) -> None:
+        base, t_count = self.offered, self.tickets
+        for i, t in enumerate(offered):
+            mv[base + i * t_count + t] = value
+
+    def _write_tunnel(self, mv: memoryview, tunnel: PendingTunnel) -> None:
+        mv[self.tunnel_route + tunnel.route] = 1
+        payment = [0] * _KINDS
+        length = self.route_length[tunnel.route]
+        if tunnel.color is _LOCOMOTIVE:
+            payment[-1] = length
+        else:
+            payment[tunnel.color.code] = length - tunnel.locomotives
+            payment[-1] = tunnel.locomotives
+        self.pack_tunnel(mv, 4 * self.tunnel.start, *payment, *_kinds(tunnel.revealed), tunnel.owed)
+
+    def _write_scalars(self, mv: memoryview, final: int | None, passes: int, turn: int) -> None:
+        if final is None:
+            self.pack_scalars(mv, 4 * self.scalars, 0, 0, passes, turn)
+        else:
+            self.pack_scalars(mv, 4 * self.scalars, 1, final, passes, turn)
+
+    def _write_face_up(
+        self,
+        mv: memoryview,
+        face_up: tuple[Color | None, ...],
+        old: tuple[Color | None, ...] | None,
+    ) -> None:
+        """The face-up slots that differ from ``old`` (all of them when None)."""
+        start, onehot = self.face_up, self.card_onehot
+        before_row: tuple[object, ...] = old or ()
+        if len(before_row) != len(face_up):
+            before_row = (_UNSEEN,) * len(face_up)
+        for card, before in zip(face_up, before_row, strict=True):
+            if card is not before:
+                mv[start : start + _KINDS] = onehot[card]
+            start += _KINDS
+
+    # ------------------------------------------------------------------ a view
+
+    def encode_view(self, view: PlayerView, viewer: int) -> NDArray[np.float32]:
+        """The vector of ``viewer``'s view, written from scratch."""
+        a = np.zeros(self.size, dtype=np.float32)
+        mv = a.data
+        seats = view.seats
+        own = seats[viewer]
+        if own.hand is not None:
+            self.pack_kinds(mv, 0, *own.hand.counts)
+        left = self.stations_per_player
+        for rel, seat in enumerate(self.rotation[viewer]):
+            s = seats[seat]
+            self.pack_seat(
+                mv,
+                4 * (self.seats + rel * len(SEAT_COLUMNS)),
+                s.hand_size,
+                s.trains,
+                left - len(s.stations),
+                s.route_points,
+                s.ticket_count,
+                s.offered_count,
+            )
+            self._write_stations(mv, rel, s.stations, 1)
+        mv[self.piles : self.piles + len(PILE_COLUMNS)] = _floats(
+            [view.deck_size, view.ticket_deck_size, view.ticket_box_size, view.out_of_play_size]
+        )
+        self._write_scalars(mv, view.final_turns, view.passes, view.turn)
+        rel = (view.current - viewer) % self.players
+        mv[self.onehot_slice] = self.onehots[rel][_PHASES.index(view.phase)]
+        self.pack_kinds(mv, 4 * self.discard, *_kinds(view.discard))
+        if view.tunnel is not None:
+            self._write_tunnel(mv, view.tunnel)
+        self._write_face_up(mv, view.face_up, None)
+        owners, rows, base, p = (
+            view.route_owner,
+            self.owner_rows[viewer],
+            self.route_owner,
+            self.players,
+        )
+        for r, o in enumerate(owners):
+            if o is not None:
+                mv[base + r * p : base + r * p + p] = rows[o]
+        if own.tickets:
+            self._write_tickets(mv, own.tickets, self._network(owners, viewer))
+        self._write_offer(mv, own.offered or (), 1)
+        return a
+
+    # ------------------------------------------------------------------ a state
+
+    def encode_state(self, seen: _Seen, state: GameState, viewer: int) -> NDArray[np.float32]:
+        """``viewer``'s vector of ``state``: ``seen``'s last one with the fields whose sources
+        changed rewritten, copied."""
+        mv = seen.view
+        joined = False
+        players = state.players
+        if players is not seen.players:
+            seats, left = seen.seats, self.stations_per_player
+            for rel, seat in enumerate(self.rotation[viewer]):
+                ps = players[seat]
+                old = seats[rel]
+                if ps is old:
+                    continue
+                seats[rel] = ps
+                hand, stations = ps.hand.counts, ps.stations
+                row = (
+                    sum(hand),
+                    ps.trains,
+                    left - len(stations),
+                    ps.route_points,
+                    len(ps.tickets),
+                    len(ps.offered),
+                )
+                if rel:
+                    self.pack_seat(mv, self.seat_offsets[rel], *row)
+                else:
+                    self.pack_own(mv, 0, *hand, *row)
+                    offered = ps.offered
+                    if old is None:
+                        self._write_offer(mv, offered, 1)
+                    elif offered is not old.offered:
+                        self._write_offer(mv, old.offered, 0)
+                        self._write_offer(mv, offered, 1)
+                if old is None:
+                    self._write_stations(mv, rel, stations, 1)
+                elif stations is not old.stations:
+                    self._write_stations(mv, rel, old.stations, 0)
+                    self._write_stations(mv, rel, stations, 1)
+            seen.players = players
+        owners = state.route_owner
+        old_owners = seen.owners
+        if owners is not old_owners:
+            base, p, rows = self.route_owner, self.players, self.owner_rows[viewer]
+            if old_owners is None or len(old_owners) != len(owners):
+                changed: Iterable[int] = range(len(owners))
+                old_owners = None
+                seen.network = None
+            else:
+                changed = self._changes(old_owners, owners)
+            network = seen.network
+            for r in changed:
+                o = owners[r]
+                mv[base + r * p : base + r * p + p] = rows[o]
+                if o == viewer:
+                    if network is not None and network.join(*self.route_ends[r]):
+                        joined = True
+                elif old_owners is not None and old_owners[r] == viewer:  # not in a game
+                    seen.network = network = None
+            seen.owners = owners
+        kept = players[viewer].tickets
+        if kept is not seen.kept or seen.network is None:
+            if seen.network is None:
+                seen.network = self._network(owners, viewer)
+            seen.open = self._write_tickets(mv, kept, seen.network)
+            seen.kept = kept
+        elif joined and seen.open:
+            label, ends, completed, still = seen.network.label, self.ticket_ends, self.completed, []
+            for t in seen.open:
+                a, b = ends[t]
+                if label[a] == label[b]:
+                    mv[completed + t] = 1
+                else:
+                    still.append(t)
+            seen.open = still
+        deck = state.deck
+        if deck is not seen.deck:
+            seen.deck = deck
+            mv[self.piles] = len(deck)
+        tickets = state.ticket_deck
+        if tickets is not seen.ticket_deck:
+            seen.ticket_deck = tickets
+            mv[self.piles + 1] = len(tickets)
+        tickets = state.ticket_box
+        if tickets is not seen.ticket_box:
+            seen.ticket_box = tickets
+            mv[self.piles + 2] = len(tickets)
+        aside = state.out_of_play
+        if aside is not seen.out_of_play:
+            seen.out_of_play = aside
+            mv[self.piles + 3] = len(aside)
+        scalars = (state.final_turns, state.passes, state.turn)
+        if scalars != seen.scalars:
+            seen.scalars = scalars
+            self._write_scalars(mv, *scalars)
+        # tuple.index compares by identity first: cheaper than hashing an enum member.
+        onehot = self.onehots[(state.current - viewer) % self.players][_PHASES.index(state.phase)]
+        if onehot is not seen.onehot:
+            seen.onehot = onehot
+            mv[self.onehot_slice] = onehot
+        discard = state.discard
+        if discard is not seen.discard:
+            before = seen.discard
+            if before is not None and discard[: len(before)] == before:
+                counts = seen.discard_counts.copy()
+                for card in discard[len(before) :]:
+                    counts[card.code] += 1
+            else:
+                counts = _kinds(discard)
+            self.pack_kinds(mv, 4 * self.discard, *counts)
+            seen.discard = discard
+            seen.discard_counts = counts
+        face_up = state.face_up
+        if face_up is not seen.face_up:
+            self._write_face_up(mv, face_up, seen.face_up)
+            seen.face_up = face_up
+        tunnel = state.tunnel
+        if tunnel is not seen.tunnel:
+            if seen.tunnel is not None:
+                mv[self.tunnel] = self.no_tunnel
+                mv[self.tunnel_route + seen.tunnel.route] = 0
+            if tunnel is not None:
+                self._write_tunnel(mv, tunnel)
+            seen.tunnel = tunnel
+        return seen.array.copy()
+
+    def note_claim(
+        self, before: tuple[int | None, ...], after: tuple[int | None, ...], route: int
+    ) -> None:
+        """Record that the route owners ``after`` are ``before`` with ``route`` claimed (what
+        an environment knows from the action it applied), so that :meth:`encode_state` finds
+        the changed routes without comparing the two tuples entry by entry. Checked: a wrong
+        note is ignored."""
+        if (
+            len(before) == len(after)
+            and 0 <= route < len(after)
+            and before[route] is None
+            and after[route] is not None
+            and before[:route] == after[:route]
+            and before[route + 1 :] == after[route + 1 :]
+        ):
+            self._remember(before, after, [route])
+
+    def _remember(
+        self, before: tuple[int | None, ...], after: tuple[int | None, ...], changed: list[int]
+    ) -> None:
+        transitions = self._transitions
+        if len(transitions) >= 64:
+            transitions.clear()
+        transitions[id(after)] = (after, before, changed)
+
+    def _changes(self, old: tuple[int | None, ...], new: tuple[int | None, ...]) -> list[int]:
+        """The routes whose owner differs between ``old`` and ``new``: through the recorded
+        transitions that lead from ``old`` to ``new`` when there are any (each entry keeps its
+        tuples alive, so an id found is the tuple recorded), else compared entry by entry."""
+        transitions, found, at = self._transitions, [], new
+        for _ in range(2 * self.players + 2):
+            step = transitions.get(id(at))
+            if step is None or step[0] is not at:
+                break
+            found += step[2]
+            at = step[1]
+            if at is old:
+                return found
+        found = _changes(old, new)
+        self._remember(old, new, found)
+        return found
 
 
 _LOCOMOTIVE: Final = Color.LOCOMOTIVE
 _COLORS: Final = tuple(Color)
 _GAME_OVER: Final = Phase.GAME_OVER
+#: Stands for a face-up slot not written yet (no card is this object).
+_UNSEEN: Final = object()
 
 
 def _kinds(cards: Sequence[Color]) -> list[int]:
@@ -488,31 +732,7 @@ def encode_observation(view: PlayerView) -> NDArray[np.float32]:
     viewer = view.player
     if viewer is None:
         raise ValueError("encode_observation needs a player's view, not a spectator's")
-    seats = view.seats
-    enc = _encoder(view.map, len(seats), view.rules)
-    own = seats[viewer]
-    values: list[int] = list(own.hand.counts) if own.hand is not None else [0] * _KINDS
-    left = enc.stations_per_player
-    order = seats[viewer:] + seats[:viewer]
-    for s in order:
-        values += (
-            s.hand_size,
-            s.trains,
-            left - len(s.stations),
-            s.route_points,
-            s.ticket_count,
-            s.offered_count,
-        )
-    values += (view.deck_size, view.ticket_deck_size, view.ticket_box_size, view.out_of_play_size)
-    board = enc.board(
-        viewer,
-        view.route_owner,
-        view.discard,
-        tuple(s.stations for s in order),
-        own.tickets or (),
-        own.offered or (),
-    )
-    return enc.finish(view, viewer, values, board)
+    return _encoder(view.map, len(view.seats), view.rules).encode_view(view, viewer)
 
 
 def encode_state_observation(state: GameState, player: int) -> NDArray[np.float32]:
@@ -525,37 +745,8 @@ def encode_state_observation(state: GameState, player: int) -> NDArray[np.float3
     >>> bool((encode_state_observation(state, 1) == encode_observation(observe(state, 1))).all())
     True
     """
-    players = state.players
-    if not isinstance(player, int) or not 0 <= player < len(players):
-        raise ValueError(f"player must be a seat from 0 to {len(players) - 1}, got {player!r}")
-    enc = _encoder(state.map, len(players), state.rules)
-    own = players[player]
-    values: list[int] = list(own.hand.counts)
-    left = enc.stations_per_player
-    order = players[player:] + players[:player]
-    stations = []
-    for p in order:
-        values += (
-            sum(p.hand.counts),
-            p.trains,
-            left - len(p.stations),
-            p.route_points,
-            len(p.tickets),
-            len(p.offered),
-        )
-        stations.append(p.stations)
-    values += (
-        len(state.deck),
-        len(state.ticket_deck),
-        len(state.ticket_box),
-        len(state.out_of_play),
-    )
-    board = enc.board(
-        player,
-        state.route_owner,
-        state.discard,
-        tuple(stations),
-        own.tickets,
-        own.offered,
-    )
-    return enc.finish(state, player, values, board)
+    players = len(state.players)
+    if not isinstance(player, int) or not 0 <= player < players:
+        raise ValueError(f"player must be a seat from 0 to {players - 1}, got {player!r}")
+    enc = _encoder(state.map, players, state.rules)
+    return enc.encode_state(enc.thread_seen()[player], state, player)

@@ -40,15 +40,16 @@ from gymnasium.logger import warn
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_rules import GameMap, Rules, apply_action, load_map, new_game
+from ttr_rules import GameMap, Phase, Rules, apply_action, load_map, new_game
 
 from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
-from .observation import encode_state_observation, observation_layout
+from .observation import observation_layout
 from .space import ActionSpace
 
 __all__ = ["env", "raw_env"]
 
 Observation = dict[str, NDArray[Any]]
+_GAME_OVER = Phase.GAME_OVER
 
 
 def env(
@@ -113,9 +114,14 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
         #: The action of each index that needs no state (None for the ticket keeps).
         self._fixed = self.space._fixed
+        #: The encoder, and each seat's last observation that it brings up to date.
+        self._encoder = layout._encoder
+        self._seen = self._encoder.seen()
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
+        #: The state whose legal action indices and mask these are.
         self._mask_of: object = None
+        self._legal: list[int] = []
         self._mask = self._no_mask
         self._reset_done = False
 
@@ -143,7 +149,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _legal_mask(self) -> NDArray[np.int8]:
         state = self.state
         if self._mask_of is not state:
-            self._mask = self.space.mask(state).view(np.int8)
+            space = self.space
+            self._legal = legal = space._indices(state)
+            self._mask = space._mask_of(legal, np.int8)
             self._mask_of = state
         return self._mask
 
@@ -153,9 +161,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise RuntimeError("reset() must be called before observe()")
         seat = self._seats[agent]
         state = self.state
-        acting = seat == state.current and not state.is_terminal
+        acting = seat == state.current and state.phase is not _GAME_OVER
         return {
-            "observation": encode_state_observation(state, seat),
+            "observation": self._encoder.encode_state(self._seen[seat], state, seat),
             "action_mask": self._legal_mask() if acting else self._no_mask,
         }
 
@@ -173,16 +181,26 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if not 0 <= index < self.space.size:
             raise ValueError(f"action {action!r} outside the action space 0..{self.space.size - 1}")
         self._cumulative_rewards[agent] = 0.0
-        state = self.state
-        if self.illegal_reward is not None and not self._legal_mask()[index]:
-            self._end_illegally(agent)
-            return
+        before = self.state
+        if self.illegal_reward is not None:
+            if self._mask_of is not before:
+                self._legal_mask()
+            if index not in self._legal:
+                self._end_illegally(agent)
+                return
         chosen = self._fixed[index]
         if chosen is None:
-            chosen = self.space.action(index, state)
-        state = apply_action(state, chosen)
+            chosen = self.space.action(index, before)
+        state = apply_action(before, chosen)
         self.state = state
-        if state.is_terminal:
+        owners = state.route_owner
+        if owners is not before.route_owner:
+            # One route changed hands: tell the encoder which, so that the observations need
+            # not compare the route owners entry by entry.
+            tunnel = before.tunnel
+            route = tunnel.route if tunnel is not None else getattr(chosen, "route", -1)
+            self._encoder.note_claim(before.route_owner, owners, route)
+        if state.phase is _GAME_OVER:
             values = terminal_rewards(state, self.reward_kind)
             self.rewards = {a: values[self._seats[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)

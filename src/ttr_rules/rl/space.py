@@ -29,7 +29,7 @@ station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index whateve
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
 
@@ -157,6 +157,11 @@ class ActionSpace:
         self._by_id: dict[int, int] = {}
         self._alive: list[Action] = []
         self._keeps: dict[tuple[int, tuple[int, ...]], tuple[KeepTickets, int]] = {}
+        #: The masks made by :meth:`_mask_of`, per dtype, by the tuple of their indices.
+        self._masks: dict[type[Any], dict[tuple[int, ...], NDArray[Any]]] = {
+            np.bool_: {},
+            np.int8: {},
+        }
         for i, a in enumerate(self._fixed):
             if a is not None:
                 self._remember(a, i)
@@ -338,10 +343,30 @@ class ActionSpace:
             actions = legal_actions(state_or_view)
         else:
             actions = view_legal_actions(state_or_view)
+        return self._indices_of(actions, state_or_view)
+
+    def _indices_of(
+        self, actions: Iterable[Action], state_or_view: GameState | PlayerView
+    ) -> list[int]:
+        """The indices of ``actions``, legal in ``state_or_view``, in their order."""
+        by_id = self._by_id
         try:  # the usual case: every action object is one seen before
-            return list(map(self._by_id.__getitem__, map(id, actions)))
+            return list(map(by_id.__getitem__, map(id, actions)))
         except KeyError:
-            return [self.index(a, state_or_view) for a in actions]
+            pass
+        offered: tuple[int, ...] | None = None
+        indices = []
+        for a in actions:
+            index = by_id.get(id(a))
+            if index is None:
+                if type(a) is KeepTickets:  # all keeps of one offer: read it once
+                    if offered is None:
+                        offered = _offer(state_or_view)
+                    index = self._keep_index(a, offered)
+                else:
+                    index = self.index(a, state_or_view)
+            indices.append(index)
+        return indices
 
     def legal_indices(self, state_or_view: GameState | PlayerView) -> list[int]:
         """The indices of the legal actions, ascending (OpenSpiel's order).
@@ -361,10 +386,30 @@ class ActionSpace:
         ``legal_actions(state)`` (``view_legal_actions(view)`` for the actor's view, which
         determinizes the view and so costs more than a state's); all false once the game is
         over."""
-        out = np.zeros(self.size, dtype=np.bool_)
-        if not state_or_view.is_terminal:
-            out.put(self._indices(state_or_view), True)
-        return out
+        if state_or_view.is_terminal:
+            return np.zeros(self.size, dtype=np.bool_)
+        return self._mask_of(self._indices(state_or_view), np.bool_)
+
+    def _mask_of(self, indices: list[int], dtype: type[_Mask]) -> NDArray[_Mask]:
+        """A new array of ``dtype``, one at ``indices`` and zero elsewhere. The same sets of
+        legal actions come back again and again (the second card's choices, the tunnel's, the
+        draws and claims of a hand that did not change), so the arrays are kept by the tuple of
+        indices, and a known one is copied: cheaper than filling a new one."""
+        key = tuple(indices)
+        masks = self._masks[dtype]
+        found = masks.get(key)
+        if found is None:
+            if len(masks) >= _MASKS_KEPT:
+                masks.clear()
+            found = np.zeros(self.size, dtype=dtype)
+            found.put(indices, 1)
+            masks[key] = found
+        return found.copy()
+
+
+#: The most masks an :class:`ActionSpace` keeps per dtype (2.4 KB each for Europe).
+_MASKS_KEPT: Final = 1024
+_Mask = TypeVar("_Mask", np.bool_, np.int8)
 
 
 def _rebuild(game_map: GameMap, players: int, rules: Rules) -> ActionSpace:
