@@ -114,33 +114,26 @@ def test_inconsistent_view_is_refused() -> None:
         determinize(broken, 0)
 
 
-def test_determinized_states_replace_every_field_of_the_template(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """determinize and view_legal_actions build states by copying a template: no field of the
-    template may survive (a poisoned template changes nothing)."""
-    from ttr_rules import views
+@given(states(), seeds)
+def test_built_states_and_views_have_exactly_their_fields(state: GameState, seed: int) -> None:
+    """determinize, view_legal_actions and observe build their objects from one dict each
+    (not through the attrs ``__init__``): every field is given, nothing else, and the objects
+    equal those of the constructor."""
+    from ttr_rules import PlayerState, SeatView, views
 
-    _, _, state = random_game(4, steps=60)
-    view = observe(state, state.current)
-    clean = determinize(view, 3)
-    legal = view_legal_actions(view)
-    poison = attrs.evolve(
-        state,
-        turn=999,
-        passes=7,
-        seed=12345,
-        rng=5,
-        final_turns=2,
-        first_player=3,
-        identity_shuffle=True,
-        tunnel=None,
-        out_of_play=state.deck[:3],
-    )
-    monkeypatch.setattr(views, "_TEMPLATES", [poison])
-    monkeypatch.setattr(
-        views, "_TEMPLATE_PLAYER", attrs.evolve(state.players[0], route_points=77, tickets=(1,))
-    )
-    assert determinize(view, 3) == clean
-    assert view_legal_actions(view) == legal
-    assert {f.name for f in attrs.fields(GameState)} == set(vars(clean))
+    def fields(cls: type) -> set[str]:
+        return {f.name for f in attrs.fields(cls)}
+
+    for player in range(state.num_players):
+        view = observe(state, player)
+        assert set(vars(view)) == fields(PlayerView)
+        assert view == PlayerView(**vars(view))
+        for seat in view.seats:
+            assert set(vars(seat)) == fields(SeatView)
+            assert seat == SeatView(**vars(seat))
+        for world in (determinize(view, seed), views._skeleton(view)):
+            assert set(vars(world)) == fields(GameState)
+            assert world == GameState(**vars(world))
+            for p in world.players:
+                assert set(vars(p)) == fields(PlayerState)
+                assert p == PlayerState(**vars(p))

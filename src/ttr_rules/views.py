@@ -16,9 +16,13 @@ needs; :func:`view_legal_actions` lists the acting player's legal actions from t
 
 from __future__ import annotations
 
-import random
+import hashlib
+import operator
+import sys
+from array import array
 from collections.abc import Iterable
-from typing import TypeVar
+from functools import partial
+from itertools import filterfalse
 
 import attrs
 from attrs import field, frozen
@@ -32,7 +36,7 @@ from .maps import GameMap, Ticket, load_map
 from .maps.index import map_index
 from .moves.common import payment_cards
 from .rules import Rules
-from .state import GameState, PendingTunnel, Phase, PlayerState, evolve
+from .state import GameState, PendingTunnel, Phase, PlayerState
 
 __all__ = [
     "PlayerView",
@@ -44,10 +48,8 @@ __all__ = [
     "view_legal_actions",
 ]
 
-T = TypeVar("T")
 
-
-@frozen
+@frozen(slots=False)
 class SeatView:
     """One player as seen by the viewer.
 
@@ -68,7 +70,7 @@ class SeatView:
     offered: tuple[int, ...] | None = None
 
 
-@frozen
+@frozen(slots=False)
 class PlayerView:
     """Everything ``player`` may know about a position (``player`` None: a spectator).
 
@@ -229,63 +231,81 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
 
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:
-    hidden = _hidden_tickets(state, viewer)
-    if hidden:
-        state = _without_tickets(state, hidden)
-    over = state.phase is Phase.GAME_OVER
-    seats = tuple(
-        _seat_view(p, own=seat == viewer, tickets_shown=over or seat == viewer)
-        for seat, p in enumerate(state.players)
+    over = state.phase is _GAME_OVER
+    if not over and map_index(state.map).base_tickets != -1:  # None: not asked yet
+        hidden = _hidden_tickets(state, viewer)
+        if hidden:
+            state = _without_tickets(state, hidden)
+    seats = []
+    for seat, p in enumerate(state.players):
+        memo = _OWN_SEATS if seat == viewer else _SHOWN_SEATS if over else _SEATS
+        hit = memo.get(id(p))
+        if hit is None or hit[0] is not p:  # the entry keeps ``p`` alive: its id is not reused
+            if len(memo) >= _SEAT_VIEWS_SIZE:
+                memo.clear()
+            hit = memo[id(p)] = (p, _seat_view(p, own=seat == viewer, tickets_shown=over))
+        seats.append(hit[1])
+    # Built like ``evolve`` builds states (every field given; the attrs ``__init__`` costs
+    # several times more): ``tests/test_views.py`` compares with views made by the constructor.
+    view = _new(PlayerView)
+    _set(
+        view,
+        "__dict__",
+        {
+            "player": viewer,
+            "map": state.map,
+            "rules": state.rules,
+            "seats": tuple(seats),
+            "current": state.current,
+            "phase": state.phase,
+            "face_up": state.face_up,
+            "deck_size": len(state.deck),
+            "discard": state.discard,
+            "ticket_deck_size": len(state.ticket_deck),
+            "ticket_box_size": len(state.ticket_box),
+            "route_owner": state.route_owner,
+            "tunnel": state.tunnel,
+            "final_turns": state.final_turns,
+            "passes": state.passes,
+            "turn": state.turn,
+            "first_player": state.first_player,
+            "identity_shuffle": state.identity_shuffle,
+            "out_of_play_size": len(state.out_of_play),
+        },
     )
-    return PlayerView(
-        player=viewer,
-        map=state.map,
-        rules=state.rules,
-        seats=seats,
-        current=state.current,
-        phase=state.phase,
-        face_up=state.face_up,
-        deck_size=len(state.deck),
-        discard=state.discard,
-        ticket_deck_size=len(state.ticket_deck),
-        ticket_box_size=len(state.ticket_box),
-        route_owner=state.route_owner,
-        tunnel=state.tunnel,
-        final_turns=state.final_turns,
-        passes=state.passes,
-        turn=state.turn,
-        first_player=state.first_player,
-        identity_shuffle=state.identity_shuffle,
-        out_of_play_size=len(state.out_of_play),
-    )
+    return view
 
 
 def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
-    """``p`` as seen by the viewer; memoized by the identity of ``p``: successive states share
-    the players who did not act, and a search observes the same states again and again."""
-    key = (id(p), own, tickets_shown)
-    hit = _SEAT_VIEWS.get(key)
-    if hit is not None and hit[0] is p:  # the entry keeps ``p`` alive: its id is not reused
-        return hit[1]
-    seat = SeatView(
-        hand_size=p.hand.total,
-        trains=p.trains,
-        stations=p.stations,
-        route_points=p.route_points,
-        ticket_count=len(p.tickets),
-        offered_count=len(p.offered),
-        hand=p.hand if own else None,
-        tickets=p.tickets if tickets_shown else None,
-        offered=p.offered if own else None,
+    """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too)."""
+    seat = _new(SeatView)
+    _set(
+        seat,
+        "__dict__",
+        {
+            "hand_size": p.hand.total,
+            "trains": p.trains,
+            "stations": p.stations,
+            "route_points": p.route_points,
+            "ticket_count": len(p.tickets),
+            "offered_count": len(p.offered),
+            "hand": p.hand if own else None,
+            "tickets": p.tickets if own or tickets_shown else None,
+            "offered": p.offered if own else None,
+        },
     )
-    if len(_SEAT_VIEWS) >= _SEAT_VIEWS_SIZE:
-        _SEAT_VIEWS.clear()
-    _SEAT_VIEWS[key] = (p, seat)
     return seat
 
 
-#: Seat views by (id of the player state, own seat, tickets shown), with the player state.
-_SEAT_VIEWS: dict[tuple[int, bool, bool], tuple[PlayerState, SeatView]] = {}
+_new = object.__new__
+_set = object.__setattr__
+_GAME_OVER = Phase.GAME_OVER
+#: Seat views by the id of the player state, with the player state (successive states share
+#: the players who did not act; a search observes the same states again and again): the
+#: viewer's own seat, another seat during the game, another seat once it is over.
+_OWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
+_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
+_SHOWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
 _SEAT_VIEWS_SIZE = 4096
 
 
@@ -339,13 +359,15 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     """A full state consistent with ``view``: ``observe(determinize(v, s), v.player) == v``
     (``public_view(...) == v`` for a spectator's view).
 
-    The hidden information is dealt at random (from ``random.Random(seed)``) out of what the
-    viewer cannot see: the unseen train cards go to the other players' hands, the cards set
-    aside, and the deck in a random order; the unseen tickets to the other players' kept and
-    offered tickets, the ticket deck and the box (under the official ``initial_discard="box"``
-    rule the ticket deck holds regular tickets only, as in a real game); the reshuffle seed is
-    drawn afresh. Different seeds give different deals. Raises :class:`ValueError` when the view
-    is inconsistent (more hidden cards or tickets than remain).
+    The hidden information is dealt at random out of what the viewer cannot see, uniformly
+    over the consistent deals: the unseen train cards go to the other players' hands, the
+    cards set aside, and the deck in a random order; the unseen tickets to the other players'
+    kept and offered tickets, the ticket deck and the box (under the official
+    ``initial_discard="box"`` rule the ticket deck holds regular tickets only, as in a real
+    game); the reshuffle seed is drawn afresh. The deal is a function of the view and the
+    integer ``seed`` only (the same on every platform): different seeds give different deals.
+    Raises :class:`ValueError` when the view is inconsistent (more hidden cards or tickets
+    than remain).
 
     >>> from ttr_rules import new_game
     >>> state = new_game(players=3, seed=1)
@@ -355,15 +377,130 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     (True, True)
     >>> world.players[0].hand == state.players[0].hand  # another deal of the unseen cards
     False
+    >>> determinize(view, seed=5) == world
+    True
     """
-    rnd = random.Random(seed)
-    hands, out_of_play, deck = _deal_cards(view, rnd)
-    kept, offered, ticket_deck, box = _deal_tickets(view, rnd)
-    players = tuple(
-        _player(hands[i], s.trains, s.stations, kept[i], offered[i], s.route_points)
-        for i, s in enumerate(view.seats)
+    seats = view.seats
+    hidden_cards = hidden_tickets = 0
+    seen: set[int] = set()
+    for s in seats:
+        if s.hand is None:
+            hidden_cards += s.hand_size
+        if s.tickets is None:
+            hidden_tickets += s.ticket_count
+        else:
+            seen.update(s.tickets)
+        if s.offered is None:
+            hidden_tickets += s.offered_count
+        else:
+            seen.update(s.offered)
+    # The cards, in a canonical order (by colour): the deal must not depend on anything but
+    # the view and the seed.
+    unseen = _unseen_counts(view)
+    if min(unseen) < 0:
+        raise ValueError("inconsistent view: more cards of a colour are visible than exist")
+    if sum(unseen) != hidden_cards + view.out_of_play_size + view.deck_size:
+        raise ValueError(
+            f"inconsistent view: {sum(unseen)} unseen cards for {hidden_cards} in hands, "
+            f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
+        )
+    cards: list[Color] = []
+    for color, n in zip(COLORS, unseen, strict=True):
+        cards += (color,) * n
+    # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
+    # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
+    # rest.
+    regular, long = map_index(view.map).ticket_ids
+    size = view.ticket_deck_size
+    box_rule = view.rules.initial_discard == "box"
+    if box_rule:  # only regular tickets ever enter the ticket deck under the box rule
+        tickets = list(filterfalse(seen.__contains__, regular))
+        extra = list(filterfalse(seen.__contains__, long))
+    else:
+        tickets = list(filterfalse(seen.__contains__, sorted(regular + long)))
+        extra = []
+    if len(tickets) < size:
+        raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
+    left = len(tickets) - size + len(extra)
+    if left != hidden_tickets + view.ticket_box_size:
+        raise ValueError(
+            f"inconsistent view: {left} unseen tickets left for {hidden_tickets} hidden and a "
+            f"box of {view.ticket_box_size}"
+        )
+
+    # One key per card and ticket (two for the tickets shuffled twice) and one for the
+    # reshuffle seed, in this order.
+    keys = _random_keys(seed, len(cards) + len(tickets) + (left if box_rule else 0) + 1)
+    key = partial(next, iter(keys))
+    cards.sort(key=key)
+    tickets.sort(key=key)
+    rest = tickets[size:]
+    if box_rule:
+        rest += extra
+        rest.sort(key=key)
+    rng = int((next(key.args[0]) - 1.0) * _KEY_SCALE)
+
+    players = []
+    at = taken = 0
+    for s in seats:
+        hand = s.hand
+        if hand is None:
+            counts = [0] * len(COLORS)
+            for card in cards[at : at + s.hand_size]:
+                counts[card.code] += 1
+            at += s.hand_size
+            hand = _hand(tuple(counts))
+        kept = s.tickets
+        if kept is None:
+            kept = tuple(rest[taken : taken + s.ticket_count])
+            taken += s.ticket_count
+        offered = s.offered
+        if offered is None:
+            offered = tuple(rest[taken : taken + s.offered_count])
+            taken += s.offered_count
+        players.append(_player(hand, s.trains, s.stations, kept, offered, s.route_points))
+    end = at + view.out_of_play_size
+    return _state(
+        view,
+        tuple(players),
+        tuple(cards[end:]),
+        tuple(tickets[:size]),
+        tuple(rest[taken:]),
+        tuple(cards[at:end]),
+        rng,
     )
-    return _state(view, players, deck, ticket_deck, box, out_of_play, int(rnd.random() * 2**53))
+
+
+def _random_keys(seed: int, count: int) -> list[float]:
+    """``count`` independent uniform floats in [1, 2) (52 random bits each) drawn from
+    ``seed``: SHAKE-128 of the seed's bytes, 8 bytes per float with its exponent set.
+
+    Sorting items by such keys gives every order the same chance (two keys tie with a
+    probability below ``count**2 / 2**53``; the sort is stable, so nothing else can happen),
+    in a few passes of C instead of a Python loop per item, and without seeding a Mersenne
+    Twister (``random.Random(seed)`` costs as much as shuffling 20 cards)."""
+    if type(seed) is not int:
+        seed = operator.index(seed)  # bools and integer types other than int; nothing else
+    data = bytearray(
+        hashlib.shake_128(seed.to_bytes(seed.bit_length() // 8 + 1, "little", signed=True)).digest(
+            8 * count
+        )
+    )
+    data[6::8] = data[6::8].translate(_HIGH_MANTISSA)  # exponent 0x3ff: [1, 2)
+    data[7::8] = _EXPONENT * count
+    keys = array("d", data)
+    if _BIG_ENDIAN:
+        keys.byteswap()
+    return keys.tolist()
+
+
+#: Byte 6 of a little-endian double keeps its 4 mantissa bits and gets the exponent's low ones.
+_HIGH_MANTISSA = bytes(0xF0 | (b & 0x0F) for b in range(256))
+#: Byte 7: sign 0 and the exponent's high bits.
+_EXPONENT = b"\x3f"
+_BIG_ENDIAN = sys.byteorder == "big"
+#: ``(key - 1.0) * _KEY_SCALE`` is a key's 52 random bits as an integer.
+_KEY_SCALE = 2**52
 
 
 def _player(
@@ -374,10 +511,12 @@ def _player(
     offered: tuple[int, ...],
     route_points: int,
 ) -> PlayerState:
-    """A :class:`PlayerState` with every field given, made by :func:`evolve` from a template
-    (much cheaper than the attrs ``__init__``; every field is replaced)."""
-    return evolve(
-        _TEMPLATE_PLAYER,
+    """A :class:`PlayerState` built as :func:`~ttr_rules.state.evolve` builds one (one dict,
+    every field given; much cheaper than the attrs ``__init__``)."""
+    player = _new(PlayerState)
+    _set(
+        player,
+        "__dict__",
         {
             "hand": hand,
             "trains": trains,
@@ -387,6 +526,7 @@ def _player(
             "route_points": route_points,
         },
     )
+    return player
 
 
 def _state(
@@ -399,9 +539,11 @@ def _state(
     rng: int = 0,
 ) -> GameState:
     """The state with the view's public fields and the given hidden ones, every field of
-    :class:`GameState` set (made by :func:`evolve` from a template, like :func:`_player`)."""
-    return evolve(
-        _template_state(view.map, view.rules),
+    :class:`GameState` given (built like :func:`_player`)."""
+    state = _new(GameState)
+    _set(
+        state,
+        "__dict__",
         {
             "map": view.map,
             "rules": view.rules,
@@ -425,20 +567,22 @@ def _state(
             "out_of_play": out_of_play,
         },
     )
+    return state
+
+
+def _hand(counts: tuple[int, ...]) -> Hand:
+    """The :class:`Hand` of ``counts``, shared (hands are immutable; a memo of bounded size)."""
+    hand = _HANDS.get(counts)
+    if hand is None:
+        if len(_HANDS) >= _HANDS_SIZE:
+            _HANDS.clear()
+        hand = _HANDS[counts] = Hand(counts)
+    return hand
 
 
 _EMPTY_HAND = Hand()
-_TEMPLATE_PLAYER = PlayerState(_EMPTY_HAND, 0)
-_TEMPLATES: list[GameState] = []
-
-
-def _template_state(game_map: GameMap, rules: Rules) -> GameState:
-    """Any state: :func:`_state` replaces all its fields."""
-    if not _TEMPLATES:
-        _TEMPLATES.append(
-            GameState(game_map, rules, (), 0, Phase.START, (), (), (), (), (), (), None)
-        )
-    return _TEMPLATES[0]
+_HANDS: dict[tuple[int, ...], Hand] = {}
+_HANDS_SIZE = 4096
 
 
 def _unseen_counts(view: PlayerView) -> list[int]:
@@ -448,14 +592,16 @@ def _unseen_counts(view: PlayerView) -> list[int]:
     rules = view.rules
     unseen = [rules.cards_per_color] * len(COLORS)
     unseen[LOCOMOTIVE_CODE] = rules.locomotive_cards
-    seen = [*view.discard, *(c for c in view.face_up if c is not None)]
+    for code, n in enumerate(_discard_counts(view.discard)):
+        unseen[code] -= n
+    for card in view.face_up:
+        if card is not None:
+            unseen[card.code] -= 1
     tunnel = view.tunnel
     if tunnel is not None:
         length = view.map.routes[tunnel.route].length
-        seen += payment_cards(tunnel.color, tunnel.locomotives, length)
-        seen += tunnel.revealed
-    for code, color in enumerate(COLORS):
-        unseen[code] -= seen.count(color)
+        for card in (*payment_cards(tunnel.color, tunnel.locomotives, length), *tunnel.revealed):
+            unseen[card.code] -= 1
     for s in view.seats:
         if s.hand is not None:
             for code, n in enumerate(s.hand.counts):
@@ -463,92 +609,25 @@ def _unseen_counts(view: PlayerView) -> list[int]:
     return unseen
 
 
-def _deal_cards(
-    view: PlayerView, rnd: random.Random
-) -> tuple[list[Hand], tuple[Color, ...], tuple[Color, ...]]:
-    """Hands (own hand kept), the cards set aside and the deck, dealt from the unseen cards."""
-    unseen = _unseen_counts(view)
-    if any(n < 0 for n in unseen):
-        raise ValueError("inconsistent view: more cards of a colour are visible than exist")
-    pool: list[Color] = []
-    for color, n in zip(COLORS, unseen, strict=True):
-        pool += (color,) * n
-    _shuffle(pool, rnd)
-    hidden = sum(s.hand_size for s in view.seats if s.hand is None)
-    if len(pool) != hidden + view.out_of_play_size + view.deck_size:
-        raise ValueError(
-            f"inconsistent view: {len(pool)} unseen cards for {hidden} in hands, "
-            f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
-        )
-    hands: list[Hand] = []
-    at = 0
-    for s in view.seats:
-        if s.hand is not None:
-            hands.append(s.hand)
-        else:
-            dealt = pool[at : at + s.hand_size]
-            at += s.hand_size
-            hands.append(Hand(tuple(map(dealt.count, COLORS))))
-    out_of_play = tuple(pool[at : at + view.out_of_play_size])
-    return hands, out_of_play, tuple(pool[at + view.out_of_play_size :])
-
-
-def _deal_tickets(
-    view: PlayerView, rnd: random.Random
-) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...], tuple[int, ...]]:
-    """Kept and offered tickets per player, the ticket deck and the box, dealt from the tickets
-    the viewer cannot see."""
-    seen: set[int] = set()
-    for s in view.seats:
-        seen.update(s.tickets or ())
-        seen.update(s.offered or ())
-    regular, long = map_index(view.map).ticket_ids
-    # The hidden kept and offered tickets come first in what is left; the box, whose order
-    # nobody ever sees, takes the rest unshuffled.
-    hidden = sum(
-        (s.ticket_count if s.tickets is None else 0) + (s.offered_count if s.offered is None else 0)
-        for s in view.seats
-    )
-    size = view.ticket_deck_size
-    if view.rules.initial_discard == "box":
-        # Only regular tickets ever enter the ticket deck under the box rule.
-        pool = _shuffle([t for t in regular if t not in seen], rnd, size)
-        deck = pool[:size]
-        rest = _shuffle(pool[size:] + [t for t in long if t not in seen], rnd, hidden)
+def _discard_counts(discard: tuple[Color, ...]) -> tuple[int, ...]:
+    """The colour counts of ``discard``. The last pile counted is remembered: successive
+    states share their discard pile, or add cards at its end."""
+    last, counts = _LAST_DISCARD[0]
+    if discard is last:
+        return counts
+    n = len(last)
+    if len(discard) >= n and discard[:n] == last:  # the pile grew: count the new cards only
+        new = list(counts)
+        cards = discard[n:]
     else:
-        pool = _shuffle([t for t in sorted(regular + long) if t not in seen], rnd, size + hidden)
-        deck, rest = pool[:size], pool[size:]
-    if len(deck) != size:
-        raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
-    kept = [s.tickets if s.tickets is not None else _take(rest, s.ticket_count) for s in view.seats]
-    offered = [
-        s.offered if s.offered is not None else _take(rest, s.offered_count) for s in view.seats
-    ]
-    if len(rest) != view.ticket_box_size:
-        raise ValueError(
-            f"inconsistent view: {len(rest)} unseen tickets left for a box of "
-            f"{view.ticket_box_size}"
-        )
-    return kept, offered, tuple(deck), tuple(rest)
+        new = [0] * len(COLORS)
+        cards = discard
+    for card in cards:
+        new[card.code] += 1
+    counts = tuple(new)
+    _LAST_DISCARD[0] = (discard, counts)
+    return counts
 
 
-def _take(pool: list[int], count: int) -> tuple[int, ...]:
-    """Remove and return the first ``count`` items of ``pool``."""
-    if count > len(pool):
-        raise ValueError("inconsistent view: more hidden tickets than unseen tickets")
-    taken = tuple(pool[:count])
-    del pool[:count]
-    return taken
-
-
-def _shuffle(items: list[T], rnd: random.Random, count: int | None = None) -> list[T]:
-    """``items`` shuffled in place: its first ``count`` places (all by default) hold a
-    uniformly random ordered sample, the rest the other items in no particular order
-    (Fisher–Yates drawing from ``rnd.random()``, several times cheaper than ``Random.shuffle``;
-    the input order must be deterministic)."""
-    n = len(items)
-    rand = rnd.random
-    for i in range(n - 1 if count is None else min(count, n - 1)):
-        j = i + int(rand() * (n - i))
-        items[i], items[j] = items[j], items[i]
-    return items
+#: The last discard pile counted and its colour counts (one tuple: read and replaced at once).
+_LAST_DISCARD: list[tuple[tuple[Color, ...], tuple[int, ...]]] = [((), (0,) * len(COLORS))]
