@@ -137,3 +137,35 @@ def test_built_states_and_views_have_exactly_their_fields(state: GameState, seed
             for p in world.players:
                 assert set(vars(p)) == fields(PlayerState)
                 assert p == PlayerState(**vars(p))
+
+
+def test_determinize_deals_the_unseen_cards_uniformly() -> None:
+    """E79: every unseen card is equally likely to be the deck's top card or in the opponent's
+    hand (a chi-square test over 3,000 fixed seeds, so the test is deterministic)."""
+    from collections import Counter
+
+    from ttr_rules import new_game
+    from ttr_rules.cards import COLORS
+
+    state = new_game("europe", 2, seed=3)
+    view = observe(state, 0)
+    unseen = Counter(state.deck) + Counter(state.out_of_play)
+    for card in COLORS:
+        unseen[card] += state.players[1].hand[card]
+    total = sum(unseen.values())
+    tops: Counter[object] = Counter()
+    held: Counter[object] = Counter()
+    seeds = 3_000
+    for seed in range(seeds):
+        world = determinize(view, seed)
+        tops[world.deck[0]] += 1
+        for card in COLORS:
+            held[card] += world.players[1].hand[card]
+    hand_size = sum(state.players[1].hand.counts)
+    for observed, draws in ((tops, seeds), (held, seeds * hand_size)):
+        chi2 = sum(
+            (observed[c] - draws * unseen[c] / total) ** 2 / (draws * unseen[c] / total)
+            for c in COLORS
+            if unseen[c]
+        )
+        assert chi2 < 40  # 8 degrees of freedom: p < 1e-5
