@@ -4,16 +4,21 @@
 # mask's ones), counted by callgrind (stable on a loaded machine) inside the measured region
 # only: benchmarks/rl_env.py --regions runs each way once over GAMES games, after a warm-up
 # game, inside a call of math.prod, and callgrind collects only during those calls, so that
-# imports, map loading and the warm-up count for nothing.
+# imports, map loading and the warm-up count for nothing. PYTHONHASHSEED is 0 unless set: with
+# a random hash seed the same tree's figures vary by about 1.5%.
 #
-#   benchmarks/rl_env_instructions.sh [GAMES] [PLAYERS] [REGIONS]   (defaults: 2 2 engine,env)
+# TREE (default: this working tree) is the checkout whose src/ and maps/ are measured; the
+# driver is always this tree's benchmarks/rl_env.py. REGIONS: engine, env, raw (comma-separated).
+#
+#   benchmarks/rl_env_instructions.sh [GAMES] [PLAYERS] [TREE] [REGIONS]   (defaults: 2 2 . engine,env)
 set -euo pipefail
-games=${1:-2} players=${2:-2} regions=${3:-engine,env}
 here=$(git rev-parse --show-toplevel)
+games=${1:-2} players=${2:-2} tree=${3:-$here} regions=${4:-engine,env}
+export PYTHONHASHSEED=${PYTHONHASHSEED:-0}
 python=${PYTHON:-$here/.venv/bin/python}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math_prod --dump-after=math_prod \
+PYTHONPATH="$tree/src:$tree/maps" valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math_prod --dump-after=math_prod \
   --callgrind-out-file="$out/cg" "$python" "$here/benchmarks/rl_env.py" --regions "$regions" \
   --games "$games" --players "$players" >"$out/log" 2>/dev/null
 count=$(wc -l <"$out/log")
