@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import struct
 import threading
-from array import array
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import compress
@@ -342,11 +341,8 @@ class _Encoder:
         #: The hand and the viewer's own seat row, adjacent in the layout: one write.
         assert self.seats == _KINDS
         self.pack_own = struct.Struct(f"{_KINDS + len(SEAT_COLUMNS)}f").pack_into
-        #: The slice of each seat row (viewer first).
-        self.seat_slices = [
-            slice(self.seats + rel * len(SEAT_COLUMNS), self.seats + (rel + 1) * len(SEAT_COLUMNS))
-            for rel in range(p)
-        ]
+        #: Byte offset of each seat row (viewer first).
+        self.seat_offsets = [4 * (self.seats + rel * len(SEAT_COLUMNS)) for rel in range(p)]
         self.pack_kinds = struct.Struct(f"{_KINDS}f").pack_into
         self.pack_scalars = struct.Struct("4f").pack_into
         self.pack_tunnel = struct.Struct(f"{self.tunnel.stop - self.tunnel.start}f").pack_into
@@ -386,10 +382,6 @@ class _Encoder:
         self._transitions: dict[
             int, tuple[tuple[int | None, ...], tuple[int | None, ...], list[int]]
         ] = {}
-        #: Each player state's seat row as another seat sees it: ``id(state) -> (state,
-        #: row)``. A player state, once made, is seen by every other viewer (by three in a
-        #: 4-player game): the row is computed once.
-        self._rows: dict[int, tuple[PlayerState, memoryview]] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Shared per layout: a copy is the encoder of the same layout.
@@ -535,23 +527,26 @@ class _Encoder:
         joined = False
         players = state.players
         if players is not seen.players:
-            seats, seat_rows, seat_slices = seen.seats, self._rows, self.seat_slices
+            seats, left = seen.seats, self.stations_per_player
             for rel, seat in enumerate(self.rotation[viewer]):
                 ps = players[seat]
                 old = seats[rel]
                 if ps is old:
                     continue
                 seats[rel] = ps
-                stations = ps.stations
+                hand, stations = ps.hand.counts, ps.stations
+                row = (
+                    sum(hand),
+                    ps.trains,
+                    left - len(stations),
+                    ps.route_points,
+                    len(ps.tickets),
+                    len(ps.offered),
+                )
                 if rel:
-                    known = seat_rows.get(id(ps))
-                    if known is None or known[0] is not ps:
-                        if len(seat_rows) >= 256:
-                            seat_rows.clear()
-                        known = seat_rows[id(ps)] = (ps, memoryview(array("f", self._row(ps))))
-                    mv[seat_slices[rel]] = known[1]
+                    self.pack_seat(mv, self.seat_offsets[rel], *row)
                 else:
-                    self.pack_own(mv, 0, *ps.hand.counts, *self._row(ps))
+                    self.pack_own(mv, 0, *hand, *row)
                     offered = ps.offered
                     if old is None:
                         self._write_offer(mv, offered, 1)
@@ -649,17 +644,6 @@ class _Encoder:
                 self._write_tunnel(mv, tunnel)
             seen.tunnel = tunnel
         return seen.array.copy()
-
-    def _row(self, ps: PlayerState) -> tuple[int, ...]:
-        """``ps``'s seat row (:data:`SEAT_COLUMNS`)."""
-        return (
-            sum(ps.hand.counts),
-            ps.trains,
-            self.stations_per_player - len(ps.stations),
-            ps.route_points,
-            len(ps.tickets),
-            len(ps.offered),
-        )
 
     def note_claim(
         self, before: tuple[int | None, ...], after: tuple[int | None, ...], route: int

@@ -121,9 +121,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.state = new_game(self.game_map, players, 0, self.rules)
         #: The state whose legal action indices and mask these are.
         self._mask_of: object = None
-        #: The mask's bytes (a caller may write to the mask it got): one at the legal
-        #: indices, read by the legality check.
-        self._legal = b""
+        self._legal: list[int] = []
         self._mask = self._no_mask
         self._reset_done = False
 
@@ -152,9 +150,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         state = self.state
         if self._mask_of is not state:
             space = self.space
-            kept = space._kept_mask(space._indices(state), np.int8)
-            self._legal = kept.tobytes()
-            self._mask = kept.copy()
+            self._legal = legal = space._indices(state)
+            self._mask = space._mask_of(legal, np.int8)
             self._mask_of = state
         return self._mask
 
@@ -188,7 +185,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.illegal_reward is not None:
             if self._mask_of is not before:
                 self._legal_mask()
-            if not self._legal[index]:
+            if index not in self._legal:
                 self._end_illegally(agent)
                 return
         chosen = self._fixed[index]

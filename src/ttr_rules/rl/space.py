@@ -395,10 +395,6 @@ class ActionSpace:
         legal actions come back again and again (the second card's choices, the tunnel's, the
         draws and claims of a hand that did not change), so the arrays are kept by the tuple of
         indices, and a known one is copied: cheaper than filling a new one."""
-        return self._kept_mask(indices, dtype).copy()
-
-    def _kept_mask(self, indices: list[int], dtype: type[_Mask]) -> NDArray[_Mask]:
-        """:meth:`_mask_of`'s kept array itself (never to be written to or handed out)."""
         key = tuple(indices)
         masks = self._masks[dtype]
         found = masks.get(key)
@@ -408,7 +404,7 @@ class ActionSpace:
             found = np.zeros(self.size, dtype=dtype)
             found.put(indices, 1)
             masks[key] = found
-        return found
+        return found.copy()
 
 
 #: The most masks an :class:`ActionSpace` keeps per dtype (2.4 KB each for Europe).
