@@ -17,11 +17,17 @@ Prints decisions per second of each and the cost of an environment step relative
 engine decision (the target is at most 2).
 
     python benchmarks/rl_env.py [--players 2] [--games 10] [--rounds 5] [--seed 0]
+
+``--regions engine,raw,env`` instead runs each named way once over the games, after a warm-up
+game, inside a call of ``math.prod`` (and nothing else there), and prints its decisions:
+``benchmarks/rl_env_instructions.sh`` counts the instructions of those calls alone with
+callgrind's ``--toggle-collect=math_prod``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -64,12 +70,28 @@ def env_games(e: Any, seeds: range) -> int:
     return decisions
 
 
+def run_regions(runs: dict[str, Callable[[range], int]], names: list[str], seeds: range) -> None:
+    """Each named run inside ``math.prod`` (callgrind's measured region), with its decisions."""
+
+    class Region:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def __mul__(self, _other: object) -> int:
+            return runs[self.name](seeds)
+
+    for name in names:
+        decisions = math.prod([0], start=Region(name))
+        print(f"{name} {decisions}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=10, help="games per round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--regions", help="comma-separated runs, once each, for callgrind")
     args = parser.parse_args()
     players = args.players
     game_map = load_map("europe")
@@ -80,10 +102,13 @@ def main() -> int:
         "env": lambda seeds: env_games(wrapped, seeds),
     }
     for run in runs.values():  # warm up: per-map tables, caches
-        run(range(args.seed, args.seed + 1))
+        run(range(args.seed + 1000, args.seed + 1001))
+    seeds = range(args.seed, args.seed + args.games)
+    if args.regions:
+        run_regions(runs, args.regions.split(","), seeds)
+        return 0
     best = dict.fromkeys(runs, float("inf"))
     decisions = dict.fromkeys(runs, 0)
-    seeds = range(args.seed, args.seed + args.games)
     for _ in range(args.rounds):
         for name, run in runs.items():
             began = time.process_time()
