@@ -60,7 +60,6 @@ if TYPE_CHECKING:
 __all__ = ["ActionSpace", "offer_positions"]
 
 _CARD_COLORS: Final = tuple(c for c in Color if c is not Color.LOCOMOTIVE)
-_LOCO: Final = Color.LOCOMOTIVE
 _BLOCKS: Final = (
     "DrawFaceUp",
     "DrawBlind",
@@ -133,7 +132,7 @@ class ActionSpace:
                     ClaimRoute(route.id, color, k)
                     for k in range(route.ferry_locomotives, route.length)
                 )
-            fixed.append(ClaimRoute(route.id, _LOCO, route.length))
+            fixed.append(ClaimRoute(route.id, Color.LOCOMOTIVE, route.length))
         self._pay_base = len(fixed)
         fixed += (PayTunnel(k) for k in range(self.rules.tunnel_reveal_cards + 1))
         self._decline = len(fixed)
@@ -146,7 +145,7 @@ class ActionSpace:
         stations = self._stations
         for city in self.map.cities:
             fixed += (BuildStation(city, c, k) for c in _CARD_COLORS for k in range(stations))
-            fixed += (BuildStation(city, _LOCO, k) for k in range(1, stations + 1))
+            fixed += (BuildStation(city, Color.LOCOMOTIVE, k) for k in range(1, stations + 1))
         self._pass = len(fixed)
         fixed.append(Pass())
         self._fixed: tuple[Action | None, ...] = tuple(fixed)
@@ -254,7 +253,7 @@ class ActionSpace:
             route = self.map.routes[r]
             per_color = route.length - route.ferry_locomotives
             base = self._claim_base[r]
-            if color is _LOCO:
+            if color is Color.LOCOMOTIVE:
                 if k == route.length:
                     colors = 8 if route.color is None else 1
                     return base + colors * per_color
@@ -270,7 +269,7 @@ class ActionSpace:
         c = self._city_index.get(city) if isinstance(city, str) else None
         if c is not None and isinstance(k, int) and isinstance(color, Color):
             base = self._station_base + c * 9 * stations
-            if color is _LOCO:
+            if color is Color.LOCOMOTIVE:
                 if 1 <= k <= stations:
                     return base + 8 * stations + k - 1
             elif 0 <= k < stations:
