@@ -15,10 +15,11 @@ import argparse
 import cProfile
 import pstats
 import sys
-from random import Random
+
+from games import decisions_of  # benchmarks/games.py, beside this script
 
 import ttr_rules
-from ttr_rules import apply_action, determinize, legal_actions, new_game, observe
+from ttr_rules import apply_action, determinize, legal_actions, observe
 from ttr_rules import view_legal_actions as view_legal
 
 #: (label, module path suffix, function name) of the parts reported, in the engine's order.
@@ -45,17 +46,7 @@ PARTS = (
 
 
 def record(players: int, games: int) -> list[tuple[ttr_rules.GameState, ttr_rules.Action]]:
-    game_map = ttr_rules.load_map("europe")
-    pairs = []
-    for seed in range(games):
-        rnd = Random(seed)
-        state = new_game(game_map, players, seed=seed)
-        while not state.is_terminal:
-            options = legal_actions(state)
-            action = options[rnd.randrange(len(options))]
-            pairs.append((state, action))
-            state = apply_action(state, action)
-    return pairs
+    return decisions_of(ttr_rules.load_map("europe"), players, range(games))
 
 
 def main() -> int:

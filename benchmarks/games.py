@@ -70,11 +70,10 @@ def views(game_map: ttr_rules.GameMap, players: int, seeds: range) -> dict[str, 
 PARTS = ("none", "legal_actions", "apply_action", "observe", "determinize", "view_legal_actions")
 
 
-def replay(game_map: ttr_rules.GameMap, players: int, seeds: range, part: str) -> None:
-    """Record the decisions of the games, then call ``part`` once per decision; prints the
-    number of decisions (``parts.sh`` counts the instructions of each part under callgrind)."""
-    from ttr_rules import determinize, observe, view_legal_actions
-
+def decisions_of(
+    game_map: ttr_rules.GameMap, players: int, seeds: range
+) -> list[tuple[ttr_rules.GameState, ttr_rules.Action]]:
+    """Every (state, uniformly random legal action) of one random game per seed."""
     pairs = []
     for seed in seeds:
         rnd = Random(seed)
@@ -84,6 +83,15 @@ def replay(game_map: ttr_rules.GameMap, players: int, seeds: range, part: str) -
             action = options[rnd.randrange(len(options))]
             pairs.append((state, action))
             state = apply_action(state, action)
+    return pairs
+
+
+def replay(game_map: ttr_rules.GameMap, players: int, seeds: range, part: str) -> None:
+    """Record the decisions of the games, then call ``part`` once per decision; prints the
+    number of decisions (``parts.sh`` counts the instructions of each part under callgrind)."""
+    from ttr_rules import determinize, observe, view_legal_actions
+
+    pairs = decisions_of(game_map, players, seeds)
     views = (
         [observe(state, state.current) for state, _ in pairs]
         if "view" in part or "det" in part
