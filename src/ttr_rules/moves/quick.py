@@ -7,8 +7,9 @@ player's hand, the deck, the face-up row and the phase (or ends the turn), so th
 built here directly, with no :class:`~ttr_rules.moves.draft.Draft` and no face-up settling (U3
 has nothing to do). Anything else — an illegal action, a short deck, a row with an empty slot
 or too many locomotives, a caller who wants the events — returns None, and ``apply_action``
-takes the general path, which alone decides legality and reasons. ``tests/test_perft.py`` and
-the soak benchmark pin that both paths give the same states.
+takes the general path, which alone decides legality and reasons. ``tests/test_quick_draw.py``
+checks every draw, legal or not, of random games against :func:`~ttr_rules.step` (which always
+takes the general path); ``tests/test_perft.py`` and the soak benchmark pin the games.
 """
 
 from __future__ import annotations
