@@ -1,6 +1,6 @@
-"""The cheap path of card draws (``moves/quick.py``) agrees with the general path: whenever it
-answers, the action is legal and the state is the one ``step`` (always the general path, since
-it collects events) builds (E5–E12, E18, U3, U5)."""
+"""The cheap paths of card draws and claims (``moves/quick.py``) agree with the general path:
+whenever one answers, the action is legal and the state is the one ``step`` (always the general
+path, since it collects events) builds (E5–E12, E18, E23–E38, U3, U5)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from ttr_rules import (
     Action,
+    ClaimRoute,
     Color,
     DrawBlind,
     DrawFaceUp,
@@ -86,3 +87,61 @@ def test_quick_draws_leave_the_unusual_cases_to_the_general_path() -> None:
     # Not a state: the general path raises.
     with pytest.raises(TypeError):
         apply_action("not a state", DrawBlind())  # type: ignore[arg-type]
+
+
+def _claims_to_try(state: GameState) -> list[object]:
+    """The legal claims and, for each, illegal neighbours: another colour, one locomotive
+    more or less, the next route, a bad route id or payment."""
+    legal = [a for a in legal_actions(state) if isinstance(a, ClaimRoute)]
+    out: list[object] = list(legal)
+    for a in legal[:12]:
+        out += [
+            ClaimRoute(a.route, Color.RED if a.color is not Color.RED else Color.BLUE, 0),
+            ClaimRoute(a.route, a.color, a.locomotives + 1),
+            ClaimRoute(a.route, a.color, a.locomotives - 1),
+            ClaimRoute((a.route + 1) % len(state.route_owner), a.color, a.locomotives),
+            ClaimRoute(a.route, Color.LOCOMOTIVE, a.locomotives),
+        ]
+    out += [ClaimRoute(-1, Color.RED, 0), ClaimRoute(True, Color.RED, 0)]
+    out += [ClaimRoute(0, "red", 0), ClaimRoute(0, Color.RED, 0.0)]  # type: ignore[arg-type]
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_quick_claims_match_the_general_path_in_random_games(players: int) -> None:
+    answered = 0
+    for seed in range(2):
+        rnd = Random(seed)
+        state = new_game(players=players, seed=seed)
+        while not state.is_terminal:
+            for action in _claims_to_try(state) if state.phase.value == "start" else ():
+                for player in (None, state.current, (state.current + 1) % players):
+                    quick = QUICK[ClaimRoute](state, action, player)
+                    if quick is None:
+                        continue
+                    answered += 1
+                    assert is_legal(state, action, player)
+                    assert quick == step(state, action, player).state  # type: ignore[arg-type]
+            options = legal_actions(state)
+            state = apply_action(state, options[rnd.randrange(len(options))])
+    assert answered > 300  # the cheap path is the common one
+
+
+def test_quick_claims_leave_tunnels_and_unsettled_rows_to_the_general_path() -> None:
+    loco, red, blue = Color.LOCOMOTIVE, Color.RED, Color.BLUE
+    row = [blue, Color.GREEN, Color.BLACK, Color.WHITE, Color.YELLOW]
+    state = scenario(hands=[{red: 8, loco: 2}, {}], face_up=row, deck=[blue] * 5)
+    routes = state.map.routes
+    tunnel = ClaimRoute(next(r.id for r in routes if r.tunnel and r.color is None), red, 0)
+    assert is_legal(state, tunnel) and QUICK[ClaimRoute](state, tunnel, None) is None
+    plain = next(
+        r.id for r in routes if not r.tunnel and not r.ferry_locomotives and r.color is red
+    )
+    claim = ClaimRoute(plain, red, 0)
+    assert QUICK[ClaimRoute](state, claim, None) == step(state, claim).state
+    # An empty slot: the general path fills it from the discard the payment makes (U3, E17).
+    unsettled = evolve(
+        scenario(hands=[{red: 8}, {}], face_up=row, deck=[]), face_up=(*row[:4], None)
+    )
+    assert QUICK[ClaimRoute](unsettled, claim, None) is None
+    assert apply_action(unsettled, claim).face_up[4] is not None

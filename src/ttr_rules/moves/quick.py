@@ -1,15 +1,19 @@
-"""The cheap path of the commonest transitions: card draws in the ordinary case (E5–E12, E18,
-U3, U5).
+"""The cheap path of the commonest transitions: card draws and claims of routes that are not
+tunnels, in the ordinary case (E5–E12, E18, E23–E38, U3, U5).
 
-Card draws are about 60% of the decisions of a game. In the ordinary case — the deck holds at
-least two cards and the row needs no upkeep after the draw — a draw changes only the acting
-player's hand, the deck, the face-up row and the phase (or ends the turn), so the next state is
-built here directly, with no :class:`~ttr_rules.moves.draft.Draft` and no face-up settling (U3
-has nothing to do). Anything else — an illegal action, a short deck, a row with an empty slot
+Card draws are about 60% of the decisions of a game, claims about 20%. In the ordinary case — for
+a draw, the deck holds at least two cards; for both, the row needs no upkeep after the action — a
+draw changes only the acting player's hand, the deck, the face-up row and the phase (or ends the
+turn), a claim only the acting player, the discard, the route's owner and the turn, so the next
+state is built here directly: no :class:`~ttr_rules.moves.draft.Draft`, no face-up settling (U3
+has nothing to do), one ``dict`` of the state's fields written in place (the way
+:func:`~ttr_rules.state.evolve` builds a state, without its intermediate dict of changes).
+Anything else — an illegal action, a short deck, a tunnel (its reveal), a row with an empty slot
 or too many locomotives, a caller who wants the events — returns None, and ``apply_action``
 takes the general path, which alone decides legality and reasons. ``tests/test_quick_draw.py``
-checks every draw, legal or not, of random games against :func:`~ttr_rules.step` (which always
-takes the general path); ``tests/test_perft.py`` and the soak benchmark pin the games.
+checks every draw, legal or not, and every legal claim with illegal neighbours, of random games
+against :func:`~ttr_rules.step` (which always takes the general path); ``tests/test_perft.py``
+and the soak benchmark pin the games.
 """
 
 from __future__ import annotations
@@ -17,13 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import DrawBlind, DrawFaceUp
-from ..cards import Color
-from ..state import GameState, evolve
+from ..actions import ClaimRoute, DrawBlind, DrawFaceUp
+from ..cards import LOCOMOTIVE_CODE, Color, Hand
+from ..maps.index import map_index
+from ..state import GameState, PlayerState
 from .common import LOCOMOTIVE, SECOND_CARD, START, hand_add
 from .turn import end_turn
 
-__all__ = ["QUICK", "Quick", "blind", "face_up"]
+__all__ = ["QUICK", "Quick", "blind", "claim", "face_up"]
+
+_new = object.__new__
+_set = object.__setattr__
 
 #: A cheap transition: ``quick(state, action, player)``, the next state, or None to say "take
 #: the general path".
@@ -92,18 +100,93 @@ def _after_draw(
     seat = state.current
     players = state.players
     acting = players[seat]
-    acting = evolve(acting, {"hand": hand_add(acting.hand, card)})
-    changes: dict[str, Any] = {
-        "players": players[:seat] + (acting,) + players[seat + 1 :],
-        "deck": deck,
-        "face_up": row,
-    }
+    fields = dict(acting.__dict__)
+    fields["hand"] = hand_add(acting.hand, card)
+    acting = _new(PlayerState)
+    _set(acting, "__dict__", fields)
+    fields = dict(state.__dict__)
+    fields["players"] = players[:seat] + (acting,) + players[seat + 1 :]
+    fields["deck"] = deck
+    fields["face_up"] = row
     if phase is START and not only_card:
-        changes["phase"] = SECOND_CARD
+        fields["phase"] = SECOND_CARD
     else:
-        end_turn(state, acting.trains, changes, None)
-    return evolve(state, changes)
+        end_turn(state, acting.trains, fields, None)
+    new = _new(GameState)
+    _set(new, "__dict__", fields)
+    return new
+
+
+def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState | None:
+    """A legal claim of a route that is not a tunnel, paid from the hand (E23–E38), while the
+    row needs no upkeep: the route becomes the player's, trains placed and points scored at
+    once, the payment discarded, coloured cards first (E29, U8), and the turn ends (E5). The
+    rule checks are those of :func:`~ttr_rules.moves.claim.claim_problem`; a claim that fails
+    any of them, a tunnel (its reveal, E39) and an unsettled row take the general path."""
+    try:
+        if player is not None and player != state.current:
+            return None
+        route = action.route
+        color = action.color
+        locos = action.locomotives
+        owners = state.route_owner
+        if state.phase is not START or state.tunnel is not None:
+            return None
+        board = map_index(state.map)
+    except AttributeError:  # not a state or not a claim: the general path says so
+        return None
+    if type(route) is not int or not 0 <= route < len(owners) or owners[route] is not None:
+        return None
+    if board.tunnel[route] or type(locos) is not int or not isinstance(color, Color):
+        return None
+    seat = state.current
+    players = state.players
+    other = board.double[route]
+    if other >= 0:
+        taken = owners[other]
+        if taken is not None and (
+            taken == seat or len(players) < state.rules.double_route_min_players
+        ):
+            return None
+    length = board.length[route]
+    acting = players[seat]
+    trains = acting.trains - length
+    counts = list(acting.hand.counts)
+    if color is LOCOMOTIVE:  # an all-locomotive payment (E25)
+        if locos != length:
+            return None
+        paid = (LOCOMOTIVE,) * length
+        code = LOCOMOTIVE_CODE
+    else:
+        code = color.code
+        need = board.color[route]
+        if not 0 <= locos < length or (need >= 0 and code != need):
+            return None
+        counts[code] -= length - locos
+        paid = (color,) * (length - locos) + (LOCOMOTIVE,) * locos
+    loco_left = counts[LOCOMOTIVE_CODE] - locos
+    if trains < 0 or loco_left < 0 or locos < board.ferry[route] or counts[code] < 0:
+        return None
+    if not _settled(state, state.face_up):
+        return None
+    counts[LOCOMOTIVE_CODE] = loco_left
+    hand = _new(Hand)
+    _set(hand, "counts", tuple(counts))
+    fields = dict(acting.__dict__)
+    fields["hand"] = hand
+    fields["trains"] = trains
+    fields["route_points"] = acting.route_points + state.rules.route_scores[length]
+    acting = _new(PlayerState)
+    _set(acting, "__dict__", fields)
+    fields = dict(state.__dict__)
+    fields["players"] = players[:seat] + (acting,) + players[seat + 1 :]
+    fields["discard"] = state.discard + paid
+    fields["route_owner"] = owners[:route] + (seat,) + owners[route + 1 :]
+    end_turn(state, trains, fields, None)
+    new = _new(GameState)
+    _set(new, "__dict__", fields)
+    return new
 
 
 #: The action classes with a cheap path.
-QUICK: dict[type, Quick] = {DrawFaceUp: face_up, DrawBlind: blind}
+QUICK: dict[type, Quick] = {DrawFaceUp: face_up, DrawBlind: blind, ClaimRoute: claim}
