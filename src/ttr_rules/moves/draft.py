@@ -5,7 +5,9 @@ An action family's ``apply(draft, action)`` changes a :class:`Draft` in place â€
 ...)``), sets other fields in ``draft.changes`` â€” and returns the phase in
 which the same player continues. The turn module (:mod:`ttr_rules.moves.turn`) then settles the
 face-up row, ends the turn when it is over and calls :meth:`Draft.build`, which makes the new
-state with one :func:`~ttr_rules.state.evolve`. The given state is never changed.
+state from ``draft.changes``, a copy of the given state's fields (made as
+:func:`~ttr_rules.state.evolve` makes it) with the action's changes written over them. The given
+state is never changed.
 
 Card piles: drawing with reshuffle on demand (E17, E18, U4), tunnel reveals (E47, U14) and
 taking a face-up card (E7, U3).
@@ -18,9 +20,12 @@ from typing import Any
 from ..cards import Color
 from ..events import DeckReshuffled, Event, FaceUpReplaced
 from ..piles import shuffled
-from ..state import GameState, PlayerState, evolve
+from ..state import GameState, PlayerState
 
 __all__ = ["Draft"]
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 class Draft:
@@ -38,8 +43,8 @@ class Draft:
         self.discard = state.discard
         self.face_up = state.face_up
         self.rng = state.rng
-        #: Every other field of the next state that differs from ``state``.
-        self.changes: dict[str, Any] = {}
+        #: Every other field of the next state: a copy of ``state``'s, changed in place.
+        self.changes: dict[str, Any] = dict(state.__dict__)
 
     def build(self) -> GameState:
         """The next state: ``state`` with everything this draft changed."""
@@ -47,12 +52,16 @@ class Draft:
         seat = state.current
         players = state.players
         changes = self.changes
-        changes["players"] = players[:seat] + (self.player,) + players[seat + 1 :]
+        seats = list(players)  # a list and one tuple: cheaper than slices and concatenations
+        seats[seat] = self.player
+        changes["players"] = tuple(seats)
         changes["deck"] = self.deck
         changes["discard"] = self.discard
         changes["face_up"] = self.face_up
         changes["rng"] = self.rng
-        return evolve(state, changes)
+        new = _new(GameState)
+        _set(new, "__dict__", changes)
+        return new
 
     # ------------------------------------------------------------------ card piles
 

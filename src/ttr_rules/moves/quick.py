@@ -55,7 +55,9 @@ def face_up(state: GameState, action: DrawFaceUp, player: int | None) -> GameSta
     card = row[slot]
     if card is None or (card is LOCOMOTIVE and state.phase is not START):
         return None
-    row = row[:slot] + (deck[0],) + row[slot + 1 :]
+    new_row = list(row)  # a list and one tuple: cheaper than two slices and two concatenations
+    new_row[slot] = deck[0]
+    row = tuple(new_row)
     if not _settled(state, row):
         return None
     return _after_draw(state, card, deck[1:], row, card is LOCOMOTIVE)
@@ -105,7 +107,9 @@ def _after_draw(
     acting = _new(PlayerState)
     _set(acting, "__dict__", fields)
     fields = dict(state.__dict__)
-    fields["players"] = players[:seat] + (acting,) + players[seat + 1 :]
+    seats = list(players)
+    seats[seat] = acting
+    fields["players"] = tuple(seats)
     fields["deck"] = deck
     fields["face_up"] = row
     if phase is START and not only_card:
@@ -179,9 +183,13 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
     acting = _new(PlayerState)
     _set(acting, "__dict__", fields)
     fields = dict(state.__dict__)
-    fields["players"] = players[:seat] + (acting,) + players[seat + 1 :]
+    seats = list(players)
+    seats[seat] = acting
+    fields["players"] = tuple(seats)
     fields["discard"] = state.discard + paid
-    fields["route_owner"] = owners[:route] + (seat,) + owners[route + 1 :]
+    owned = list(owners)
+    owned[route] = seat
+    fields["route_owner"] = tuple(owned)
     end_turn(state, trains, fields, None)
     new = _new(GameState)
     _set(new, "__dict__", fields)

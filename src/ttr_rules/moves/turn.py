@@ -94,7 +94,7 @@ def _next_chooser(draft: Draft) -> GameState:
 def _end_turn(draft: Draft) -> None:
     """Pass the turn on at the end of a draft's action (see :func:`end_turn`)."""
     changes = draft.changes
-    passed = "passes" in changes  # set by a forced pass (see apply)
+    passed = changes["passes"] != draft.state.passes  # raised by a forced pass (see apply)
     end_turn(draft.state, draft.player.trains, changes, draft.log, passed)
 
 
