@@ -127,21 +127,32 @@ def test_quick_claims_match_the_general_path_in_random_games(players: int) -> No
     assert answered > 300  # the cheap path is the common one
 
 
-def test_quick_claims_leave_tunnels_and_unsettled_rows_to_the_general_path() -> None:
+def test_quick_claims_of_tunnels_and_the_cases_left_to_the_general_path() -> None:
     loco, red, blue = Color.LOCOMOTIVE, Color.RED, Color.BLUE
     row = [blue, Color.GREEN, Color.BLACK, Color.WHITE, Color.YELLOW]
+    routes = scenario(players=2).map.routes
+    gray_tunnel = next(r.id for r in routes if r.tunnel and r.color is None and r.length <= 3)
+    tunnel = ClaimRoute(gray_tunnel, red, 0)
+    quick = QUICK[ClaimRoute]
+    # Nothing to match in the reveal: claimed for the base payment (E46, E48).
     state = scenario(hands=[{red: 8, loco: 2}, {}], face_up=row, deck=[blue] * 5)
-    routes = state.map.routes
-    tunnel = ClaimRoute(next(r.id for r in routes if r.tunnel and r.color is None), red, 0)
-    assert is_legal(state, tunnel) and QUICK[ClaimRoute](state, tunnel, None) is None
+    after = quick(state, tunnel, None)
+    assert after is not None and after == step(state, tunnel).state and after.current == 1
+    # Red and a locomotive revealed: two extras owed, the same player continues (E40, E43).
+    state = scenario(hands=[{red: 8, loco: 2}, {}], face_up=row, deck=[red, blue, loco, blue])
+    after = quick(state, tunnel, None)
+    assert after is not None and after == step(state, tunnel).state
+    assert after.tunnel is not None and after.tunnel.owed == 2 and after.current == 0
+    # A reveal that would reach the discard (E47, U14): the general path.
+    state = scenario(hands=[{red: 8, loco: 2}, {}], face_up=row, deck=[blue] * 2)
+    assert is_legal(state, tunnel) and quick(state, tunnel, None) is None
     plain = next(
         r.id for r in routes if not r.tunnel and not r.ferry_locomotives and r.color is red
     )
     claim = ClaimRoute(plain, red, 0)
-    assert QUICK[ClaimRoute](state, claim, None) == step(state, claim).state
     # An empty slot: the general path fills it from the discard the payment makes (U3, E17).
     unsettled = evolve(
         scenario(hands=[{red: 8}, {}], face_up=row, deck=[]), face_up=(*row[:4], None)
     )
-    assert QUICK[ClaimRoute](unsettled, claim, None) is None
+    assert quick(unsettled, claim, None) is None
     assert apply_action(unsettled, claim).face_up[4] is not None

@@ -1,14 +1,14 @@
-"""The cheap path of the commonest transitions: card draws and claims of routes that are not
-tunnels, in the ordinary case (E5–E12, E18, E23–E38, U3, U5).
+"""The cheap path of the commonest transitions: card draws and claims, in the ordinary case (E5–E12, E18, E23–E38, U3, U5).
 
 Card draws are about 60% of the decisions of a game, claims about 20%. In the ordinary case — for
 a draw, the deck holds at least two cards; for both, the row needs no upkeep after the action — a
 draw changes only the acting player's hand, the deck, the face-up row and the phase (or ends the
-turn), a claim only the acting player, the discard, the route's owner and the turn, so the next
+turn), a claim only the acting player, the discard, the route's owner and the turn (a tunnel
+also the deck and, when extras are owed, the pending tunnel and the phase), so the next
 state is built here directly: no :class:`~ttr_rules.moves.draft.Draft`, no face-up settling (U3
 has nothing to do), one ``dict`` of the state's fields written in place (the way
 :func:`~ttr_rules.state.evolve` builds a state, without its intermediate dict of changes).
-Anything else — an illegal action, a short deck, a tunnel (its reveal), a row with an empty slot
+Anything else — an illegal action, a short deck, a reveal reaching the discard, a row with an empty slot
 or too many locomotives, a caller who wants the events — returns None, and ``apply_action``
 takes the general path, which alone decides legality and reasons. ``tests/test_quick_draw.py``
 checks every draw, legal or not, and every legal claim with illegal neighbours, of random games
@@ -24,8 +24,9 @@ from typing import Any
 from ..actions import ClaimRoute, DrawBlind, DrawFaceUp
 from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..maps.index import map_index
-from ..state import GameState, PlayerState
-from .common import LOCOMOTIVE, SECOND_CARD, START, hand_add
+from ..state import GameState, PendingTunnel, PlayerState
+from .claim import tunnel_extras_owed
+from .common import LOCOMOTIVE, SECOND_CARD, START, TUNNEL, hand_add
 from .turn import end_turn
 
 __all__ = ["QUICK", "Quick", "blind", "claim", "face_up"]
@@ -122,11 +123,14 @@ def _after_draw(
 
 
 def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState | None:
-    """A legal claim of a route that is not a tunnel, paid from the hand (E23–E38), while the
-    row needs no upkeep: the route becomes the player's, trains placed and points scored at
-    once, the payment discarded, coloured cards first (E29, U8), and the turn ends (E5). The
-    rule checks are those of :func:`~ttr_rules.moves.claim.claim_problem`; a claim that fails
-    any of them, a tunnel (its reveal, E39) and an unsettled row take the general path."""
+    """A legal claim paid from the hand (E23–E38), while the row needs no upkeep: the route
+    becomes the player's, trains placed and points scored at once, the payment discarded,
+    coloured cards first (E29, U8), and the turn ends (E5). A tunnel first reveals the top
+    cards of the deck (E39): with nothing owed it is claimed for the base payment, the revealed
+    cards discarded after it (E46, E48); else the same player pays the extras or declines (the
+    tunnel phase, E40–E45). The rule checks are those of
+    :func:`~ttr_rules.moves.claim.claim_problem`; a claim that fails any of them, a tunnel whose
+    reveal would reach the discard (E47, U14) and an unsettled row take the general path."""
     try:
         if player is not None and player != state.current:
             return None
@@ -141,7 +145,7 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
         return None
     if type(route) is not int or not 0 <= route < len(owners) or owners[route] is not None:
         return None
-    if board.tunnel[route] or type(locos) is not int or not isinstance(color, Color):
+    if type(locos) is not int or not isinstance(color, Color):
         return None
     seat = state.current
     players = state.players
@@ -173,11 +177,34 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
         return None
     if not _settled(state, state.face_up):
         return None
+    deck = state.deck
+    revealed: tuple[Color, ...] = ()
+    owed = 0
+    if board.tunnel[route]:
+        reveal = state.rules.tunnel_reveal_cards
+        if len(deck) < reveal:  # the reveal may need the discard: the general path
+            return None
+        revealed = deck[:reveal]
+        deck = deck[reveal:]
+        owed = tunnel_extras_owed(color, revealed)
     counts[LOCOMOTIVE_CODE] = loco_left
     hand = _new(Hand)
     _set(hand, "counts", tuple(counts))
     fields = dict(acting.__dict__)
     fields["hand"] = hand
+    if owed:  # the extras are owed: the same player continues (E40–E45)
+        acting = _new(PlayerState)
+        _set(acting, "__dict__", fields)
+        fields = dict(state.__dict__)
+        seats = list(players)
+        seats[seat] = acting
+        fields["players"] = tuple(seats)
+        fields["deck"] = deck
+        fields["tunnel"] = PendingTunnel(route, color, locos, revealed, owed)
+        fields["phase"] = TUNNEL
+        new = _new(GameState)
+        _set(new, "__dict__", fields)
+        return new
     fields["trains"] = trains
     fields["route_points"] = acting.route_points + state.rules.route_scores[length]
     acting = _new(PlayerState)
@@ -186,7 +213,8 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
     seats = list(players)
     seats[seat] = acting
     fields["players"] = tuple(seats)
-    fields["discard"] = state.discard + paid
+    fields["discard"] = state.discard + paid + revealed
+    fields["deck"] = deck
     owned = list(owners)
     owned[route] = seat
     fields["route_owner"] = tuple(owned)
