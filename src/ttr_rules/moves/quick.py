@@ -1,19 +1,21 @@
-"""The cheap path of the commonest transitions: card draws and claims, in the ordinary case (E5–E12, E18, E23–E38, U3, U5).
+"""The cheap path of the commonest transitions: card draws and claims, in the ordinary case
+(E5–E12, E18, E23–E48, U3, U5).
 
-Card draws are about 60% of the decisions of a game, claims about 20%. In the ordinary case — for
-a draw, the deck holds at least two cards; for both, the row needs no upkeep after the action — a
-draw changes only the acting player's hand, the deck, the face-up row and the phase (or ends the
-turn), a claim only the acting player, the discard, the route's owner and the turn (a tunnel
-also the deck and, when extras are owed, the pending tunnel and the phase), so the next
-state is built here directly: no :class:`~ttr_rules.moves.draft.Draft`, no face-up settling (U3
-has nothing to do), one ``dict`` of the state's fields written in place (the way
-:func:`~ttr_rules.state.evolve` builds a state, without its intermediate dict of changes).
-Anything else — an illegal action, a short deck, a reveal reaching the discard, a row with an empty slot
-or too many locomotives, a caller who wants the events — returns None, and ``apply_action``
-takes the general path, which alone decides legality and reasons. ``tests/test_quick_draw.py``
-checks every draw, legal or not, and every legal claim with illegal neighbours, of random games
-against :func:`~ttr_rules.step` (which always takes the general path); ``tests/test_perft.py``
-and the soak benchmark pin the games.
+Card draws are about 60% of the decisions of a game, claims about 20%. In the ordinary case —
+for a draw, the deck holds at least two cards; for a tunnel, the deck covers the reveal; for
+both, the row needs no upkeep after the action — a draw changes only the acting player's hand,
+the deck, the face-up row and the phase (or ends the turn), a claim only the acting player, the
+discard, the route's owner and the turn (a tunnel also the deck and, when extras are owed, the
+pending tunnel and the phase). So the next state is built here directly: no
+:class:`~ttr_rules.moves.draft.Draft`, no face-up settling (U3 has nothing to do), one ``dict``
+of the state's fields written in place (the way :func:`~ttr_rules.state.evolve` builds a
+state, without its intermediate dict of changes). Anything else — an illegal action, a short
+deck, a reveal reaching the discard, a row with an empty slot or too many locomotives, a caller
+who wants the events — returns None, and ``apply_action`` takes the general path, which alone
+decides legality and reasons. ``tests/test_quick_draw.py`` checks every draw, legal or not,
+and every legal claim with illegal neighbours, of random games against
+:func:`~ttr_rules.step` (which always takes the general path); ``tests/test_perft.py`` and the
+soak benchmark pin the games.
 """
 
 from __future__ import annotations
