@@ -190,7 +190,7 @@ def evolve(obj: _Copied, changes: Mapping[str, Any] | None = None, /, **more: An
     >>> (later.turn, state.turn, later.players is state.players)
     (5, 0, True)
     """
-    fields = obj.__dict__.copy()
+    fields = dict(obj.__dict__)
     if changes:
         fields.update(changes)
     if more:
