@@ -20,7 +20,7 @@ from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from .model import GameMap, Route
 
-__all__ = ["REACH", "MapIndex", "fold_name", "map_index", "payment_index", "payment_indices"]
+__all__ = ["MapIndex", "fold_name", "map_index", "payment_index", "payment_indices"]
 
 #: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
 Edge = tuple[int, int, int]
@@ -29,9 +29,6 @@ Edge = tuple[int, int, int]
 _CARD_CODES = range(len(CARD_COLORS))
 #: The smallest stride of the payment tables: Europe's longest route (8) and third station.
 _MIN_STRIDE = 9
-#: Entries of each ``MapIndex.claim_reach`` table: cards of one colour and locomotives held
-#: together may reach up to ``REACH - 1`` (or the longest route) without capping.
-REACH = 64
 
 
 def payment_index(color_code: int, locomotives: int, stride: int) -> int:
@@ -150,7 +147,7 @@ class MapIndex:
     #: locomotives (at most ``max_ferry``) is ``(by_colour, gray)``; ``by_colour[code][n]`` is
     #: the ids of the routes of that colour with a length of at most ``n`` and at most ``f``
     #: ferry locomotives, ascending, and ``gray[n]`` the same for the gray routes. ``n`` runs
-    #: to :data:`REACH`; from ``max_length`` on every entry is the same.
+    #: to ``max_length``.
     claim_reach: tuple[
         tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]], ...
     ]
@@ -281,8 +278,7 @@ def _claim_reach(
 
     def table(code: int, locos: int) -> tuple[tuple[int, ...], ...]:
         fit = [r for r in routes if _color_code(r) == code and r.ferry_locomotives <= locos]
-        short = [tuple(r.id for r in fit if r.length <= n) for n in range(longest + 1)]
-        return (*short, *[short[-1]] * (max(REACH, longest + 1) - len(short)))
+        return tuple(tuple(r.id for r in fit if r.length <= n) for n in range(longest + 1))
 
     return tuple(
         (tuple(table(code, locos) for code in _CARD_CODES), table(-1, locos))

@@ -7,9 +7,6 @@ The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reve
 
 from __future__ import annotations
 
-from itertools import chain, repeat
-from operator import add, getitem
-
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
 from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
@@ -67,24 +64,26 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     trains = player.trains
     top = board.max_ferry
     colours, gray = board.claim_reach[locos if locos < top else top]
+    cap = board.max_length
+    if trains < cap:
+        cap = trains
     # The routes the hand and the trains reach, whoever owns them (the map's tables by the
     # cards of each colour plus the locomotives held), in route order.
-    reach = max(counts[:LOCOMOTIVE_CODE]) + locos
-    if trains >= board.max_length and reach < len(gray):
-        candidates = list(gray[reach])
-        candidates += chain.from_iterable(map(getitem, colours, map(add, counts, repeat(locos))))
-    else:  # fewer trains than the longest route, or a hand beyond the tables
-        cap = min(trains, board.max_length)
-        candidates = list(gray[reach if reach < cap else cap])
-        for table, held in zip(colours, counts, strict=False):  # 8 colours
-            held += locos
-            candidates += table[held if held < cap else cap]
+    candidates: list[int] = []
+    most = 0  # cards of the commonest colour: gray routes take any one colour
+    for table, held in zip(colours, counts, strict=False):  # the 8 colours
+        if held > most:
+            most = held
+        held += locos
+        candidates += table[held if held < cap else cap]
+    most += locos
+    candidates += gray[most if most < cap else cap]
     candidates.sort()
     owner = state.route_owner
     doubles = board.double
     color = board.color
     memos = board.claim_memo
-    gray_payments: dict[int, list[int]] = {}
+    gray_payments: dict[tuple[int, int], list[int]] = {}
     out: list[Action] = []
     for r in candidates:
         if owner[r] is not None:
@@ -103,12 +102,11 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
                 actions = _route_claims(board, r, counts)
             out += actions
         else:  # gray: every colour held may pay; once per kind of route
-            length = board.length[r]
-            kind = length * 64 + board.ferry[r]
+            kind = (board.length[r], board.ferry[r])
             payments = gray_payments.get(kind)
             if payments is None:
                 payments = gray_payments[kind] = payment_indices(
-                    counts, length, -1, board.ferry[r], board.stride
+                    counts, kind[0], -1, kind[1], board.stride
                 )
             out += map(board.claim_tables[r].__getitem__, payments)  # type: ignore[arg-type]
     return out
