@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import unicodedata
 import weakref
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, BuildStation, ClaimRoute
@@ -91,10 +90,16 @@ def _station_table(city: str, stride: int) -> tuple[BuildStation | None, ...]:
 class MapIndex:
     """The derived tables of one map, by route id and city index (see :func:`map_index`).
 
-    Three groups, each built when one of its tables is first read (a slot not set yet falls
-    through to ``__getattr__``; afterwards it is a plain slot read): the engine's (route
-    attributes, the action tables), scoring's (route and ticket ends) and the notation's (city
-    names). A scoring-only or parsing-only user of a map never pays for the action tables.
+    Three groups of tables: the engine's (route attributes, the action tables), scoring's
+    (route and ticket ends) and the notation's (city names). The last two are cheap and built
+    with the index; the engine's are built when one of them is first read, so that a
+    scoring-only or parsing-only user of a map never pays for the action tables.
+
+    Until then the index is a :class:`_Unbuilt`, whose ``__getattr__`` builds the engine's
+    tables and turns the index into a plain ``MapIndex`` (same slots): a class with a
+    ``__getattr__`` makes every attribute read take the interpreter's slow generic path (about
+    350 instructions instead of 30 on CPython 3.11), and the engine reads these tables on every
+    move.
     """
 
     __slots__ = (
@@ -102,12 +107,14 @@ class MapIndex:
         "base_tickets",
         "city_index",
         "city_routes",
+        "claim_memo",
+        "claim_reach",
         "claim_tables",
         "color",
         "double",
         "ferry",
-        "kinds_by_color",
         "length",
+        "max_ferry",
         "max_length",
         "names",
         "route_ends",
@@ -134,9 +141,19 @@ class MapIndex:
     #: Entries per card kind in the payment tables: more than the longest route and than the
     #: costliest station the tables serve (``payment_index``).
     stride: int
-    #: Routes by colour code (−1 gray), then by kind: ``(length, ferry locomotives, route
-    #: ids)`` in increasing length.
-    kinds_by_color: tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]
+    #: The most locomotives a ferry of the map needs.
+    max_ferry: int
+    #: The routes a hand can afford, whoever owns them: ``claim_reach[f]`` for a hand of ``f``
+    #: locomotives (at most ``max_ferry``) is ``(by_colour, gray)``; ``by_colour[code][n]`` is
+    #: the ids of the routes of that colour with a length of at most ``n`` and at most ``f``
+    #: ferry locomotives, ascending, and ``gray[n]`` the same for the gray routes. ``n`` runs
+    #: to ``max_length``.
+    claim_reach: tuple[
+        tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]], ...
+    ]
+    #: The claim actions of each coloured route by (cards of its colour held, locomotives
+    #: held): a bounded memo per route (None for a gray route).
+    claim_memo: tuple[dict[tuple[int, int], tuple[ClaimRoute, ...]] | None, ...]
     #: Station actions by (stations of every player, payment indices): a bounded memo.
     station_cache: dict[object, list[Action]]
     #: The ids of the regular and of the long tickets (determinization deals them).
@@ -158,18 +175,8 @@ class MapIndex:
         #: Views: the ticket count of the installed map this one extends with injected tickets
         #: (``scenario``), -1 when it extends none; None until first asked (views).
         self.base_tickets: int | None = None
-
-    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
-
-        def __getattr__(self, name: str) -> Any:
-            build = _GROUPS.get(name)
-            if build is None:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            game_map = self._map()
-            if game_map is None:
-                raise ReferenceError("the map of this index was freed")
-            build(self, game_map)
-            return object.__getattribute__(self, name)
+        _scoring_tables(self, game_map)
+        _name_table(self, game_map)
 
     def __reduce__(self) -> tuple[type[None], tuple[()]]:
         # A cache, not data: a pickled or deep-copied map carries no index and rebuilds its own.
@@ -192,7 +199,9 @@ def _engine_tables(index: MapIndex, game_map: GameMap) -> None:
     index.station_tables = tuple(_station_table(c, stride) for c in game_map.cities)
     index.max_length = max_length
     index.stride = stride
-    index.kinds_by_color = _kinds_by_color(routes)
+    index.max_ferry = max((r.ferry_locomotives for r in routes), default=0)
+    index.claim_reach = _claim_reach(routes, index.max_ferry)
+    index.claim_memo = tuple(None if r.color is None else {} for r in routes)
     index.station_cache = {}
 
 
@@ -220,23 +229,39 @@ def _name_table(index: MapIndex, game_map: GameMap) -> None:
     index.names = names
 
 
-_ENGINE = (
-    "length color ferry tunnel double city_index claim_tables station_tables max_length stride "
-    "kinds_by_color station_cache"
+class _Unbuilt(MapIndex):
+    """A :class:`MapIndex` whose engine tables are not built yet (see there)."""
+
+    __slots__ = ()
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would otherwise accept any attribute name
+
+        def __getattr__(self, name: str) -> Any:
+            if name not in _ENGINE:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            game_map = self._map()
+            if game_map is None:
+                raise ReferenceError("the map of this index was freed")
+            _engine_tables(self, game_map)
+            self.__class__ = MapIndex  # type: ignore[assignment]
+            return getattr(self, name)
+
+
+#: The engine's tables (built on first read, see :class:`MapIndex`).
+_ENGINE = frozenset(
+    {
+        *("length", "color", "ferry", "tunnel", "double", "max_length", "max_ferry", "stride"),
+        *("city_index", "claim_tables", "station_tables", "claim_reach", "claim_memo"),
+        "station_cache",
+    }
 )
-#: The builder of each table's group.
-_GROUPS: dict[str, Callable[[MapIndex, GameMap], None]] = {
-    **dict.fromkeys(_ENGINE.split(), _engine_tables),
-    **dict.fromkeys(("route_ends", "city_routes", "ticket_ends", "ticket_ids"), _scoring_tables),
-    "names": _name_table,
-}
 
 
 def map_index(game_map: GameMap) -> MapIndex:
     """The tables of ``game_map``, built on its first use and kept until the map is freed."""
     index: MapIndex | None = game_map._index
     if index is None:
-        index = MapIndex(game_map)
+        index = _Unbuilt(game_map)
         object.__setattr__(game_map, "_index", index)
     return index
 
@@ -245,18 +270,19 @@ def _color_code(route: Route) -> int:
     return -1 if route.color is None else route.color.code
 
 
-def _kinds_by_color(
-    routes: tuple[Route, ...],
-) -> tuple[tuple[int, tuple[tuple[int, int, tuple[int, ...]], ...]], ...]:
-    """Route ids grouped by colour code, then by (length, ferry locomotives), shortest first."""
-    groups: dict[int, dict[tuple[int, int], list[int]]] = {}
-    for r in routes:
-        groups.setdefault(_color_code(r), {}).setdefault(
-            (r.length, r.ferry_locomotives), []
-        ).append(r.id)
+def _claim_reach(
+    routes: tuple[Route, ...], max_ferry: int
+) -> tuple[tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]], ...]:
+    """``MapIndex.claim_reach``: route ids by ferry locomotives held, colour and reach."""
+    longest = max((r.length for r in routes), default=0)
+
+    def table(code: int, locos: int) -> tuple[tuple[int, ...], ...]:
+        fit = [r for r in routes if _color_code(r) == code and r.ferry_locomotives <= locos]
+        return tuple(tuple(r.id for r in fit if r.length <= n) for n in range(longest + 1))
+
     return tuple(
-        (code, tuple((length, ferry, tuple(ids)) for (length, ferry), ids in sorted(kinds.items())))
-        for code, kinds in sorted(groups.items())
+        (tuple(table(code, locos) for code in _CARD_CODES), table(-1, locos))
+        for locos in range(max_ferry + 1)
     )
 
 

@@ -7,8 +7,6 @@ The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reve
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
 from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
@@ -64,45 +62,76 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     counts = player.hand.counts
     locos = counts[LOCOMOTIVE_CODE]
     trains = player.trains
+    top = board.max_ferry
+    colours, gray = board.claim_reach[locos if locos < top else top]
+    cap = board.max_length
+    if trains < cap:
+        cap = trains
+    # The routes the hand and the trains reach, whoever owns them (the map's tables by the
+    # cards of each colour plus the locomotives held), in route order.
+    candidates: list[int] = []
+    most = 0  # cards of the commonest colour: gray routes take any one colour
+    for table, held in zip(colours, counts, strict=False):  # the 8 colours
+        if held > most:
+            most = held
+        held += locos
+        candidates += table[held if held < cap else cap]
+    most += locos
+    candidates += gray[most if most < cap else cap]
+    candidates.sort()
     owner = state.route_owner
-    doubles_open = len(state.players) >= state.rules.double_route_min_players
     doubles = board.double
-    stride = board.stride
-    found: list[tuple[int, Sequence[int]]] = []
-    # Routes are grouped by colour and then by kind (length, ferry symbols), shortest first:
-    # the hand affords a kind, or not, for all its routes at once.
-    for code, kinds in board.kinds_by_color:
-        reach = (max(counts[:LOCOMOTIVE_CODE]) if code < 0 else counts[code]) + locos
-        longest = trains if trains < reach else reach
-        for length, ferry, routes in kinds:
-            if length > longest:
-                break
-            if locos < ferry:
-                continue
-            payments: Sequence[int] | None = None
-            for r in routes:
-                if owner[r] is not None:
-                    continue
-                other = doubles[r]
-                if other >= 0:
-                    other_owner = owner[other]
-                    if other_owner is not None and (other_owner == seat or not doubles_open):
-                        continue
-                if payments is None:
-                    if code < 0:  # gray: every colour held may pay
-                        payments = payment_indices(counts, length, code, ferry, stride)
-                    else:
-                        key = (stride, code, length, ferry, counts[code], locos)
-                        payments = _COLOURED.get(key)
-                        if payments is None:
-                            payments = _coloured_payments(key, counts)
-                found.append((r, payments))
-    found.sort()
-    tables = board.claim_tables
+    color = board.color
+    memos = board.claim_memo
+    gray_payments: dict[tuple[int, int], list[int]] = {}
     out: list[Action] = []
-    for r, payments in found:
-        out += map(tables[r].__getitem__, payments)  # type: ignore[arg-type]
+    for r in candidates:
+        if owner[r] is not None:
+            continue
+        other = doubles[r]
+        if other >= 0:
+            other_owner = owner[other]
+            if other_owner is not None and (
+                other_owner == seat or len(state.players) < state.rules.double_route_min_players
+            ):
+                continue
+        memo = memos[r]
+        if memo is not None:  # a coloured route: its payments follow from two counts
+            actions = memo.get((counts[color[r]], locos))
+            if actions is None:
+                actions = _route_claims(board, r, counts)
+            out += actions
+        else:  # gray: every colour held may pay; once per kind of route
+            kind = (board.length[r], board.ferry[r])
+            payments = gray_payments.get(kind)
+            if payments is None:
+                payments = gray_payments[kind] = payment_indices(
+                    counts, kind[0], -1, kind[1], board.stride
+                )
+            out += map(board.claim_tables[r].__getitem__, payments)  # type: ignore[arg-type]
     return out
+
+
+def _route_claims(board: MapIndex, route: int, counts: tuple[int, ...]) -> tuple[ClaimRoute, ...]:
+    """The claims of a coloured route that ``counts`` can pay, stored in the route's memo
+    (``MapIndex.claim_memo``, bounded) by the two counts they depend on."""
+    code = board.color[route]
+    memo = board.claim_memo[route]
+    assert memo is not None  # coloured
+    key = (board.stride, code, board.length[route], board.ferry[route], counts[code])
+    payments = _COLOURED.get((*key, counts[LOCOMOTIVE_CODE]))
+    if payments is None:
+        payments = _coloured_payments((*key, counts[LOCOMOTIVE_CODE]), counts)
+    if len(memo) >= _ROUTE_MEMO_SIZE:
+        memo.clear()
+    table = board.claim_tables[route]
+    found: tuple[ClaimRoute, ...] = tuple(map(table.__getitem__, payments))  # type: ignore[arg-type]
+    memo[counts[code], counts[LOCOMOTIVE_CODE]] = found
+    return found
+
+
+#: Entries of each route's claim memo: (cards of its colour, locomotives) pairs.
+_ROUTE_MEMO_SIZE = 1024
 
 
 #: The payment indices of a coloured route kind by (stride, colour code, length, ferry

@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 #: ``DrawFaceUp`` actions made once, one per slot; grown for rules with a longer row.
-_FACE_UP = [DrawFaceUp(slot) for slot in range(Rules().face_up_size)]
+_FACE_UP: list[Action] = [DrawFaceUp(slot) for slot in range(Rules().face_up_size)]
 _BLIND = DrawBlind()
 
 
@@ -35,6 +35,12 @@ def draw_actions(state: GameState) -> list[Action]:
     """The legal card draws: any face-up card as the first card, any but a locomotive as the
     second (E8, E9, E11); blind while the deck or the discard holds a card (E18, U6)."""
     first = state.phase is START
+    row = state.face_up
+    if None not in row and len(row) <= len(_FACE_UP) and (first or LOCOMOTIVE not in row):
+        every = _FACE_UP[: len(row)]  # every slot (the common case: a full row)
+        if state.deck or state.discard:
+            every.append(_BLIND)
+        return every
     try:
         out: list[Action] = [
             _FACE_UP[slot]

@@ -1,0 +1,83 @@
+"""legal_actions inside real random playouts (issue 16): callgrind instructions by phase and family.
+
+Run under valgrind --tool=callgrind --collect-atstart=no; collection is toggled on around the
+measured calls only. MODE: 'none' (toggle pairs with nothing between: the overhead), 'all',
+a phase value ('start', 'second card', ...), or a family ('draws', 'claims', 'tickets',
+'stations') for START states.
+"""
+
+import ctypes
+import sys
+from collections.abc import Callable
+from random import Random
+
+import ttr_rules
+from ttr_rules import Action, GameMap, GameState, apply_action, legal_actions, new_game
+from ttr_rules.maps.index import map_index
+from ttr_rules.moves.claim import claim_actions
+from ttr_rules.moves.draw import draw_actions
+from ttr_rules.moves.stations import station_actions
+from ttr_rules.moves.tickets import ticket_actions
+
+lib = ctypes.CDLL(sys.argv[3])
+toggle: Callable[[], object] = lib.cg_toggle
+mode = sys.argv[1]
+games = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+FAM = {"draws": 0, "claims": 1, "tickets": 2, "stations": 3}
+counts: dict[str, int] = {}
+
+
+def start_parts(state: GameState) -> tuple[Action, ...]:
+    board = map_index(state.map)
+    parts: list[list[Action]] = [[], [], [], []]
+    f = FAM[mode]
+    families: tuple[Callable[[], list[Action]], ...] = (
+        lambda: draw_actions(state),
+        lambda: claim_actions(state, board),
+        lambda: ticket_actions(state),
+        lambda: station_actions(state, board),
+    )
+    for i, family in enumerate(families):
+        if i == f:
+            toggle()
+            parts[i] = family()
+            toggle()
+        else:
+            parts[i] = family()
+    out = parts[0]
+    out += parts[1]
+    out += parts[2]
+    out += parts[3]
+    return tuple(out) or legal_actions(state)
+
+
+def play(game_map: GameMap, seed: int, measure: int) -> int:
+    rnd = Random(seed)
+    state = new_game(game_map, 4, seed=seed)
+    n = 0
+    while not state.is_terminal:
+        ph = state.phase.value
+        counts[ph] = counts.get(ph, 0) + measure
+        if not measure:
+            options = legal_actions(state)
+        elif mode == "none":
+            toggle()
+            toggle()
+            options = legal_actions(state)
+        elif mode == "all" or mode == ph:
+            toggle()
+            options = legal_actions(state)
+            toggle()
+        elif mode in FAM and ph == "start":
+            options = start_parts(state)
+        else:
+            options = legal_actions(state)
+        state = apply_action(state, options[rnd.randrange(len(options))])
+        n += 1
+    return n
+
+
+game_map = ttr_rules.load_map("europe")
+play(game_map, 10_000, 0)
+total = sum(play(game_map, s, 1) for s in range(games))
+print("decisions", total, counts)
