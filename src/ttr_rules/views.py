@@ -244,6 +244,10 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
             if len(memo) >= _SEAT_VIEWS_SIZE:
                 memo.clear()
             hit = memo[id(p)] = (p, _seat_view(p, own=seat == viewer, tickets_shown=over))
+            if seat == viewer:  # the viewer's seat shows all of ``p``: determinize reuses it
+                if len(_PLAYERS) >= _SEAT_VIEWS_SIZE:
+                    _PLAYERS.clear()
+                _PLAYERS[id(hit[1])] = (hit[1], p)
         seats.append(hit[1])
     # Built like ``evolve`` builds states (every field given; the attrs ``__init__`` costs
     # several times more): ``tests/test_views.py`` compares with views made by the constructor.
@@ -306,6 +310,9 @@ _GAME_OVER = Phase.GAME_OVER
 _OWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
 _SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
 _SHOWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
+#: The player state of each seat view made for the viewer's own seat, by the id of the seat
+#: view (kept in the entry, so ids are not reused): that seat view shows every field of it.
+_PLAYERS: dict[int, tuple[SeatView, PlayerState]] = {}
 _SEAT_VIEWS_SIZE = 4096
 
 
@@ -410,14 +417,14 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
     # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
     # rest.
-    regular, long = map_index(view.map).ticket_ids
+    regular, long, every = _ticket_ids(view.map)
     size = view.ticket_deck_size
     box_rule = view.rules.initial_discard == "box"
     if box_rule:  # only regular tickets ever enter the ticket deck under the box rule
         tickets = list(filterfalse(seen.__contains__, regular))
         extra = list(filterfalse(seen.__contains__, long))
     else:
-        tickets = list(filterfalse(seen.__contains__, sorted(regular + long)))
+        tickets = list(filterfalse(seen.__contains__, every))
         extra = []
     if len(tickets) < size:
         raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
@@ -428,17 +435,19 @@ def determinize(view: PlayerView, seed: int) -> GameState:
             f"box of {view.ticket_box_size}"
         )
 
-    # One key per card and ticket (two for the tickets shuffled twice) and one for the
-    # reshuffle seed, in this order.
-    keys = _random_keys(seed, len(cards) + len(tickets) + (left if box_rule else 0) + 1)
+    # One key per card and ticket, one per extra ticket and one for the reshuffle seed, in
+    # this order.
+    keys = _random_keys(seed, len(cards) + len(tickets) + len(extra) + 1)
     key = partial(next, iter(keys))
     cards.sort(key=key)
     tickets.sort(key=key)
     rest = tickets[size:]
-    if box_rule:
-        rest += extra
-        rest.sort(key=key)
-    rng = int((next(key.args[0]) - 1.0) * _KEY_SCALE)
+    # What follows the ticket deck is in a uniformly random order; inserting each extra
+    # ticket at a uniformly random place keeps it so (a random permutation built by
+    # insertion), with one key per extra ticket instead of a second shuffle of the rest.
+    for ticket in extra:
+        rest.insert(int((key(ticket) - 1.0) * (len(rest) + 1)), ticket)
+    rng = int((key(None) - 1.0) * _KEY_SCALE)
 
     players = []
     at = taken = 0
@@ -450,6 +459,11 @@ def determinize(view: PlayerView, seed: int) -> GameState:
                 counts[card.code] += 1
             at += s.hand_size
             hand = _hand(tuple(counts))
+        else:
+            known = _PLAYERS.get(id(s))
+            if known is not None and known[0] is s:  # the viewer's own seat, from observe
+                players.append(known[1])
+                continue
         kept = s.tickets
         if kept is None:
             kept = tuple(rest[taken : taken + s.ticket_count])
@@ -501,6 +515,23 @@ _EXPONENT = b"\x3f"
 _BIG_ENDIAN = sys.byteorder == "big"
 #: ``(key - 1.0) * _KEY_SCALE`` is a key's 52 random bits as an integer.
 _KEY_SCALE = 2**52
+
+
+def _ticket_ids(game_map: GameMap) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The map's regular ticket ids, long ticket ids and all its ticket ids, each ascending
+    (made once per map index)."""
+    index = map_index(game_map)
+    hit = _TICKET_IDS.get(id(index))
+    if hit is None or hit[0] is not index:  # the entry keeps the index alive: ids not reused
+        if len(_TICKET_IDS) >= _TICKET_IDS_SIZE:
+            _TICKET_IDS.clear()
+        regular, long = index.ticket_ids
+        hit = _TICKET_IDS[id(index)] = (index, (regular, long, tuple(sorted(regular + long))))
+    return hit[1]
+
+
+_TICKET_IDS: dict[int, tuple[object, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]] = {}
+_TICKET_IDS_SIZE = 64
 
 
 def _player(
@@ -576,7 +607,9 @@ def _hand(counts: tuple[int, ...]) -> Hand:
     if hand is None:
         if len(_HANDS) >= _HANDS_SIZE:
             _HANDS.clear()
-        hand = _HANDS[counts] = Hand(counts)
+        hand = _new(Hand)
+        _set(hand, "counts", counts)  # as moves.common.hand_add builds hands
+        _HANDS[counts] = hand
     return hand
 
 
