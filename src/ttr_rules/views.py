@@ -340,19 +340,40 @@ def _skeleton(view: PlayerView) -> GameState:
     placeholders for everything hidden: the other hands empty, the piles of the right sizes.
     Enough for :func:`legal_actions`, which reads only what the actor knows (the sizes of the
     piles, not their contents), and much cheaper than :func:`determinize` (no dealing)."""
-    empty = _EMPTY_HAND
-    players = tuple(
-        _player(
-            empty if s.hand is None else s.hand,
-            s.trains,
-            s.stations,
-            s.tickets or (),
-            s.offered or (),
-            s.route_points,
-        )
-        for s in view.seats
-    )
-    return _state(view, players, _PLACEHOLDER_CARD * view.deck_size, (0,) * view.ticket_deck_size)
+    players = []
+    for s in view.seats:
+        known = _PLAYERS.get(id(s))  # the viewer's own seat, from observe: its player state
+        if known is None or known[0] is not s:
+            known = _SKELETONS.get(id(s))  # another seat seen before
+            if known is None or known[0] is not s:
+                if len(_SKELETONS) >= _SEAT_VIEWS_SIZE:
+                    _SKELETONS.clear()
+                known = _SKELETONS[id(s)] = (
+                    s,
+                    _player(
+                        _EMPTY_HAND if s.hand is None else s.hand,
+                        s.trains,
+                        s.stations,
+                        s.tickets or (),
+                        s.offered or (),
+                        s.route_points,
+                    ),
+                )
+        players.append(known[1])
+    deck = _PLACEHOLDERS.get(view.deck_size)
+    if deck is None:
+        deck = _PLACEHOLDERS[view.deck_size] = _PLACEHOLDER_CARD * view.deck_size
+    tickets = _PLACEHOLDERS.get(-1 - view.ticket_deck_size)
+    if tickets is None:
+        tickets = _PLACEHOLDERS[-1 - view.ticket_deck_size] = (0,) * view.ticket_deck_size
+    return _state(view, tuple(players), deck, tickets)  # type: ignore[arg-type]
+
+
+#: The skeleton player of each seat view (by its id, kept in the entry): the seat's public
+#: counts and whatever it shows, empty hand and tickets for what it hides.
+_SKELETONS: dict[int, tuple[SeatView, PlayerState]] = {}
+#: Placeholder piles by size (the deck by its size, the ticket deck by -1 - its size).
+_PLACEHOLDERS: dict[int, tuple[object, ...]] = {}
 
 
 #: The card standing for every hidden deck card in :func:`_skeleton` (its colour is never read).
