@@ -138,7 +138,7 @@ def observe(state: GameState, player: int) -> PlayerView:
     >>> view.seats[0].hand_size, view.seats[0].offered_count, view.deck_size == len(state.deck)
     (4, 4, True)
     """
-    if type(player) is not int or not 0 <= player < state.num_players:  # bools are not seats
+    if type(player) is not int or not 0 <= player < len(state.players):  # bools are not seats
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
     return _view(state, player)
 
@@ -232,7 +232,7 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:
     over = state.phase is _GAME_OVER
-    if not over and map_index(state.map).base_tickets != -1:  # None: not asked yet
+    if not over and state.map is not _PLAIN_MAP[0] and _injects_tickets(state.map):
         hidden = _hidden_tickets(state, viewer)
         if hidden:
             state = _without_tickets(state, hidden)
@@ -280,6 +280,19 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
     return view
 
 
+def _injects_tickets(game_map: GameMap) -> bool:
+    """Whether ``game_map`` may hold tickets injected by ``scenario`` (see
+    :func:`_hidden_tickets`); remembers the last map that holds none."""
+    if map_index(game_map).base_tickets == -1:  # None: not asked yet
+        _PLAIN_MAP[0] = game_map
+        return False
+    return True
+
+
+#: The last map seen with no injected tickets (most views are of one map).
+_PLAIN_MAP: list[GameMap | None] = [None]
+
+
 def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
     """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too)."""
     seat = _new(SeatView)
@@ -287,7 +300,7 @@ def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
         seat,
         "__dict__",
         {
-            "hand_size": p.hand.total,
+            "hand_size": sum(p.hand.counts),
             "trains": p.trains,
             "stations": p.stations,
             "route_points": p.route_points,
