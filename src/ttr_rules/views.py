@@ -231,13 +231,19 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
 
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:
-    over = state.phase is _GAME_OVER
-    if not over and state.map is not _PLAIN_MAP[0] and _injects_tickets(state.map):
+    # The fields are read from the instance dicts: engine states and players hold split-table
+    # dicts (copies of attrs-built ones), on which attribute reads are not specialized.
+    fields = state.__dict__
+    over = fields["phase"] is _GAME_OVER
+    game_map = fields["map"]
+    if not over and game_map is not _PLAIN_MAP[0] and _injects_tickets(game_map):
         hidden = _hidden_tickets(state, viewer)
         if hidden:
             state = _without_tickets(state, hidden)
+            fields = state.__dict__
+            game_map = fields["map"]
     seats = []
-    for seat, p in enumerate(state.players):
+    for seat, p in enumerate(fields["players"]):
         memo = _OWN_SEATS if seat == viewer else _SHOWN_SEATS if over else _SEATS
         hit = memo.get(id(p))
         if hit is None or hit[0] is not p:  # the entry keeps ``p`` alive: its id is not reused
@@ -257,24 +263,24 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
         "__dict__",
         {
             "player": viewer,
-            "map": state.map,
-            "rules": state.rules,
+            "map": game_map,
+            "rules": fields["rules"],
             "seats": tuple(seats),
-            "current": state.current,
-            "phase": state.phase,
-            "face_up": state.face_up,
-            "deck_size": len(state.deck),
-            "discard": state.discard,
-            "ticket_deck_size": len(state.ticket_deck),
-            "ticket_box_size": len(state.ticket_box),
-            "route_owner": state.route_owner,
-            "tunnel": state.tunnel,
-            "final_turns": state.final_turns,
-            "passes": state.passes,
-            "turn": state.turn,
-            "first_player": state.first_player,
-            "identity_shuffle": state.identity_shuffle,
-            "out_of_play_size": len(state.out_of_play),
+            "current": fields["current"],
+            "phase": fields["phase"],
+            "face_up": fields["face_up"],
+            "deck_size": len(fields["deck"]),
+            "discard": fields["discard"],
+            "ticket_deck_size": len(fields["ticket_deck"]),
+            "ticket_box_size": len(fields["ticket_box"]),
+            "route_owner": fields["route_owner"],
+            "tunnel": fields["tunnel"],
+            "final_turns": fields["final_turns"],
+            "passes": fields["passes"],
+            "turn": fields["turn"],
+            "first_player": fields["first_player"],
+            "identity_shuffle": fields["identity_shuffle"],
+            "out_of_play_size": len(fields["out_of_play"]),
         },
     )
     return view
@@ -295,20 +301,24 @@ _PLAIN_MAP: list[GameMap | None] = [None]
 
 def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
     """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too)."""
+    fields = p.__dict__  # see _view
+    hand = fields["hand"]
+    tickets = fields["tickets"]
+    offered = fields["offered"]
     seat = _new(SeatView)
     _set(
         seat,
         "__dict__",
         {
-            "hand_size": sum(p.hand.counts),
-            "trains": p.trains,
-            "stations": p.stations,
-            "route_points": p.route_points,
-            "ticket_count": len(p.tickets),
-            "offered_count": len(p.offered),
-            "hand": p.hand if own else None,
-            "tickets": p.tickets if own or tickets_shown else None,
-            "offered": p.offered if own else None,
+            "hand_size": sum(hand.counts),
+            "trains": fields["trains"],
+            "stations": fields["stations"],
+            "route_points": fields["route_points"],
+            "ticket_count": len(tickets),
+            "offered_count": len(offered),
+            "hand": hand if own else None,
+            "tickets": tickets if own or tickets_shown else None,
+            "offered": offered if own else None,
         },
     )
     return seat
