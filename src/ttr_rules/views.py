@@ -667,13 +667,19 @@ def _unseen_counts(view: PlayerView) -> list[int]:
     minus the face-up row, the discard, a pending tunnel's base payment and revealed cards, and
     the hands shown in the view."""
     rules = view.rules
-    unseen = [rules.cards_per_color] * len(COLORS)
-    unseen[LOCOMOTIVE_CODE] = rules.locomotive_cards
-    for code, n in enumerate(_discard_counts(view.discard)):
-        unseen[code] -= n
-    for card in view.face_up:
-        if card is not None:
-            unseen[card.code] -= 1
+    discard = view.discard
+    face_up = view.face_up
+    last = _LAST_TABLE[0]
+    if last[0] is rules and last[1] is discard and last[2] is face_up:
+        unseen = list(last[3])
+    else:  # the cards on the table changed since the last call: count them again
+        unseen = [rules.cards_per_color] * len(COLORS)
+        unseen[LOCOMOTIVE_CODE] = rules.locomotive_cards
+        unseen = list(map(operator.sub, unseen, _discard_counts(discard)))
+        for card in face_up:
+            if card is not None:
+                unseen[card.code] -= 1
+        _LAST_TABLE[0] = (rules, discard, face_up, tuple(unseen))
     tunnel = view.tunnel
     if tunnel is not None:
         length = view.map.routes[tunnel.route].length
@@ -681,9 +687,15 @@ def _unseen_counts(view: PlayerView) -> list[int]:
             unseen[card.code] -= 1
     for s in view.seats:
         if s.hand is not None:
-            for code, n in enumerate(s.hand.counts):
-                unseen[code] -= n
+            unseen = list(map(operator.sub, unseen, s.hand.counts))
     return unseen
+
+
+#: The rules, discard pile and face-up row of the last :func:`_unseen_counts` call and the
+#: counts of the cards they leave unseen (one tuple: read and replaced at once).
+_LAST_TABLE: list[
+    tuple[Rules | None, tuple[Color, ...], tuple[Color | None, ...], tuple[int, ...]]
+] = [(None, (), (), ())]
 
 
 def _discard_counts(discard: tuple[Color, ...]) -> tuple[int, ...]:
