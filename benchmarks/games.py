@@ -66,8 +66,20 @@ def views(game_map: ttr_rules.GameMap, players: int, seeds: range) -> dict[str, 
     return {name: total / calls * 1e6 for name, total in totals.items()}
 
 
-#: The functions ``--part`` replays (``none``: the recording alone, to subtract).
-PARTS = ("none", "legal_actions", "apply_action", "observe", "determinize", "view_legal_actions")
+#: The functions ``--part`` replays. Two are baselines to subtract: ``none`` (the recording
+#: alone) and ``views`` (the recording and one ``observe`` per decision, the views that
+#: ``determinize`` and ``view_legal_actions`` are called on).
+PARTS = (
+    "none",
+    "views",
+    "legal_actions",
+    "apply_action",
+    "observe",
+    "determinize",
+    "view_legal_actions",
+)
+#: The parts measured on views made beforehand: ``parts.sh`` subtracts ``views`` from them.
+ON_VIEWS = ("views", "determinize", "view_legal_actions")
 
 
 def decisions_of(
@@ -92,11 +104,7 @@ def replay(game_map: ttr_rules.GameMap, players: int, seeds: range, part: str) -
     from ttr_rules import determinize, observe, view_legal_actions
 
     pairs = decisions_of(game_map, players, seeds)
-    views = (
-        [observe(state, state.current) for state, _ in pairs]
-        if "view" in part or "det" in part
-        else []
-    )
+    views = [observe(state, state.current) for state, _ in pairs] if part in ON_VIEWS else []
     if part == "legal_actions":
         for state, _ in pairs:
             legal_actions(state)

@@ -138,7 +138,7 @@ def observe(state: GameState, player: int) -> PlayerView:
     >>> view.seats[0].hand_size, view.seats[0].offered_count, view.deck_size == len(state.deck)
     (4, 4, True)
     """
-    if type(player) is not int or not 0 <= player < state.num_players:  # bools are not seats
+    if type(player) is not int or not 0 <= player < len(state.players):  # bools are not seats
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
     return _view(state, player)
 
@@ -231,19 +231,29 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
 
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:
-    over = state.phase is _GAME_OVER
-    if not over and map_index(state.map).base_tickets != -1:  # None: not asked yet
+    # The fields are read from the instance dicts: engine states and players hold split-table
+    # dicts (copies of attrs-built ones), on which attribute reads are not specialized.
+    fields = state.__dict__
+    over = fields["phase"] is _GAME_OVER
+    game_map = fields["map"]
+    if not over and game_map is not _PLAIN_MAP[0] and _injects_tickets(game_map):
         hidden = _hidden_tickets(state, viewer)
         if hidden:
             state = _without_tickets(state, hidden)
+            fields = state.__dict__
+            game_map = fields["map"]
     seats = []
-    for seat, p in enumerate(state.players):
+    for seat, p in enumerate(fields["players"]):
         memo = _OWN_SEATS if seat == viewer else _SHOWN_SEATS if over else _SEATS
         hit = memo.get(id(p))
         if hit is None or hit[0] is not p:  # the entry keeps ``p`` alive: its id is not reused
             if len(memo) >= _SEAT_VIEWS_SIZE:
                 memo.clear()
             hit = memo[id(p)] = (p, _seat_view(p, own=seat == viewer, tickets_shown=over))
+            if seat == viewer:  # the viewer's seat shows all of ``p``: determinize reuses it
+                if len(_PLAYERS) >= _SEAT_VIEWS_SIZE:
+                    _PLAYERS.clear()
+                _PLAYERS[id(hit[1])] = (hit[1], p)
         seats.append(hit[1])
     # Built like ``evolve`` builds states (every field given; the attrs ``__init__`` costs
     # several times more): ``tests/test_views.py`` compares with views made by the constructor.
@@ -253,45 +263,62 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
         "__dict__",
         {
             "player": viewer,
-            "map": state.map,
-            "rules": state.rules,
+            "map": game_map,
+            "rules": fields["rules"],
             "seats": tuple(seats),
-            "current": state.current,
-            "phase": state.phase,
-            "face_up": state.face_up,
-            "deck_size": len(state.deck),
-            "discard": state.discard,
-            "ticket_deck_size": len(state.ticket_deck),
-            "ticket_box_size": len(state.ticket_box),
-            "route_owner": state.route_owner,
-            "tunnel": state.tunnel,
-            "final_turns": state.final_turns,
-            "passes": state.passes,
-            "turn": state.turn,
-            "first_player": state.first_player,
-            "identity_shuffle": state.identity_shuffle,
-            "out_of_play_size": len(state.out_of_play),
+            "current": fields["current"],
+            "phase": fields["phase"],
+            "face_up": fields["face_up"],
+            "deck_size": len(fields["deck"]),
+            "discard": fields["discard"],
+            "ticket_deck_size": len(fields["ticket_deck"]),
+            "ticket_box_size": len(fields["ticket_box"]),
+            "route_owner": fields["route_owner"],
+            "tunnel": fields["tunnel"],
+            "final_turns": fields["final_turns"],
+            "passes": fields["passes"],
+            "turn": fields["turn"],
+            "first_player": fields["first_player"],
+            "identity_shuffle": fields["identity_shuffle"],
+            "out_of_play_size": len(fields["out_of_play"]),
         },
     )
     return view
 
 
+def _injects_tickets(game_map: GameMap) -> bool:
+    """Whether ``game_map`` may hold tickets injected by ``scenario`` (see
+    :func:`_hidden_tickets`); remembers the last map that holds none."""
+    if map_index(game_map).base_tickets == -1:  # None: not asked yet
+        _PLAIN_MAP[0] = game_map
+        return False
+    return True
+
+
+#: The last map seen with no injected tickets (most views are of one map).
+_PLAIN_MAP: list[GameMap | None] = [None]
+
+
 def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
     """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too)."""
+    fields = p.__dict__  # see _view
+    hand = fields["hand"]
+    tickets = fields["tickets"]
+    offered = fields["offered"]
     seat = _new(SeatView)
     _set(
         seat,
         "__dict__",
         {
-            "hand_size": p.hand.total,
-            "trains": p.trains,
-            "stations": p.stations,
-            "route_points": p.route_points,
-            "ticket_count": len(p.tickets),
-            "offered_count": len(p.offered),
-            "hand": p.hand if own else None,
-            "tickets": p.tickets if own or tickets_shown else None,
-            "offered": p.offered if own else None,
+            "hand_size": sum(hand.counts),
+            "trains": fields["trains"],
+            "stations": fields["stations"],
+            "route_points": fields["route_points"],
+            "ticket_count": len(tickets),
+            "offered_count": len(offered),
+            "hand": hand if own else None,
+            "tickets": tickets if own or tickets_shown else None,
+            "offered": offered if own else None,
         },
     )
     return seat
@@ -306,6 +333,9 @@ _GAME_OVER = Phase.GAME_OVER
 _OWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
 _SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
 _SHOWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
+#: The player state of each seat view made for the viewer's own seat, by the id of the seat
+#: view (kept in the entry, so ids are not reused): that seat view shows every field of it.
+_PLAYERS: dict[int, tuple[SeatView, PlayerState]] = {}
 _SEAT_VIEWS_SIZE = 4096
 
 
@@ -333,19 +363,40 @@ def _skeleton(view: PlayerView) -> GameState:
     placeholders for everything hidden: the other hands empty, the piles of the right sizes.
     Enough for :func:`legal_actions`, which reads only what the actor knows (the sizes of the
     piles, not their contents), and much cheaper than :func:`determinize` (no dealing)."""
-    empty = _EMPTY_HAND
-    players = tuple(
-        _player(
-            empty if s.hand is None else s.hand,
-            s.trains,
-            s.stations,
-            s.tickets or (),
-            s.offered or (),
-            s.route_points,
-        )
-        for s in view.seats
-    )
-    return _state(view, players, _PLACEHOLDER_CARD * view.deck_size, (0,) * view.ticket_deck_size)
+    players = []
+    for s in view.seats:
+        known = _PLAYERS.get(id(s))  # the viewer's own seat, from observe: its player state
+        if known is None or known[0] is not s:
+            known = _SKELETONS.get(id(s))  # another seat seen before
+            if known is None or known[0] is not s:
+                if len(_SKELETONS) >= _SEAT_VIEWS_SIZE:
+                    _SKELETONS.clear()
+                known = _SKELETONS[id(s)] = (
+                    s,
+                    _player(
+                        _EMPTY_HAND if s.hand is None else s.hand,
+                        s.trains,
+                        s.stations,
+                        s.tickets or (),
+                        s.offered or (),
+                        s.route_points,
+                    ),
+                )
+        players.append(known[1])
+    deck = _PLACEHOLDERS.get(view.deck_size)
+    if deck is None:
+        deck = _PLACEHOLDERS[view.deck_size] = _PLACEHOLDER_CARD * view.deck_size
+    tickets = _PLACEHOLDERS.get(-1 - view.ticket_deck_size)
+    if tickets is None:
+        tickets = _PLACEHOLDERS[-1 - view.ticket_deck_size] = (0,) * view.ticket_deck_size
+    return _state(view, tuple(players), deck, tickets)  # type: ignore[arg-type]
+
+
+#: The skeleton player of each seat view (by its id, kept in the entry): the seat's public
+#: counts and whatever it shows, empty hand and tickets for what it hides.
+_SKELETONS: dict[int, tuple[SeatView, PlayerState]] = {}
+#: Placeholder piles by size (the deck by its size, the ticket deck by -1 - its size).
+_PLACEHOLDERS: dict[int, tuple[object, ...]] = {}
 
 
 #: The card standing for every hidden deck card in :func:`_skeleton` (its colour is never read).
@@ -410,14 +461,14 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
     # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
     # rest.
-    regular, long = map_index(view.map).ticket_ids
+    regular, long, every = _ticket_ids(view.map)
     size = view.ticket_deck_size
     box_rule = view.rules.initial_discard == "box"
     if box_rule:  # only regular tickets ever enter the ticket deck under the box rule
         tickets = list(filterfalse(seen.__contains__, regular))
         extra = list(filterfalse(seen.__contains__, long))
     else:
-        tickets = list(filterfalse(seen.__contains__, sorted(regular + long)))
+        tickets = list(filterfalse(seen.__contains__, every))
         extra = []
     if len(tickets) < size:
         raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
@@ -428,17 +479,19 @@ def determinize(view: PlayerView, seed: int) -> GameState:
             f"box of {view.ticket_box_size}"
         )
 
-    # One key per card and ticket (two for the tickets shuffled twice) and one for the
-    # reshuffle seed, in this order.
-    keys = _random_keys(seed, len(cards) + len(tickets) + (left if box_rule else 0) + 1)
+    # One key per card and ticket, one per extra ticket and one for the reshuffle seed, in
+    # this order.
+    keys = _random_keys(seed, len(cards) + len(tickets) + len(extra) + 1)
     key = partial(next, iter(keys))
     cards.sort(key=key)
     tickets.sort(key=key)
     rest = tickets[size:]
-    if box_rule:
-        rest += extra
-        rest.sort(key=key)
-    rng = int((next(key.args[0]) - 1.0) * _KEY_SCALE)
+    # What follows the ticket deck is in a uniformly random order; inserting each extra
+    # ticket at a uniformly random place keeps it so (a random permutation built by
+    # insertion), with one key per extra ticket instead of a second shuffle of the rest.
+    for ticket in extra:
+        rest.insert(int((key(ticket) - 1.0) * (len(rest) + 1)), ticket)
+    rng = int((key(None) - 1.0) * _KEY_SCALE)
 
     players = []
     at = taken = 0
@@ -450,6 +503,11 @@ def determinize(view: PlayerView, seed: int) -> GameState:
                 counts[card.code] += 1
             at += s.hand_size
             hand = _hand(tuple(counts))
+        else:
+            known = _PLAYERS.get(id(s))
+            if known is not None and known[0] is s:  # the viewer's own seat, from observe
+                players.append(known[1])
+                continue
         kept = s.tickets
         if kept is None:
             kept = tuple(rest[taken : taken + s.ticket_count])
@@ -501,6 +559,23 @@ _EXPONENT = b"\x3f"
 _BIG_ENDIAN = sys.byteorder == "big"
 #: ``(key - 1.0) * _KEY_SCALE`` is a key's 52 random bits as an integer.
 _KEY_SCALE = 2**52
+
+
+def _ticket_ids(game_map: GameMap) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The map's regular ticket ids, long ticket ids and all its ticket ids, each ascending
+    (made once per map index)."""
+    index = map_index(game_map)
+    hit = _TICKET_IDS.get(id(index))
+    if hit is None or hit[0] is not index:  # the entry keeps the index alive: ids not reused
+        if len(_TICKET_IDS) >= _TICKET_IDS_SIZE:
+            _TICKET_IDS.clear()
+        regular, long = index.ticket_ids
+        hit = _TICKET_IDS[id(index)] = (index, (regular, long, tuple(sorted(regular + long))))
+    return hit[1]
+
+
+_TICKET_IDS: dict[int, tuple[object, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]] = {}
+_TICKET_IDS_SIZE = 64
 
 
 def _player(
@@ -576,7 +651,9 @@ def _hand(counts: tuple[int, ...]) -> Hand:
     if hand is None:
         if len(_HANDS) >= _HANDS_SIZE:
             _HANDS.clear()
-        hand = _HANDS[counts] = Hand(counts)
+        hand = _new(Hand)
+        _set(hand, "counts", counts)  # as moves.common.hand_add builds hands
+        _HANDS[counts] = hand
     return hand
 
 
@@ -590,13 +667,19 @@ def _unseen_counts(view: PlayerView) -> list[int]:
     minus the face-up row, the discard, a pending tunnel's base payment and revealed cards, and
     the hands shown in the view."""
     rules = view.rules
-    unseen = [rules.cards_per_color] * len(COLORS)
-    unseen[LOCOMOTIVE_CODE] = rules.locomotive_cards
-    for code, n in enumerate(_discard_counts(view.discard)):
-        unseen[code] -= n
-    for card in view.face_up:
-        if card is not None:
-            unseen[card.code] -= 1
+    discard = view.discard
+    face_up = view.face_up
+    last = _LAST_TABLE[0]
+    if last[0] is rules and last[1] is discard and last[2] is face_up:
+        unseen = list(last[3])
+    else:  # the cards on the table changed since the last call: count them again
+        unseen = [rules.cards_per_color] * len(COLORS)
+        unseen[LOCOMOTIVE_CODE] = rules.locomotive_cards
+        unseen = list(map(operator.sub, unseen, _discard_counts(discard)))
+        for card in face_up:
+            if card is not None:
+                unseen[card.code] -= 1
+        _LAST_TABLE[0] = (rules, discard, face_up, tuple(unseen))
     tunnel = view.tunnel
     if tunnel is not None:
         length = view.map.routes[tunnel.route].length
@@ -604,9 +687,15 @@ def _unseen_counts(view: PlayerView) -> list[int]:
             unseen[card.code] -= 1
     for s in view.seats:
         if s.hand is not None:
-            for code, n in enumerate(s.hand.counts):
-                unseen[code] -= n
+            unseen = list(map(operator.sub, unseen, s.hand.counts))
     return unseen
+
+
+#: The rules, discard pile and face-up row of the last :func:`_unseen_counts` call and the
+#: counts of the cards they leave unseen (one tuple: read and replaced at once).
+_LAST_TABLE: list[
+    tuple[Rules | None, tuple[Color, ...], tuple[Color | None, ...], tuple[int, ...]]
+] = [(None, (), (), ())]
 
 
 def _discard_counts(discard: tuple[Color, ...]) -> tuple[int, ...]:
