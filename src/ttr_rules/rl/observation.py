@@ -635,7 +635,7 @@ class _Encoder:
         if discard is not seen.discard:
             before = seen.discard
             if before is not None and discard[: len(before)] == before:
-                counts = seen.discard_counts.copy()
+                counts = seen.discard_counts  # this viewer's own list: updated in place
                 for card in discard[len(before) :]:
                     counts[card.code] += 1
             else:
