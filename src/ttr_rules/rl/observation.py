@@ -669,15 +669,17 @@ class _Encoder:
     ) -> None:
         """Record that the route owners ``after`` are ``before`` with ``route`` claimed (what
         an environment knows from the action it applied), so that :meth:`encode_state` finds
-        the changed routes without comparing the two tuples entry by entry. Checked: a wrong
-        note is ignored."""
+        the changed routes without comparing the two tuples entry by entry.
+
+        Only the claimed route is checked (unowned before, owned after): a route changes hands
+        only by being claimed, one per turn (E27), so the others are equal. Comparing them
+        too cost more than the rest of a step's observation update (about 22,000
+        instructions per claim on Europe)."""
         if (
             len(before) == len(after)
             and 0 <= route < len(after)
             and before[route] is None
             and after[route] is not None
-            and before[:route] == after[:route]
-            and before[route + 1 :] == after[route + 1 :]
         ):
             self._remember(before, after, [route])
 
