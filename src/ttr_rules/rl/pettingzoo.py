@@ -32,6 +32,7 @@ environments (chess, connect four).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -125,6 +126,12 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._mask = self._no_mask
         self._reset_done = False
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """The agent to act, until the game is over (or ``max_iter`` steps), as PettingZoo's
+        ``agent_iter``: each ``iter()`` of the result starts afresh. Its iterator is a generator,
+        cheaper per step than PettingZoo's iterator class."""
+        return _AgentIterable(self, max_iter)
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """``Dict(observation=Box, action_mask=Box(int8))``, the same object every call."""
         return self._observation_spaces[agent]
@@ -161,10 +168,15 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise RuntimeError("reset() must be called before observe()")
         seat = self._seats[agent]
         state = self.state
-        acting = seat == state.current and state.phase is not _GAME_OVER
+        if seat != state.current or state.phase is _GAME_OVER:
+            mask = self._no_mask
+        elif self._mask_of is state:
+            mask = self._mask
+        else:
+            mask = self._legal_mask()
         return {
             "observation": self._encoder.encode_state(self._seen[seat], state, seat),
-            "action_mask": self._legal_mask() if acting else self._no_mask,
+            "action_mask": mask,
         }
 
     def step(self, action: int | None) -> None:
@@ -178,9 +190,11 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: None is accepted only once the game is over")
         index = int(action)
-        if not 0 <= index < self.space.size:
-            raise ValueError(f"action {action!r} outside the action space 0..{self.space.size - 1}")
-        self._cumulative_rewards[agent] = 0.0
+        fixed = self._fixed
+        if not 0 <= index < len(fixed):
+            raise ValueError(f"action {action!r} outside the action space 0..{len(fixed) - 1}")
+        # PettingZoo zeroes the acting agent's accumulated reward here; before the end of the
+        # game (the only time an agent acts) every reward is 0 already.
         before = self.state
         if self.illegal_reward is not None:
             if self._mask_of is not before:
@@ -188,7 +202,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             if index not in self._legal:
                 self._end_illegally(agent)
                 return
-        chosen = self._fixed[index]
+        chosen = fixed[index]
         if chosen is None:
             chosen = self.space.action(index, before)
         state = apply_action(before, chosen)
@@ -230,3 +244,19 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class _AgentIterable:
+    """What :meth:`raw_env.agent_iter` returns."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: raw_env, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection

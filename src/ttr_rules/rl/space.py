@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 __all__ = ["ActionSpace", "offer_positions"]
 
 _CARD_COLORS: Final = tuple(c for c in Color if c is not Color.LOCOMOTIVE)
+#: The action classes whose objects need no table to find their index.
+_PLAIN: Final = (DrawFaceUp, DrawBlind, PayTunnel, DeclineTunnel, DrawTickets, Pass)
 _BLOCKS: Final = (
     "DrawFaceUp",
     "DrawBlind",
@@ -161,9 +163,14 @@ class ActionSpace:
             np.bool_: {},
             np.int8: {},
         }
+        self._zeros: dict[type[Any], NDArray[Any]] = {
+            dtype: np.zeros(self.size, dtype=dtype) for dtype in self._masks
+        }
         for i, a in enumerate(self._fixed):
             if a is not None:
                 self._remember(a, i)
+        #: Whether the engine's own action objects are in ``_by_id`` (done on first need).
+        self._seeded = False
 
     # ------------------------------------------------------------------ layout
 
@@ -353,6 +360,12 @@ class ActionSpace:
             return list(map(by_id.__getitem__, map(id, actions)))
         except KeyError:
             pass
+        if not self._seeded:
+            self._seed()
+            try:
+                return list(map(by_id.__getitem__, map(id, actions)))
+            except KeyError:
+                pass
         offered: tuple[int, ...] | None = None
         indices = []
         for a in actions:
@@ -366,6 +379,55 @@ class ActionSpace:
                     index = self.index(a, state_or_view)
             indices.append(index)
         return indices
+
+    def _seed(self) -> None:
+        """Remember the action objects that the engine makes once and hands out again and
+        again (its per-map claim and station tables, its constant draws and passes), so that
+        the first games find them by identity too instead of computing each index on first
+        sight. Best effort: those tables are engine internals, read only here; an object
+        found there that this space does not hold, or a table that is not there, is skipped."""
+        self._seeded = True
+        found: list[object] = []
+        try:
+            from ttr_rules.maps.index import map_index
+
+            board = map_index(self.map)
+            for name in ("claim_tables", "station_tables"):
+                for table in getattr(board, name, ()):
+                    found += table
+        except (ImportError, AttributeError, TypeError):  # pragma: no cover - internals moved
+            pass
+        from ttr_rules import moves
+
+        for module in vars(moves).values():
+            for value in getattr(module, "__dict__", {}).values():
+                if isinstance(value, (list, tuple)):
+                    found += value
+                else:
+                    found.append(value)
+        # Keyed by plain values (a colour by its code): cheaper to hash than the actions.
+        claims: dict[tuple[int, int, int], int] = {}
+        stations: dict[tuple[str, int, int], int] = {}
+        others: dict[object, int] = {}
+        for i, fixed in enumerate(self._fixed):
+            if isinstance(fixed, ClaimRoute):
+                claims[fixed.route, fixed.color.code, fixed.locomotives] = i
+            elif isinstance(fixed, BuildStation):
+                stations[fixed.city, fixed.color.code, fixed.locomotives] = i
+            elif fixed is not None:
+                others[fixed] = i
+        by_id = self._by_id
+        for a in found:
+            if isinstance(a, ClaimRoute):
+                index = claims.get((a.route, a.color.code, a.locomotives))
+            elif isinstance(a, BuildStation):
+                index = stations.get((a.city, a.color.code, a.locomotives))
+            elif isinstance(a, _PLAIN):
+                index = others.get(a)
+            else:
+                continue
+            if index is not None and id(a) not in by_id:
+                self._remember(a, index)
 
     def legal_indices(self, state_or_view: GameState | PlayerView) -> list[int]:
         """The indices of the legal actions, ascending (OpenSpiel's order).
@@ -400,7 +462,7 @@ class ActionSpace:
         if found is None:
             if len(masks) >= _MASKS_KEPT:
                 masks.clear()
-            found = np.zeros(self.size, dtype=dtype)
+            found = self._zeros[dtype].copy()  # cheaper than np.zeros
             found.put(indices, 1)
             masks[key] = found
         return found.copy()
