@@ -103,25 +103,29 @@ def _after_draw(
     if phase is not START and phase is not SECOND_CARD:
         return None
     seat = state.current
-    players = state.players
-    acting = players[seat]
-    fields = dict(acting.__dict__)
-    fields["hand"] = hand_add(acting.hand, card)
-    acting = _new(PlayerState)
-    _set(acting, "__dict__", fields)
-    fields = dict(state.__dict__)
-    seats = list(players)
-    seats[seat] = acting
-    fields["players"] = tuple(seats)
+    acting = state.players[seat]
+    fields = _next_fields(state, seat, dict(acting.__dict__, hand=hand_add(acting.hand, card)))
     fields["deck"] = deck
     fields["face_up"] = row
     if phase is START and not only_card:
         fields["phase"] = SECOND_CARD
     else:
         end_turn(state, acting.trains, fields, None)
-    new = _new(GameState)
-    _set(new, "__dict__", fields)
-    return new
+    return _built(fields)
+
+
+def _next_fields(state: GameState, seat: int, player: dict[str, Any]) -> dict[str, Any]:
+    """The fields of the next state: ``state``'s, with the player at ``seat`` made of the
+    ``player`` fields (the cheap paths' one way to change the acting player). Objects are
+    built as :func:`~ttr_rules.state.evolve` builds them: one combined dict each, no
+    ``__init__``."""
+    acting = _new(PlayerState)
+    _set(acting, "__dict__", player)
+    seats = list(state.players)  # a list and one tuple: cheaper than slices and concatenations
+    seats[seat] = acting
+    fields = dict(state.__dict__)
+    fields["players"] = tuple(seats)
+    return fields
 
 
 def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState | None:
@@ -192,35 +196,27 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
     counts[LOCOMOTIVE_CODE] = loco_left
     hand = _new(Hand)
     _set(hand, "counts", tuple(counts))
-    fields = dict(acting.__dict__)
-    fields["hand"] = hand
+    holdings = dict(acting.__dict__, hand=hand)
     if owed:  # the extras are owed: the same player continues (E40–E45)
-        acting = _new(PlayerState)
-        _set(acting, "__dict__", fields)
-        fields = dict(state.__dict__)
-        seats = list(players)
-        seats[seat] = acting
-        fields["players"] = tuple(seats)
+        fields = _next_fields(state, seat, holdings)
         fields["deck"] = deck
         fields["tunnel"] = PendingTunnel(route, color, locos, revealed, owed)
         fields["phase"] = TUNNEL
-        new = _new(GameState)
-        _set(new, "__dict__", fields)
-        return new
-    fields["trains"] = trains
-    fields["route_points"] = acting.route_points + state.rules.route_scores[length]
-    acting = _new(PlayerState)
-    _set(acting, "__dict__", fields)
-    fields = dict(state.__dict__)
-    seats = list(players)
-    seats[seat] = acting
-    fields["players"] = tuple(seats)
+        return _built(fields)
+    holdings["trains"] = trains
+    holdings["route_points"] = acting.route_points + state.rules.route_scores[length]
+    fields = _next_fields(state, seat, holdings)
     fields["discard"] = state.discard + paid + revealed
     fields["deck"] = deck
     owned = list(owners)
     owned[route] = seat
     fields["route_owner"] = tuple(owned)
     end_turn(state, trains, fields, None)
+    return _built(fields)
+
+
+def _built(fields: dict[str, Any]) -> GameState:
+    """The next state, its instance dict ``fields`` itself (see :func:`_next_fields`)."""
     new = _new(GameState)
     _set(new, "__dict__", fields)
     return new
