@@ -4,6 +4,7 @@ path, since it collects events) builds (E5–E12, E18, E23–E38, U3, U5)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from random import Random
 
 import pytest
@@ -35,32 +36,36 @@ def quick_draw(state: GameState, action: object, player: int | None) -> GameStat
 _DRAWS: list[Action] = [DrawBlind(), *(DrawFaceUp(slot) for slot in range(-1, 6))]
 
 
-def _check_draws(state: GameState) -> int:
-    """Every draw (legal or not, with and without the right player) against the general path;
-    the number of times the cheap path answered."""
+def _check(state: GameState, actions: Iterable[object]) -> int:
+    """Every one of ``actions`` (legal or not, with and without the right player) against the
+    general path; the number of times the cheap path answered."""
     answered = 0
-    for action in _DRAWS:
+    for action in actions:
         for player in (None, state.current, (state.current + 1) % len(state.players)):
             quick = quick_draw(state, action, player)
             if quick is None:
                 continue
             answered += 1
             assert is_legal(state, action, player)
-            assert quick == step(state, action, player).state
-            assert apply_action(state, action, player) == quick
+            assert quick == step(state, action, player).state  # type: ignore[arg-type]
+            assert apply_action(state, action, player) == quick  # type: ignore[arg-type]
     return answered
+
+
+def _random_game_states(players: int, seeds: range) -> Iterator[GameState]:
+    """Every state of one uniformly random game per seed."""
+    for seed in seeds:
+        rnd = Random(seed)
+        state = new_game(players=players, seed=seed)
+        while not state.is_terminal:
+            yield state
+            options = legal_actions(state)
+            state = apply_action(state, options[rnd.randrange(len(options))])
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_quick_draws_match_the_general_path_in_random_games(players: int) -> None:
-    answered = 0
-    for seed in range(3):
-        rnd = Random(seed)
-        state = new_game(players=players, seed=seed)
-        while not state.is_terminal:
-            answered += _check_draws(state)
-            options = legal_actions(state)
-            state = apply_action(state, options[rnd.randrange(len(options))])
+    answered = sum(_check(state, _DRAWS) for state in _random_game_states(players, range(3)))
     assert answered > 500  # the cheap path is the common one
 
 
@@ -109,21 +114,11 @@ def _claims_to_try(state: GameState) -> list[object]:
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_quick_claims_match_the_general_path_in_random_games(players: int) -> None:
-    answered = 0
-    for seed in range(2):
-        rnd = Random(seed)
-        state = new_game(players=players, seed=seed)
-        while not state.is_terminal:
-            for action in _claims_to_try(state) if state.phase.value == "start" else ():
-                for player in (None, state.current, (state.current + 1) % players):
-                    quick = QUICK[ClaimRoute](state, action, player)
-                    if quick is None:
-                        continue
-                    answered += 1
-                    assert is_legal(state, action, player)
-                    assert quick == step(state, action, player).state  # type: ignore[arg-type]
-            options = legal_actions(state)
-            state = apply_action(state, options[rnd.randrange(len(options))])
+    answered = sum(
+        _check(state, _claims_to_try(state))
+        for state in _random_game_states(players, range(2))
+        if state.phase.value == "start"
+    )
     assert answered > 300  # the cheap path is the common one
 
 
