@@ -118,15 +118,16 @@ def _route_claims(board: MapIndex, route: int, counts: tuple[int, ...]) -> tuple
     code = board.color[route]
     memo = board.claim_memo[route]
     assert memo is not None  # coloured
-    key = (board.stride, code, board.length[route], board.ferry[route], counts[code])
-    payments = _COLOURED.get((*key, counts[LOCOMOTIVE_CODE]))
+    held, locos = counts[code], counts[LOCOMOTIVE_CODE]
+    key = (board.stride, code, board.length[route], board.ferry[route], held, locos)
+    payments = _COLOURED.get(key)
     if payments is None:
-        payments = _coloured_payments((*key, counts[LOCOMOTIVE_CODE]), counts)
+        payments = _coloured_payments(key, counts)
     if len(memo) >= _ROUTE_MEMO_SIZE:
         memo.clear()
     table = board.claim_tables[route]
     found: tuple[ClaimRoute, ...] = tuple(map(table.__getitem__, payments))  # type: ignore[arg-type]
-    memo[counts[code], counts[LOCOMOTIVE_CODE]] = found
+    memo[held, locos] = found
     return found
 
 
