@@ -231,8 +231,9 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
 
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:
-    # The fields are read from the instance dicts: engine states and players hold split-table
-    # dicts (copies of attrs-built ones), on which attribute reads are not specialized.
+    # The fields are read from the instance dicts: states and players made by the attrs
+    # ``__init__`` (``new_game``, ``scenario``) hold split-table dicts, on which attribute
+    # reads are not specialized (``evolve``'s copies are combined; see there).
     fields = state.__dict__
     over = fields["phase"] is _GAME_OVER
     game_map = fields["map"]
@@ -461,7 +462,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
     # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
     # rest.
-    regular, long, every = _ticket_ids(view.map)
+    regular, long, every = map_index(view.map).ticket_ids
     size = view.ticket_deck_size
     box_rule = view.rules.initial_discard == "box"
     if box_rule:  # only regular tickets ever enter the ticket deck under the box rule
@@ -559,23 +560,6 @@ _EXPONENT = b"\x3f"
 _BIG_ENDIAN = sys.byteorder == "big"
 #: ``(key - 1.0) * _KEY_SCALE`` is a key's 52 random bits as an integer.
 _KEY_SCALE = 2**52
-
-
-def _ticket_ids(game_map: GameMap) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The map's regular ticket ids, long ticket ids and all its ticket ids, each ascending
-    (made once per map index)."""
-    index = map_index(game_map)
-    hit = _TICKET_IDS.get(id(index))
-    if hit is None or hit[0] is not index:  # the entry keeps the index alive: ids not reused
-        if len(_TICKET_IDS) >= _TICKET_IDS_SIZE:
-            _TICKET_IDS.clear()
-        regular, long = index.ticket_ids
-        hit = _TICKET_IDS[id(index)] = (index, (regular, long, tuple(sorted(regular + long))))
-    return hit[1]
-
-
-_TICKET_IDS: dict[int, tuple[object, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]] = {}
-_TICKET_IDS_SIZE = 64
 
 
 def _player(

@@ -156,8 +156,9 @@ class MapIndex:
     claim_memo: tuple[dict[tuple[int, int], tuple[ClaimRoute, ...]] | None, ...]
     #: Station actions by (stations of every player, payment indices): a bounded memo.
     station_cache: dict[object, list[Action]]
-    #: The ids of the regular and of the long tickets (determinization deals them).
-    ticket_ids: tuple[tuple[int, ...], tuple[int, ...]]
+    #: The ids of the regular tickets, of the long ones and of all of them, each ascending
+    #: (determinization deals them).
+    ticket_ids: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     # Scoring's tables, by city index.
     #: ``(a, b, length)`` of each route, by route id.
     route_ends: tuple[Edge, ...]
@@ -216,10 +217,9 @@ def _scoring_tables(index: MapIndex, game_map: GameMap) -> None:
     index.route_ends = ends
     index.city_routes = tuple(tuple(t) for t in touching)
     index.ticket_ends = tuple((number[t.a], number[t.b], t.points) for t in game_map.tickets)
-    index.ticket_ids = (
-        tuple(t.id for t in game_map.tickets if not t.long),
-        tuple(t.id for t in game_map.tickets if t.long),
-    )
+    regular = tuple(t.id for t in game_map.tickets if not t.long)
+    long = tuple(t.id for t in game_map.tickets if t.long)
+    index.ticket_ids = (regular, long, tuple(sorted(regular + long)))
 
 
 def _name_table(index: MapIndex, game_map: GameMap) -> None:
