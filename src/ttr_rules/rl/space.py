@@ -60,8 +60,6 @@ if TYPE_CHECKING:
 __all__ = ["ActionSpace", "offer_positions"]
 
 _CARD_COLORS: Final = tuple(c for c in Color if c is not Color.LOCOMOTIVE)
-#: The action classes whose objects need no table to find their index.
-_PLAIN: Final = (DrawFaceUp, DrawBlind, PayTunnel, DeclineTunnel, DrawTickets, Pass)
 _BLOCKS: Final = (
     "DrawFaceUp",
     "DrawBlind",
@@ -381,11 +379,12 @@ class ActionSpace:
         return indices
 
     def _seed(self) -> None:
-        """Remember the action objects that the engine makes once and hands out again and
-        again (its per-map claim and station tables, its constant draws and passes), so that
-        the first games find them by identity too instead of computing each index on first
-        sight. Best effort: those tables are engine internals, read only here; an object
-        found there that this space does not hold, or a table that is not there, is skipped."""
+        """Remember the claim and station actions that the engine makes once per map and hands
+        out again and again (its per-map tables), so that the first games find them by
+        identity too instead of computing each index on first sight. The few other actions
+        the engine shares (draws, passes) are remembered on first sight, like any action.
+        Best effort: those tables are engine internals, read only here; an object found there
+        that this space does not hold, or a table that is not there, is skipped."""
         self._seeded = True
         found: list[object] = []
         try:
@@ -397,33 +396,20 @@ class ActionSpace:
                     found += table
         except (ImportError, AttributeError, TypeError):  # pragma: no cover - internals moved
             pass
-        from ttr_rules import moves
-
-        for module in vars(moves).values():
-            for value in getattr(module, "__dict__", {}).values():
-                if isinstance(value, (list, tuple)):
-                    found += value
-                else:
-                    found.append(value)
         # Keyed by plain values (a colour by its code): cheaper to hash than the actions.
         claims: dict[tuple[int, int, int], int] = {}
         stations: dict[tuple[str, int, int], int] = {}
-        others: dict[object, int] = {}
         for i, fixed in enumerate(self._fixed):
             if isinstance(fixed, ClaimRoute):
                 claims[fixed.route, fixed.color.code, fixed.locomotives] = i
             elif isinstance(fixed, BuildStation):
                 stations[fixed.city, fixed.color.code, fixed.locomotives] = i
-            elif fixed is not None:
-                others[fixed] = i
         by_id = self._by_id
         for a in found:
             if isinstance(a, ClaimRoute):
                 index = claims.get((a.route, a.color.code, a.locomotives))
             elif isinstance(a, BuildStation):
                 index = stations.get((a.city, a.color.code, a.locomotives))
-            elif isinstance(a, _PLAIN):
-                index = others.get(a)
             else:
                 continue
             if index is not None and id(a) not in by_id:
