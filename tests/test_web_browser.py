@@ -62,3 +62,48 @@ def test_a_human_plays_a_whole_game_against_greedy_by_clicking() -> None:
     if len(winners(game.state)) == 1:
         assert title == expected
     assert record_href == f"/api/games/{game.id}/record"
+
+
+def test_the_page_is_busy_while_an_action_is_posted_and_sends_one_at_a_time() -> None:
+    """A second click before the server answers (a double click, or a click on a control drawn
+    for the position before) must send nothing: it would act on a position that is gone."""
+    from playwright.sync_api import Route, sync_playwright
+
+    app = create_app()
+    store: GameStore = app.state.store
+    errors: list[str] = []
+    held: list[Route] = []
+    posts: list[str] = []
+    with running_server(app) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 950})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on(
+                "request",
+                lambda r: posts.append(r.post_data or "") if r.method == "POST" else None,
+            )
+            page.goto(f"{base}/")
+            page.fill("#seed-input", "3")
+            page.click("#create-button")
+            page.wait_for_selector("#keep-tickets", timeout=30_000)
+            page.wait_for_function("document.body.dataset.busy !== '1'")
+            posts.clear()  # the game's creation
+            page.route("**/actions", lambda route: held.append(route))  # hold the action until released below
+            page.click("#keep-tickets")
+            while not held:
+                page.wait_for_timeout(20)
+            assert page.evaluate("document.body.dataset.busy") == "1"
+            page.click("#keep-tickets")  # still drawn: the answer has not come
+            page.wait_for_timeout(300)
+            assert len(posts) == 1 and len(held) == 1
+            held[0].continue_()
+            page.wait_for_function("document.body.dataset.busy !== '1'")
+            page.unroute("**/actions")
+        finally:
+            browser.close()
+    assert errors == []
+    (game,) = store.games.values()
+    assert [s.player for s in game.steps][:1] == [0]
+    assert sum(s.player == 0 for s in game.steps) == 1

@@ -265,9 +265,14 @@ async function refresh() {
 }
 
 async function play(notation) {
+  // One action at a time: until the answer is drawn, the controls on the page belong to the
+  // position before it, so a second click (a double click, or a click on a control drawn just
+  // before) would act on a position that is gone.
+  if (G.posting) return;
   closeMenu();
   G.posting += 1;
   G.posted = (G.posted || 0) + 1;
+  setBusy(1);
   try {
     try {
       G.view = await api(`/api/games/${G.id}/actions`, { method: "POST", body: JSON.stringify({ action: notation }) });
@@ -279,6 +284,8 @@ async function play(notation) {
     const reason = err.body && err.body.reason ? ` (${err.body.reason})` : "";
     toast(`${err.message}${reason}`);
     refresh();  // show the position as the server has it
+  } finally {
+    setBusy(-1);
   }
 }
 
