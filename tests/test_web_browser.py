@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, play_until, running_server
+from web_helpers import CHROMIUM, browser_page, play_until, running_server
 
 from ttr_rules import final_scores, winners
 from ttr_rules.web import create_app
@@ -20,35 +20,26 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_a_human_plays_a_whole_game_against_greedy_by_clicking() -> None:
-    from playwright.sync_api import sync_playwright
-
     app = create_app()
     store: GameStore = app.state.store
     errors: list[str] = []
-    with running_server(app) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 950})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(f"{base}/")
-            page.wait_for_selector("#create-button")
-            # the lobby offers the agents; seat 2 defaults to greedy
-            assert page.locator("select[name=seat-1]").input_value() == "greedy"
-            page.fill("#seed-input", "7")
-            page.click("#create-button")
-            page.wait_for_selector("#keep-tickets", timeout=30_000)
-            assert page.locator("#ticket-choice input[type=checkbox]").count() == 4
+    with running_server(app) as base, browser_page(errors) as page:
+        page.goto(f"{base}/")
+        page.wait_for_selector("#create-button")
+        # the lobby offers the agents; seat 2 defaults to greedy
+        assert page.locator("select[name=seat-1]").input_value() == "greedy"
+        page.fill("#seed-input", "7")
+        page.click("#create-button")
+        page.wait_for_selector("#keep-tickets", timeout=30_000)
+        assert page.locator("#ticket-choice input[type=checkbox]").count() == 4
 
-            clicked = play_until(page, timeout=900)
-            page.wait_for_selector("#scores:not([hidden])", timeout=30_000)
-            rows = page.locator("#score-table tr")
-            assert rows.count() == 3  # the header and one row per player
-            table = page.locator("#score-table").inner_text()
-            title = page.locator("#scores-title").text_content()
-            record_href = page.locator("#record-link").get_attribute("href")
-        finally:
-            browser.close()
+        clicked = play_until(page, timeout=900)
+        page.wait_for_selector("#scores:not([hidden])", timeout=30_000)
+        rows = page.locator("#score-table tr")
+        assert rows.count() == 3  # the header and one row per player
+        table = page.locator("#score-table").inner_text()
+        title = page.locator("#scores-title").text_content()
+        record_href = page.locator("#record-link").get_attribute("href")
     assert errors == []
     (game,) = store.games.values()
     assert game.over and game.agents == {1: "greedy"}
@@ -67,42 +58,39 @@ def test_a_human_plays_a_whole_game_against_greedy_by_clicking() -> None:
 def test_the_page_is_busy_while_an_action_is_posted_and_sends_one_at_a_time() -> None:
     """A second click before the server answers (a double click, or a click on a control drawn
     for the position before) must send nothing: it would act on a position that is gone."""
-    from playwright.sync_api import Route, sync_playwright
+    from playwright.sync_api import Route
 
     app = create_app()
     store: GameStore = app.state.store
     errors: list[str] = []
     held: list[Route] = []
     posts: list[str] = []
-    with running_server(app) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 950})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on(
-                "request",
-                lambda r: posts.append(r.post_data or "") if r.method == "POST" else None,
-            )
-            page.goto(f"{base}/")
-            page.fill("#seed-input", "3")
-            page.click("#create-button")
-            page.wait_for_selector("#keep-tickets", timeout=30_000)
-            page.wait_for_function("document.body.dataset.busy !== '1'")
-            posts.clear()  # the game's creation
-            page.route("**/actions", lambda route: held.append(route))  # hold the action until released below
-            page.click("#keep-tickets")
-            while not held:
-                page.wait_for_timeout(20)
-            assert page.evaluate("document.body.dataset.busy") == "1"
-            page.click("#keep-tickets")  # still drawn: the answer has not come
-            page.wait_for_timeout(300)
-            assert len(posts) == 1 and len(held) == 1
-            held[0].continue_()
-            page.wait_for_function("document.body.dataset.busy !== '1'")
-            page.unroute("**/actions")
-        finally:
-            browser.close()
+    with running_server(app) as base, browser_page(errors) as page:
+        page.on(
+            "request",
+            lambda r: posts.append(r.post_data or "") if r.method == "POST" else None,
+        )
+        page.goto(f"{base}/")
+        page.fill("#seed-input", "3")
+        page.click("#create-button")
+        page.wait_for_selector("#keep-tickets", timeout=30_000)
+        page.wait_for_function("document.body.dataset.busy !== '1'")
+        posts.clear()  # the game's creation
+        # the action is held on its way to the server until released below
+        page.route("**/actions", lambda route: held.append(route))
+        page.click("#keep-tickets")
+        for _ in range(1500):
+            if held:
+                break
+            page.wait_for_timeout(20)
+        assert held, "the page sent no action"
+        assert page.evaluate("document.body.dataset.busy") == "1"
+        page.click("#keep-tickets")  # still drawn: the answer has not come
+        page.wait_for_timeout(300)
+        assert len(posts) == 1 and len(held) == 1
+        held[0].continue_()
+        page.wait_for_function("document.body.dataset.busy !== '1'")
+        page.unroute("**/actions")
     assert errors == []
     (game,) = store.games.values()
     assert [s.player for s in game.steps][:1] == [0]

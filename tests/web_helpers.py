@@ -50,6 +50,23 @@ CHROMIUM_ARGS = [
 ]
 
 
+@contextmanager
+def browser_page(errors: list[str]) -> Iterator[Any]:
+    """A Playwright page in headless Chromium (1400 x 950); the page's uncaught exceptions and
+    console errors are appended to ``errors``. The browser is closed on exit."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 950})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            yield page
+        finally:
+            browser.close()
+
+
 def _version(page: Any) -> int:
     return int(page.evaluate("Number(document.body.dataset.version || 0)"))
 
