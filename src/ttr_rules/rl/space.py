@@ -356,6 +356,17 @@ class ActionSpace:
                 return list(map(by_id.__getitem__, map(id, actions)))
             except KeyError:
                 pass
+        return self._indices_one_by_one(actions, state_or_view)
+
+    def _indices_one_by_one(
+        self, actions: Iterable[Action], state_or_view: GameState | PlayerView
+    ) -> list[int]:
+        """The indices of ``actions``, each by identity when it is a known object, else
+        computed (the ticket keeps: the engine makes new ones for every offer, so they are
+        neither remembered nor looked up)."""
+        if not self._seeded:
+            self._seed()
+        by_id = self._by_id
         offered: tuple[int, ...] | None = None
         indices = []
         for a in actions:
@@ -364,7 +375,7 @@ class ActionSpace:
                 if type(a) is KeepTickets:  # all keeps of one offer: read it once
                     if offered is None:
                         offered = _offer(state_or_view)
-                    index = self._keep_index(a, offered)
+                    index = self._compute_keep_index(a, offered)
                 else:
                     index = self.index(a, state_or_view)
             indices.append(index)
@@ -443,13 +454,16 @@ class ActionSpace:
         and scattering them into an array with numpy (whose conversion of the index list
         costs more than the loop), and cheaper than keeping known masks to copy."""
         legal = bytearray(self.size)
-        by_id = self._by_id
-        try:  # the usual case: every action object is one seen before
-            for action in actions:
-                legal[by_id[id(action)]] = 1
-        except KeyError:
-            for index in self._indices_of(actions, state_or_view):
-                legal[index] = 1
+        if actions and type(actions[0]) is not KeepTickets:
+            by_id = self._by_id
+            try:  # the usual case: every action object is one seen before
+                for action in actions:
+                    legal[by_id[id(action)]] = 1
+                return legal
+            except KeyError:
+                pass
+        for index in self._indices_one_by_one(actions, state_or_view):
+            legal[index] = 1
         return legal
 
 
