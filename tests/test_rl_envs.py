@@ -10,6 +10,8 @@ import numpy as np
 import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from ttr_rules import (
@@ -117,6 +119,34 @@ def test_pettingzoo_observations_equal_the_views_encoding_along_games(
                 e.step(None)
             else:
                 e.step(int(rnd.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@given(
+    st.sampled_from([2, 3, 4, 5]),
+    st.integers(0, 2**32 - 1),
+    st.randoms(use_true_random=False),
+    st.integers(0, 400),
+)
+def test_pettingzoo_observations_of_any_seats_in_any_order_equal_the_views_encoding(
+    players: int, seed: int, rnd: Any, skip: int
+) -> None:
+    """The environment's observations are brought up to date from what each seat saw last
+    and from the fields shared by the seats (written once per state): whichever seats
+    observe, in whatever order and however rarely, each observation equals the view's
+    encoding from scratch. ``skip`` steps are played unobserved first, so that the checks
+    also fall late in games."""
+    e = env(players=players)
+    e.reset(seed=seed)
+    for step, agent in enumerate(e.agent_iter(max_iter=skip + 60)):
+        if step >= skip:
+            for other in rnd.sample(e.agents, rnd.randint(0, len(e.agents))):
+                seat = int(other.split("_")[1])
+                seen = e.observe(other)["observation"]
+                assert (seen == encode_observation(observe(e.state, seat))).all()
+        if e.terminations[agent] or e.truncations[agent]:
+            e.step(None)
+        else:  # chosen without observing, so that unobserved steps stay unobserved
+            e.step(rnd.choice(e.space.legal_indices(e.state)))
 
 
 def test_pettingzoo_reset_seed_deals_new_game_seed() -> None:

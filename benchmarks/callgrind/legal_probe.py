@@ -1,15 +1,18 @@
 """legal_actions inside real random playouts (issue 16): callgrind instructions by phase and family.
 
-Run under valgrind --tool=callgrind --collect-atstart=no; collection is toggled on around the
-measured calls only. MODE: 'none' (toggle pairs with nothing between: the overhead), 'all',
-a phase value ('start', 'second card', ...), or a family ('draws', 'claims', 'tickets',
-'stations') for START states.
+Run under valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math_prod: each
+measured call runs inside a call of ``math.prod`` (and nothing else does), so callgrind
+collects during those calls only, as for ``benchmarks/rl_env_instructions.sh``. MODE: 'none'
+(a ``math.prod`` call around nothing: the overhead), 'all', a phase value ('start', 'second
+card', ...), or a family ('draws', 'claims', 'tickets', 'stations') for START states.
 """
 
-import ctypes
+import math
 import sys
 from collections.abc import Callable
+from functools import partial
 from random import Random
+from typing import TypeVar
 
 import ttr_rules
 from ttr_rules import Action, GameMap, GameState, apply_action, legal_actions, new_game
@@ -19,8 +22,24 @@ from ttr_rules.moves.draw import draw_actions
 from ttr_rules.moves.stations import station_actions
 from ttr_rules.moves.tickets import ticket_actions
 
-lib = ctypes.CDLL(sys.argv[3])
-toggle: Callable[[], object] = lib.cg_toggle
+T = TypeVar("T")
+
+
+class _Region:
+    """``math.prod([0], start=_Region(call))`` is ``call()``, run inside ``math.prod``."""
+
+    def __init__(self, call: Callable[[], object]) -> None:
+        self.call = call
+
+    def __mul__(self, _other: object) -> object:
+        return self.call()
+
+
+def measured(call: Callable[[], T]) -> T:
+    """``call()``, counted by callgrind (``--toggle-collect=math_prod``)."""
+    return math.prod([0], start=_Region(call))  # type: ignore[return-value]
+
+
 mode = sys.argv[1]
 games = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 FAM = {"draws": 0, "claims": 1, "tickets": 2, "stations": 3}
@@ -39,9 +58,7 @@ def start_parts(state: GameState) -> tuple[Action, ...]:
     )
     for i, family in enumerate(families):
         if i == f:
-            toggle()
-            parts[i] = family()
-            toggle()
+            parts[i] = measured(family)
         else:
             parts[i] = family()
     out = parts[0]
@@ -61,13 +78,10 @@ def play(game_map: GameMap, seed: int, measure: int) -> int:
         if not measure:
             options = legal_actions(state)
         elif mode == "none":
-            toggle()
-            toggle()
+            measured(lambda: None)
             options = legal_actions(state)
         elif mode == "all" or mode == ph:
-            toggle()
-            options = legal_actions(state)
-            toggle()
+            options = measured(partial(legal_actions, state))
         elif mode in FAM and ph == "start":
             options = start_parts(state)
         else:

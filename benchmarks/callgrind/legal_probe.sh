@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Callgrind instructions of legal_actions inside real random playouts (memos as they are, GC
 # included), by phase or by family of the start of a turn: collection is toggled on around the
-# measured calls only (a tiny C helper, built here, issues the callgrind client request).
+# measured calls only: each runs inside a call of math.prod, and callgrind's
+# --toggle-collect=math_prod collects there only (the method of rl_env_instructions.sh).
 #
 #   benchmarks/callgrind/legal_probe.sh [MODE...]   MODE: all | start | "second card" |
 #       "keep tickets" | tunnel | "initial tickets" | draws | claims | tickets | stations
@@ -12,11 +13,9 @@ here=$(git rev-parse --show-toplevel)
 python=${PYTHON:-$here/.venv/bin/python}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-gcc -O2 -shared -fPIC -o "$out/toggle.so" "$here/benchmarks/callgrind/toggle.c"
 count() {
-  PYTHONHASHSEED=0 PYTHONPATH="$here/src:$here/maps" valgrind --tool=callgrind --collect-atstart=no \
-    --callgrind-out-file="$out/cg" "$python" "$here/benchmarks/callgrind/legal_probe.py" "$1" 2 \
-    "$out/toggle.so" >"$out/line" 2>/dev/null
+  PYTHONHASHSEED=0 PYTHONPATH="$here/src:$here/maps" valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math_prod \
+    --callgrind-out-file="$out/cg" "$python" "$here/benchmarks/callgrind/legal_probe.py" "$1" 2 >"$out/line" 2>/dev/null
   callgrind_annotate "$out/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ && !t {gsub(",", "", $1); t = $1} END {print t}'
 }
 none=$(count none)

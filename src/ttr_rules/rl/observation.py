@@ -239,21 +239,23 @@ class _Seen:
 
     __slots__ = (
         "array",
-        "discard",
-        "discard_counts",
-        "face_up",
+        "common",
         "kept",
         "network",
-        "onehot",
         "open",
         "owners",
         "players",
         "seats",
+        "state",
         "tunnel",
         "view",
     )
 
-    def __init__(self, size: int, players: int) -> None:
+    def __init__(self, size: int, players: int, common: _Common) -> None:
+        #: The fields that are the same for every viewer, shared with the other viewers.
+        self.common = common
+        #: The state last encoded (whose shared fields the vector holds).
+        self.state: object = None
         self.array = np.zeros(size, dtype=np.float32)
         #: Writes go through a memoryview: several times cheaper than numpy's item assignment.
         self.view = self.array.data
@@ -267,15 +269,47 @@ class _Seen:
         #: that the viewer's routes do not connect yet.
         self.kept: tuple[int, ...] | None = None
         self.open: list[int] = []
-        self.discard: tuple[Color, ...] | None = None
-        self.discard_counts: list[int] = []
-        self.onehot: object = None
-        self.face_up: tuple[Color | None, ...] | None = None
+        #: The pending tunnel whose route ``tunnel_route`` shows.
         self.tunnel: PendingTunnel | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A cache: a copy starts afresh (memoryviews do not pickle).
-        return (_Seen, (len(self.array), len(self.seats)))
+        return (_Seen, (len(self.array), len(self.seats), self.common))
+
+
+class _Common:
+    """The fields that read the same for every viewer (the piles and counters, the discard,
+    a pending tunnel's cards, the face-up row), written once per state and shared by the
+    viewers of one environment: each viewer copies them in one slice instead of bringing
+    its own copy up to date (with 4 players, each change would be written four times).
+    Like :class:`_Seen`, it rewrites only what changed since the state it last wrote."""
+
+    __slots__ = (
+        "array",
+        "block",
+        "discard",
+        "discard_counts",
+        "face_up",
+        "fields",
+        "state",
+        "tunnel",
+        "view",
+    )
+
+    def __init__(self, size: int, fields: slice) -> None:
+        self.array = np.zeros(size, dtype=np.float32)
+        self.view = self.array.data
+        #: The shared fields' slice, and those entries (what a viewer copies).
+        self.fields = fields
+        self.block = self.view[fields]
+        self.state: object = None
+        self.discard: tuple[Color, ...] | None = None
+        self.discard_counts: list[int] = []
+        self.face_up: tuple[Color | None, ...] | None = None
+        self.tunnel: PendingTunnel | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Common, (len(self.array), self.fields))
 
 
 def _changes(old: tuple[object, ...], new: tuple[object, ...]) -> list[int]:
@@ -316,6 +350,9 @@ class _Encoder:
         self.offered = at["offered"]
         self.tunnel_route = at["tunnel_route"]
         self.face_up = at["face_up"]
+        #: The fields from ``piles`` to ``face_up``, adjacent: :class:`_Common`'s (the
+        #: ``current_seat`` and ``phase`` among them are rewritten per viewer).
+        self.common_slice = slice(self.piles, layout.field("face_up").stop)
         self.tickets = len(game_map.tickets)
         self.stations_per_player = layout.rules.stations_per_player
         self.city_index = {c: i for i, c in enumerate(game_map.cities)}
@@ -387,7 +424,8 @@ class _Encoder:
 
     def seen(self) -> list[_Seen]:
         """One :class:`_Seen` per viewer, for a caller that keeps its own (an environment)."""
-        return [_Seen(self.size, self.players) for _ in range(self.players)]
+        common = _Common(self.size, self.common_slice)
+        return [_Seen(self.size, self.players, common) for _ in range(self.players)]
 
     def thread_seen(self) -> list[_Seen]:
         """This thread's :class:`_Seen` per viewer (what :func:`encode_state_observation`
@@ -437,6 +475,10 @@ class _Encoder:
 
     def _write_tunnel(self, mv: memoryview, tunnel: PendingTunnel) -> None:
         mv[self.tunnel_route + tunnel.route] = 1
+        self._write_tunnel_cards(mv, tunnel)
+
+    def _write_tunnel_cards(self, mv: memoryview, tunnel: PendingTunnel) -> None:
+        """``tunnel_payment``, ``tunnel_revealed`` and ``tunnel_owed``."""
         payment = [0] * _KINDS
         length = self.route_length[tunnel.route]
         if tunnel.color is _LOCOMOTIVE:
@@ -611,6 +653,27 @@ class _Encoder:
                 for t in set(was_open).difference(still):
                     mv[completed + t] = 1
             seen.open = still
+        if state is not seen.state:
+            common = seen.common
+            if state is not common.state:
+                self._write_common(common, state)
+            mv[self.common_slice] = common.block
+            # tuple.index compares by identity first: cheaper than hashing an enum member.
+            rel = (state.current - viewer) % self.players
+            mv[self.onehot_slice] = self.onehots[rel][_PHASES.index(state.phase)]
+            seen.state = state
+            tunnel = state.tunnel
+            if tunnel is not seen.tunnel:
+                if seen.tunnel is not None:
+                    mv[self.tunnel_route + seen.tunnel.route] = 0
+                if tunnel is not None:
+                    mv[self.tunnel_route + tunnel.route] = 1
+                seen.tunnel = tunnel
+        return seen.array.copy()
+
+    def _write_common(self, common: _Common, state: GameState) -> None:
+        """Bring ``common`` up to date with ``state``: the fields whose sources changed."""
+        mv = common.view
         # The piles' sizes and the counters, adjacent in the layout: one write, unconditional
         # (the deck or the turn changes on most steps; comparing costs about what writing does).
         final = state.final_turns
@@ -626,25 +689,20 @@ class _Encoder:
             state.passes,
             state.turn,
         )
-        # tuple.index compares by identity first: cheaper than hashing an enum member.
-        onehot = self.onehots[(state.current - viewer) % self.players][_PHASES.index(state.phase)]
-        if onehot is not seen.onehot:
-            seen.onehot = onehot
-            mv[self.onehot_slice] = onehot
         discard = state.discard
-        if discard is not seen.discard:
-            before = seen.discard
+        if discard is not common.discard:
+            before = common.discard
             if before is not None and discard[: len(before)] == before:
-                counts = seen.discard_counts  # this viewer's own list: updated in place
+                counts = common.discard_counts  # its own list: updated in place
                 for card in discard[len(before) :]:
                     counts[card.code] += 1
             else:
                 counts = _kinds(discard)
             self.pack_kinds(mv, 4 * self.discard, *counts)
-            seen.discard = discard
-            seen.discard_counts = counts
+            common.discard = discard
+            common.discard_counts = counts
         face_up = state.face_up
-        before_row = seen.face_up
+        before_row = common.face_up
         if face_up is not before_row:
             slots: Iterable[int] = range(len(face_up))
             if before_row is not None and len(before_row) == len(face_up):
@@ -653,16 +711,15 @@ class _Encoder:
             for slot in slots:
                 at = start + slot * _KINDS
                 mv[at : at + _KINDS] = cards[face_up[slot]]
-            seen.face_up = face_up
+            common.face_up = face_up
         tunnel = state.tunnel
-        if tunnel is not seen.tunnel:
-            if seen.tunnel is not None:
+        if tunnel is not common.tunnel:
+            if tunnel is None:
                 mv[self.tunnel] = self.no_tunnel
-                mv[self.tunnel_route + seen.tunnel.route] = 0
-            if tunnel is not None:
-                self._write_tunnel(mv, tunnel)
-            seen.tunnel = tunnel
-        return seen.array.copy()
+            else:
+                self._write_tunnel_cards(mv, tunnel)
+            common.tunnel = tunnel
+        common.state = state
 
     def note_claim(
         self, before: tuple[int | None, ...], after: tuple[int | None, ...], route: int

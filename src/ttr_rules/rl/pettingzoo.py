@@ -41,7 +41,7 @@ from gymnasium.logger import warn
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_rules import GameMap, Phase, Rules, apply_action, load_map, new_game
+from ttr_rules import GameMap, Phase, Rules, apply_action, legal_actions, load_map, new_game
 
 from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
 from .observation import observation_layout
@@ -122,7 +122,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.state = new_game(self.game_map, players, 0, self.rules)
         #: The state whose legal action indices and mask these are.
         self._mask_of: object = None
-        self._legal: list[int] = []
+        #: One byte per index, 1 where legal (what step() checks).
+        self._legal = bytearray()
         self._mask = self._no_mask
         self._reset_done = False
 
@@ -156,9 +157,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _legal_mask(self) -> NDArray[np.int8]:
         state = self.state
         if self._mask_of is not state:
-            space = self.space
-            self._legal = legal = space._indices(state)
-            self._mask = space._mask_of(legal, np.int8)
+            self._legal = legal = self.space._legal_bytes(legal_actions(state), state)
+            # The agent's mask wraps a copy, so that what an agent does to its mask cannot
+            # change which actions step() accepts.
+            self._mask = np.frombuffer(bytearray(legal), dtype=np.int8)
             self._mask_of = state
         return self._mask
 
@@ -199,7 +201,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.illegal_reward is not None:
             if self._mask_of is not before:
                 self._legal_mask()
-            if index not in self._legal:
+            if not self._legal[index]:
                 self._end_illegally(agent)
                 return
         chosen = fixed[index]

@@ -29,7 +29,7 @@ station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index whateve
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -156,14 +156,6 @@ class ActionSpace:
         self._by_id: dict[int, int] = {}
         self._alive: list[Action] = []
         self._keeps: dict[tuple[int, tuple[int, ...]], tuple[KeepTickets, int]] = {}
-        #: The masks made by :meth:`_mask_of`, per dtype, by the tuple of their indices.
-        self._masks: dict[type[Any], dict[tuple[int, ...], NDArray[Any]]] = {
-            np.bool_: {},
-            np.int8: {},
-        }
-        self._zeros: dict[type[Any], NDArray[Any]] = {
-            dtype: np.zeros(self.size, dtype=dtype) for dtype in self._masks
-        }
         for i, a in enumerate(self._fixed):
             if a is not None:
                 self._remember(a, i)
@@ -364,6 +356,17 @@ class ActionSpace:
                 return list(map(by_id.__getitem__, map(id, actions)))
             except KeyError:
                 pass
+        return self._indices_one_by_one(actions, state_or_view)
+
+    def _indices_one_by_one(
+        self, actions: Iterable[Action], state_or_view: GameState | PlayerView
+    ) -> list[int]:
+        """The indices of ``actions``, each by identity when it is a known object, else
+        computed (the ticket keeps: the engine makes new ones for every offer, so they are
+        neither remembered nor looked up)."""
+        if not self._seeded:
+            self._seed()
+        by_id = self._by_id
         offered: tuple[int, ...] | None = None
         indices = []
         for a in actions:
@@ -372,7 +375,7 @@ class ActionSpace:
                 if type(a) is KeepTickets:  # all keeps of one offer: read it once
                     if offered is None:
                         offered = _offer(state_or_view)
-                    index = self._keep_index(a, offered)
+                    index = self._compute_keep_index(a, offered)
                 else:
                     index = self.index(a, state_or_view)
             indices.append(index)
@@ -435,28 +438,33 @@ class ActionSpace:
         over."""
         if state_or_view.is_terminal:
             return np.zeros(self.size, dtype=np.bool_)
-        return self._mask_of(self._indices(state_or_view), np.bool_)
+        if isinstance(state_or_view, GameState):
+            legal = self._legal_bytes(legal_actions(state_or_view), state_or_view)
+        else:
+            legal = self._legal_bytes(view_legal_actions(state_or_view), state_or_view)
+        return np.frombuffer(legal, dtype=np.bool_)
 
-    def _mask_of(self, indices: list[int], dtype: type[_Mask]) -> NDArray[_Mask]:
-        """A new array of ``dtype``, one at ``indices`` and zero elsewhere. The same sets of
-        legal actions come back again and again (the second card's choices, the tunnel's, the
-        draws and claims of a hand that did not change), so the arrays are kept by the tuple of
-        indices, and a known one is copied: cheaper than filling a new one."""
-        key = tuple(indices)
-        masks = self._masks[dtype]
-        found = masks.get(key)
-        if found is None:
-            if len(masks) >= _MASKS_KEPT:
-                masks.clear()
-            found = self._zeros[dtype].copy()  # cheaper than np.zeros
-            found.put(indices, 1)
-            masks[key] = found
-        return found.copy()
+    def _legal_bytes(
+        self, actions: tuple[Action, ...], state_or_view: GameState | PlayerView
+    ) -> bytearray:
+        """One byte per index, 1 at the indices of ``actions`` (legal in ``state_or_view``).
 
-
-#: The most masks an :class:`ActionSpace` keeps per dtype (2.4 KB each for Europe).
-_MASKS_KEPT: Final = 1024
-_Mask = TypeVar("_Mask", np.bool_, np.int8)
+        Written in one pass over the actions, each found by identity, into a bytearray that
+        ``np.frombuffer`` then wraps without a copy: cheaper than listing the indices first
+        and scattering them into an array with numpy (whose conversion of the index list
+        costs more than the loop), and cheaper than keeping known masks to copy."""
+        legal = bytearray(self.size)
+        if actions and type(actions[0]) is not KeepTickets:
+            by_id = self._by_id
+            try:  # the usual case: every action object is one seen before
+                for action in actions:
+                    legal[by_id[id(action)]] = 1
+                return legal
+            except KeyError:
+                pass
+        for index in self._indices_one_by_one(actions, state_or_view):
+            legal[index] = 1
+        return legal
 
 
 def _rebuild(game_map: GameMap, players: int, rules: Rules) -> ActionSpace:
