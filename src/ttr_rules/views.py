@@ -553,7 +553,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     )
 
 
-def _random_keys(seed: int, count: int) -> list[float]:
+def _random_keys(seed: int, count: int) -> array[float]:
     """``count`` independent uniform floats in [1, 2) (52 random bits each) drawn from
     ``seed``: SHAKE-128 of the seed's bytes, 8 bytes per float with its exponent set.
 
@@ -573,7 +573,7 @@ def _random_keys(seed: int, count: int) -> list[float]:
     keys = array("d", data)
     if _BIG_ENDIAN:
         keys.byteswap()
-    return keys.tolist()
+    return keys
 
 
 #: Byte 6 of a little-endian double keeps its 4 mantissa bits and gets the exponent's low ones.
