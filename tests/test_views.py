@@ -40,7 +40,30 @@ def test_determinize_is_consistent_with_every_view(state: GameState, seed: int) 
 def test_legal_actions_from_the_actors_view(state: GameState) -> None:
     if state.is_terminal:
         return
-    assert view_legal_actions(observe(state, state.current)) == legal_actions(state)
+    view = observe(state, state.current)
+    assert view_legal_actions(view) == legal_actions(state)
+    # A view not made by observe (an equal copy, as from JSON) has no state remembered: its
+    # legal actions come from a skeleton state, and must be the same.
+    copy = PlayerView(**vars(view))
+    assert copy == view and copy is not view
+    assert view_legal_actions(copy) == legal_actions(state)
+
+
+def test_remembered_states_go_with_their_views() -> None:
+    """observe remembers the state of an actor's view for view_legal_actions only while the
+    view lives (nothing is kept for views that are gone, so no id is ever confused)."""
+    import gc
+
+    from ttr_rules import views
+
+    _, _, state = random_game(6, steps=25)
+    before = len(views._SOURCES)
+    view = observe(state, state.current)
+    assert len(views._SOURCES) == before + 1
+    assert view_legal_actions(view) == legal_actions(state)
+    del view
+    gc.collect()
+    assert len(views._SOURCES) == before
 
 
 @given(states(), seeds)
@@ -169,3 +192,34 @@ def test_determinize_deals_the_unseen_cards_uniformly() -> None:
             if unseen[c]
         )
         assert chi2 < 40  # 8 degrees of freedom: p < 1e-5
+
+
+def test_determinize_deals_the_unseen_tickets_uniformly() -> None:
+    """Under the box rule the ticket deck holds the unseen regular tickets only, its top any of
+    them with the same chance; the opponent's hidden offered tickets are a uniform choice among
+    the unseen tickets left beside the deck: each unseen long ticket is offered with the same
+    chance, and so is each unseen regular ticket (chi-square tests over 3,000 fixed seeds, so
+    the test is deterministic)."""
+    from collections import Counter
+
+    from ttr_rules import new_game
+
+    state = new_game("europe", 2, seed=3)
+    view = observe(state, 0)
+    mine = set(state.players[0].offered)
+    unseen = [t for t in state.map.tickets if t.id not in mine]
+    regular = [t.id for t in unseen if not t.long]
+    long = [t.id for t in unseen if t.long]
+    seeds = 3_000
+    tops: Counter[int] = Counter()
+    held: Counter[int] = Counter()
+    for seed in range(seeds):
+        world = determinize(view, seed)
+        assert set(world.ticket_deck) <= set(regular)
+        tops[world.ticket_deck[0]] += 1
+        held.update(world.players[1].offered)
+    for observed, kinds in ((tops, regular), (held, regular), (held, long)):
+        total = sum(observed[k] for k in kinds)
+        expected = total / len(kinds)
+        chi2 = sum((observed[k] - expected) ** 2 / expected for k in kinds)
+        assert chi2 < 3 * len(kinds) + 30  # p < 1e-6 for these degrees of freedom

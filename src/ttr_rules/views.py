@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import operator
 import sys
+import weakref
 from array import array
 from collections.abc import Iterable
 from functools import partial
@@ -140,7 +141,11 @@ def observe(state: GameState, player: int) -> PlayerView:
     """
     if type(player) is not int or not 0 <= player < len(state.players):  # bools are not seats
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
-    return _view(state, player)
+    view = _view(state, player)
+    if player == state.current and state.phase is not _GAME_OVER:  # the actor's view
+        key = id(view)
+        _SOURCES[key] = (_ref(view, partial(_forget_source, key)), state)
+    return view
 
 
 def public_view(state: GameState) -> PlayerView:
@@ -356,7 +361,25 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
         raise ValueError("a spectator's view has no legal actions")
     if view.phase is not Phase.GAME_OVER and view.player != view.current:
         raise ValueError(f"player {view.current} acts, not player {view.player}")
+    source = _SOURCES.get(id(view))
+    if source is not None and source[0]() is view:  # made by observe: the state it shows
+        return legal_actions(source[1])
     return legal_actions(_skeleton(view))
+
+
+#: The actor's views made by :func:`observe` and still alive, by their id, with a weak
+#: reference to the view (its callback drops the entry when the view goes, so ids are never
+#: confused and nothing outlives its view) and the state it was observed from: the legal
+#: actions of that state are the view's (the docstring's contract), found without building a
+#: :func:`_skeleton`. A weak reference, not the view: holding views would keep them for the
+#: garbage collector to traverse again and again.
+_SOURCES: dict[int, tuple[weakref.ref[PlayerView], GameState]] = {}
+_ref = weakref.ref
+
+
+def _forget_source(key: int, _: object) -> None:
+    """Drop the :data:`_SOURCES` entry of a view that is gone (its weak reference's callback)."""
+    _SOURCES.pop(key, None)
 
 
 def _skeleton(view: PlayerView) -> GameState:
@@ -530,7 +553,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     )
 
 
-def _random_keys(seed: int, count: int) -> list[float]:
+def _random_keys(seed: int, count: int) -> array[float]:
     """``count`` independent uniform floats in [1, 2) (52 random bits each) drawn from
     ``seed``: SHAKE-128 of the seed's bytes, 8 bytes per float with its exponent set.
 
@@ -550,7 +573,7 @@ def _random_keys(seed: int, count: int) -> list[float]:
     keys = array("d", data)
     if _BIG_ENDIAN:
         keys.byteswap()
-    return keys.tolist()
+    return keys
 
 
 #: Byte 6 of a little-endian double keeps its 4 mantissa bits and gets the exponent's low ones.
