@@ -9,6 +9,8 @@ from collections.abc import Iterable, Iterator
 from random import Random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ttr_rules import (
     Action,
@@ -30,6 +32,7 @@ from ttr_rules import (
     scenario,
     step,
 )
+from ttr_rules.moves import quick as quick_module
 from ttr_rules.moves.quick import QUICK
 from ttr_rules.state import evolve
 
@@ -207,3 +210,20 @@ def test_quick_ticket_choices_follow_the_rules_variants() -> None:
             assert _check(state, [choice]) == 2  # no player and the right one
             state = apply_action(state, choice)
         assert state.current == 2
+
+
+_ROWS = st.lists(st.sampled_from([*Color, None]), min_size=5, max_size=5).map(tuple)
+
+
+@given(rows=st.lists(_ROWS, min_size=1, max_size=6), repeats=st.lists(st.integers(0, 5)))
+def test_the_remembered_row_count_equals_a_fresh_count(
+    rows: list[tuple[Color | None, ...]], repeats: list[int]
+) -> None:
+    """The cheap paths remember the last row counted (by identity): asked about rows in any
+    order, again and again, and about equal rows that are other tuples, the count is always
+    a fresh one (-1 with an empty slot)."""
+    asked = rows + [rows[i % len(rows)] for i in repeats] + [tuple(list(r)) for r in rows]
+    for row in asked:
+        fresh = -1 if None in row else sum(card is Color.LOCOMOTIVE for card in row)
+        assert quick_module._row_locomotives(row) == fresh
+        assert quick_module._row_locomotives(row) == fresh

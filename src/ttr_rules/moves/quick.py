@@ -75,7 +75,7 @@ Quick = Callable[[GameState, Any, "int | None"], "GameState | None"]
 def face_up(state: GameState, action: DrawFaceUp, player: int | None) -> GameState | None:
     """A face-up draw, its slot refilled from the deck (E7): a locomotive is the first and only
     card (E8, E9), any other first card calls for a second (E6). The new row's locomotives are
-    counted by :func:`_settled` (E12)."""
+    the old row's, less the card taken, plus the card turned (E12)."""
     try:
         if player is not None and player != state.current:
             return None
@@ -89,10 +89,17 @@ def face_up(state: GameState, action: DrawFaceUp, player: int | None) -> GameSta
     card = row[slot]
     if card is None or (card is LOCOMOTIVE and state.phase is not START):
         return None
+    locos = _row_locomotives(row)
+    if locos < 0:  # an empty slot stays empty: the general path fills it
+        return None
     new_row = list(row)  # a list and one tuple: cheaper than two slices and two concatenations
     new_row[slot] = deck[0]
     row = tuple(new_row)
-    if not _settled(state, row):
+    locos += (deck[0] is LOCOMOTIVE) - (card is LOCOMOTIVE)
+    global _last_row
+    _last_row = (row, locos)
+    limit = state.rules.face_up_locomotive_limit
+    if limit is not None and locos >= limit:
         return None
     return _after_draw(state, card, deck[1:], row, card is LOCOMOTIVE)
 
@@ -113,10 +120,31 @@ def blind(state: GameState, action: DrawBlind, player: int | None) -> GameState 
 def _settled(state: GameState, row: tuple[Color | None, ...]) -> bool:
     """Whether the end-of-action upkeep leaves ``row`` as it is: no empty slot and fewer
     locomotives than the reset limit (E12, E13, U3)."""
-    if None in row:
+    locos = _row_locomotives(row)
+    if locos < 0:
         return False
     limit = state.rules.face_up_locomotive_limit
-    return limit is None or row.count(LOCOMOTIVE) < limit
+    return limit is None or locos < limit
+
+
+#: The last face-up row the cheap paths counted, with its locomotives (-1: a slot is empty).
+#: A row passes unchanged from state to state until a card is taken from it, so the next
+#: action nearly always asks about the same tuple; counting it again costs about 2,000
+#: instructions (each comparison of a ``Color`` with None or another colour goes through
+#: ``str``'s rich comparison), the identity test about 50. The reference held keeps the
+#: identity test sound: a live object's id is never reused.
+_last_row: tuple[tuple[Color | None, ...], int] = ((), 0)
+
+
+def _row_locomotives(row: tuple[Color | None, ...]) -> int:
+    """The locomotives in ``row``, or -1 when a slot is empty."""
+    global _last_row
+    last = _last_row
+    if last[0] is row:
+        return last[1]
+    locos = -1 if None in row else row.count(LOCOMOTIVE)
+    _last_row = (row, locos)
+    return locos
 
 
 def _after_draw(
