@@ -41,6 +41,12 @@ class Phase(StrEnum):
     GAME_OVER = "game over"
 
 
+#: Read as a module global: ``Phase.GAME_OVER`` in a function body is an attribute read on the
+#: enum class, whose metaclass's ``__getattr__`` makes it take the slow generic path (about
+#: 800 instructions; a playout asks ``is_terminal`` once per decision). See ``moves.common``.
+_GAME_OVER = Phase.GAME_OVER
+
+
 @frozen(slots=False)
 class PlayerState:
     """One player's holdings."""
@@ -117,11 +123,11 @@ class GameState:
 
     @property
     def current_player(self) -> int | None:
-        return None if self.phase is Phase.GAME_OVER else self.current
+        return None if self.phase is _GAME_OVER else self.current
 
     @property
     def is_terminal(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def num_players(self) -> int:
