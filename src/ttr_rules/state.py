@@ -41,10 +41,12 @@ class Phase(StrEnum):
     GAME_OVER = "game over"
 
 
-#: Read as a module global: ``Phase.GAME_OVER`` in a function body is an attribute read on the
-#: enum class, whose metaclass's ``__getattr__`` makes it take the slow generic path (about
-#: 800 instructions; a playout asks ``is_terminal`` once per decision). See ``moves.common``.
-_GAME_OVER = Phase.GAME_OVER
+#: The phases in which the game is over, read as a module global: ``Phase.GAME_OVER`` in a
+#: function body is an attribute read on the enum class, which its metaclass's ``__getattr__``
+#: sends down the slow generic path (about 900 instructions; a playout asks ``is_terminal``
+#: once per decision). The engine's own modules hoist members in ``moves.common``, above
+#: this module.
+_OVER = frozenset({Phase.GAME_OVER})
 
 
 @frozen(slots=False)
@@ -123,11 +125,11 @@ class GameState:
 
     @property
     def current_player(self) -> int | None:
-        return None if self.phase is _GAME_OVER else self.current
+        return None if self.phase in _OVER else self.current
 
     @property
     def is_terminal(self) -> bool:
-        return self.phase is _GAME_OVER
+        return self.phase in _OVER
 
     @property
     def num_players(self) -> int:
