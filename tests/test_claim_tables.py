@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from ttr_rules import Color, GameState, load_map, scenario
 from ttr_rules.actions import Action
+from ttr_rules.cards import Hand
 from ttr_rules.maps.index import MapIndex, map_index
 from ttr_rules.moves import claim
 from ttr_rules.moves.common import START
@@ -88,3 +89,25 @@ def test_the_index_is_a_plain_map_index_once_its_engine_tables_are_read() -> Non
     assert index.claim_tables[0][0] is not None or index.claim_tables[0]
     assert type(index) is MapIndex
     assert not hasattr(MapIndex, "__getattr__")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from([0, 1, 2, 62, 63, 64, 65, 66, 127, 128])),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_the_memo_keys_never_mix_hands_with_many_locomotives(pairs: list[tuple[int, int]]) -> None:
+    """The route memo keys (cards held, locomotives) as one int for fewer locomotives than
+    ``_LOCO_KEYS``; hands beyond it (rules with many locomotives) are never memoized, so no
+    key of one hand answers for another: any sequence of hands, the memo warm from the
+    previous ones, lists the rule-checked claims."""
+    start = scenario("europe", players=4)
+    board = map_index(start.map)
+    forget(board)
+    for held, locos in pairs:
+        player = evolve(start.players[0], hand=Hand((held,) * 8 + (locos,)))
+        state = evolve(start, {"players": (player, *start.players[1:])})
+        assert claim.claim_actions(state, board) == checked_claims(state)

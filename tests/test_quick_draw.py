@@ -1,6 +1,7 @@
-"""The cheap paths of card draws and claims (``moves/quick.py``) agree with the general path:
-whenever one answers, the action is legal and the state is the one ``step`` (always the general
-path, since it collects events) builds (E5–E12, E18, E23–E38, U3, U5)."""
+"""The cheap paths of card draws, claims, ticket draws and choices, tunnel refusals and
+stations (``moves/quick.py``) agree with the general path: whenever one answers, the action is
+legal and the state is the one ``step`` (always the general path, since it collects events)
+builds (E4, E5–E12, E18, E23–E38, E45, E51–E54, E61–E64, U3, U5)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,21 @@ from collections.abc import Iterable, Iterator
 from random import Random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ttr_rules import (
     Action,
+    BuildStation,
     ClaimRoute,
     Color,
+    DeclineTunnel,
     DrawBlind,
     DrawFaceUp,
+    DrawTickets,
     GameState,
+    KeepTickets,
+    PayTunnel,
     Rules,
     apply_action,
     is_legal,
@@ -24,13 +32,15 @@ from ttr_rules import (
     scenario,
     step,
 )
+from ttr_rules.moves import quick as quick_module
 from ttr_rules.moves.quick import QUICK
 from ttr_rules.state import evolve
 
 
 def quick_draw(state: GameState, action: object, player: int | None) -> GameState | None:
-    """The cheap path's answer (None: the general path's turn)."""
-    return QUICK[type(action)](state, action, player)
+    """The cheap path's answer (None: the general path's turn, also for a class without one)."""
+    quick = QUICK.get(type(action))
+    return None if quick is None else quick(state, action, player)
 
 
 _DRAWS: list[Action] = [DrawBlind(), *(DrawFaceUp(slot) for slot in range(-1, 6))]
@@ -151,3 +161,69 @@ def test_quick_claims_of_tunnels_and_the_cases_left_to_the_general_path() -> Non
     )
     assert quick(unsettled, claim, None) is None
     assert apply_action(unsettled, claim).face_up[4] is not None
+
+
+def _others_to_try(state: GameState) -> list[object]:
+    """The legal ticket draws and choices, tunnel refusals and stations, and illegal
+    neighbours: every action of those classes in the wrong phase, tickets not offered or of
+    the wrong type, too few tickets, a station in a taken or unknown city or badly paid."""
+    legal = [
+        a
+        for a in legal_actions(state)
+        if isinstance(a, DrawTickets | KeepTickets | DeclineTunnel | BuildStation)
+    ]
+    out: list[object] = [*legal, DrawTickets(), DeclineTunnel(), KeepTickets(frozenset())]
+    offered = state.players[state.current].offered
+    if offered:
+        out += [
+            KeepTickets(frozenset(offered) | {-1}),
+            KeepTickets(frozenset({offered[0]})),
+            KeepTickets(frozenset({True} if offered[0] == 1 else {float(offered[0])})),  # type: ignore[arg-type]
+        ]
+    taken = [city for p in state.players for city in p.stations]
+    for a in [a for a in legal if isinstance(a, BuildStation)][:6]:
+        out += [
+            BuildStation(a.city, a.color, a.locomotives + 1),
+            BuildStation(a.city, Color.LOCOMOTIVE, a.locomotives),
+            BuildStation("Atlantis", a.color, a.locomotives),
+            *(BuildStation(city, a.color, a.locomotives) for city in taken[:2]),
+        ]
+    out += [BuildStation(state.map.cities[0], Color.RED, 0), PayTunnel(0)]
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_quick_tickets_tunnels_and_stations_match_the_general_path(players: int) -> None:
+    answered = sum(
+        _check(state, _others_to_try(state)) for state in _random_game_states(players, range(2))
+    )
+    assert answered > 200  # the cheap path is the common one
+
+
+def test_quick_ticket_choices_follow_the_rules_variants() -> None:
+    """Unkept initial tickets go to the bottom of the deck in the ``bottom`` variant (E4), and
+    the last chooser hands the game to the first player (U21)."""
+    for rules in (Rules(initial_discard="bottom"), Rules()):
+        state = new_game(players=3, seed=4, rules=rules, first_player=2)
+        while state.phase.value == "initial tickets":
+            choice = legal_actions(state)[0]
+            assert _check(state, [choice]) == 2  # no player and the right one
+            state = apply_action(state, choice)
+        assert state.current == 2
+
+
+_ROWS = st.lists(st.sampled_from([*Color, None]), min_size=5, max_size=5).map(tuple)
+
+
+@given(rows=st.lists(_ROWS, min_size=1, max_size=6), repeats=st.lists(st.integers(0, 5)))
+def test_the_remembered_row_count_equals_a_fresh_count(
+    rows: list[tuple[Color | None, ...]], repeats: list[int]
+) -> None:
+    """The cheap paths remember the last row counted (by identity): asked about rows in any
+    order, again and again, and about equal rows that are other tuples, the count is always
+    a fresh one (-1 with an empty slot)."""
+    asked = rows + [rows[i % len(rows)] for i in repeats] + [tuple(list(r)) for r in rows]
+    for row in asked:
+        fresh = -1 if None in row else sum(card is Color.LOCOMOTIVE for card in row)
+        assert quick_module._row_locomotives(row) == fresh
+        assert quick_module._row_locomotives(row) == fresh

@@ -152,8 +152,8 @@ class MapIndex:
         tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]], ...
     ]
     #: The claim actions of each coloured route by (cards of its colour held, locomotives
-    #: held): a bounded memo per route (None for a gray route).
-    claim_memo: tuple[dict[tuple[int, int], tuple[ClaimRoute, ...]] | None, ...]
+    #: held), as one int (``moves.claim``): a bounded memo per route (None for a gray route).
+    claim_memo: tuple[dict[int, tuple[ClaimRoute, ...]] | None, ...]
     #: Station actions by (stations of every player, payment indices): a bounded memo.
     station_cache: dict[object, list[Action]]
     #: The ids of the regular tickets, of the long ones and of all of them, each ascending

@@ -83,6 +83,7 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     doubles = board.double
     color = board.color
     memos = board.claim_memo
+    keyed = locos < _LOCO_KEYS  # the memo's int keys hold this many locomotive counts
     gray_payments: dict[tuple[int, int], list[int]] = {}
     out: list[Action] = []
     for r in candidates:
@@ -97,7 +98,7 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
                 continue
         memo = memos[r]
         if memo is not None:  # a coloured route: its payments follow from two counts
-            actions = memo.get((counts[color[r]], locos))
+            actions = memo.get(counts[color[r]] * _LOCO_KEYS + locos) if keyed else None
             if actions is None:
                 actions = _route_claims(board, r, counts)
             out += actions
@@ -114,7 +115,8 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
 
 def _route_claims(board: MapIndex, route: int, counts: tuple[int, ...]) -> tuple[ClaimRoute, ...]:
     """The claims of a coloured route that ``counts`` can pay, stored in the route's memo
-    (``MapIndex.claim_memo``, bounded) by the two counts they depend on."""
+    (``MapIndex.claim_memo``, bounded) by the two counts they depend on (see
+    :data:`_LOCO_KEYS`)."""
     code = board.color[route]
     memo = board.claim_memo[route]
     assert memo is not None  # coloured
@@ -127,12 +129,16 @@ def _route_claims(board: MapIndex, route: int, counts: tuple[int, ...]) -> tuple
         memo.clear()
     table = board.claim_tables[route]
     found: tuple[ClaimRoute, ...] = tuple(map(table.__getitem__, payments))  # type: ignore[arg-type]
-    memo[held, locos] = found
+    if locos < _LOCO_KEYS:
+        memo[held * _LOCO_KEYS + locos] = found
     return found
 
 
 #: Entries of each route's claim memo: (cards of its colour, locomotives) pairs.
 _ROUTE_MEMO_SIZE = 1024
+#: A route memo's key is ``held * _LOCO_KEYS + locomotives`` (an int: no tuple to build and
+#: hash on every look-up), for fewer locomotives than this only (so that keys never collide).
+_LOCO_KEYS = 64
 
 
 #: The payment indices of a coloured route kind by (stride, colour code, length, ferry

@@ -1,5 +1,6 @@
-"""The cheap path of the commonest transitions: card draws and claims, in the ordinary case
-(E5–E12, E18, E23–E48, U3, U5).
+"""The cheap path of the transitions, in the ordinary case: card draws and claims (E5–E12,
+E18, E23–E48, U3, U5), and the rarer ticket draws and choices, tunnel refusals and stations
+(E4, E45, E51–E54, E61–E64, U21), whose legality is their family's own rule check.
 
 Card draws are about 60% of the decisions of a game, claims about 20%. In the ordinary case —
 for a draw, the deck holds at least two cards; for a tunnel, the deck covers the reveal; for
@@ -13,9 +14,9 @@ state, without its intermediate dict of changes). Anything else — an illegal a
 deck, a reveal reaching the discard, a row with an empty slot or too many locomotives, a caller
 who wants the events — returns None, and ``apply_action`` takes the general path, which alone
 decides legality and reasons. ``tests/test_quick_draw.py`` checks every draw, legal or not,
-and every legal claim with illegal neighbours, of random games against
-:func:`~ttr_rules.step` (which always takes the general path); ``tests/test_perft.py`` and the
-soak benchmark pin the games.
+and every legal claim, ticket action, refusal and station with illegal neighbours, of random
+games against :func:`~ttr_rules.step` (which always takes the general path);
+``tests/test_perft.py`` and the soak benchmark pin the games.
 """
 
 from __future__ import annotations
@@ -23,15 +24,45 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import ClaimRoute, DrawBlind, DrawFaceUp
+from ..actions import (
+    BuildStation,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+)
 from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..maps.index import map_index
 from ..state import GameState, PendingTunnel, PlayerState
-from .claim import tunnel_extras_owed
-from .common import LOCOMOTIVE, SECOND_CARD, START, TUNNEL, hand_add
+from .claim import decline_tunnel_problem, tunnel_extras_owed
+from .common import (
+    INITIAL_TICKETS,
+    KEEP_TICKETS,
+    LOCOMOTIVE,
+    SECOND_CARD,
+    START,
+    TUNNEL,
+    hand_add,
+    pay,
+    payment_cards,
+)
+from .stations import build_problem
+from .tickets import draw_problem, keep_problem
 from .turn import end_turn
 
-__all__ = ["QUICK", "Quick", "blind", "claim", "face_up"]
+__all__ = [
+    "QUICK",
+    "Quick",
+    "blind",
+    "claim",
+    "decline",
+    "draw_tickets",
+    "face_up",
+    "keep_tickets",
+    "station",
+]
 
 _new = object.__new__
 _set = object.__setattr__
@@ -44,7 +75,7 @@ Quick = Callable[[GameState, Any, "int | None"], "GameState | None"]
 def face_up(state: GameState, action: DrawFaceUp, player: int | None) -> GameState | None:
     """A face-up draw, its slot refilled from the deck (E7): a locomotive is the first and only
     card (E8, E9), any other first card calls for a second (E6). The new row's locomotives are
-    counted by :func:`_settled` (E12)."""
+    the old row's, less the card taken, plus the card turned (E12)."""
     try:
         if player is not None and player != state.current:
             return None
@@ -58,10 +89,17 @@ def face_up(state: GameState, action: DrawFaceUp, player: int | None) -> GameSta
     card = row[slot]
     if card is None or (card is LOCOMOTIVE and state.phase is not START):
         return None
+    locos = _row_locomotives(row)
+    if locos < 0:  # an empty slot stays empty: the general path fills it
+        return None
     new_row = list(row)  # a list and one tuple: cheaper than two slices and two concatenations
     new_row[slot] = deck[0]
     row = tuple(new_row)
-    if not _settled(state, row):
+    locos += (deck[0] is LOCOMOTIVE) - (card is LOCOMOTIVE)
+    global _last_row
+    _last_row = (row, locos)
+    limit = state.rules.face_up_locomotive_limit
+    if limit is not None and locos >= limit:
         return None
     return _after_draw(state, card, deck[1:], row, card is LOCOMOTIVE)
 
@@ -82,10 +120,31 @@ def blind(state: GameState, action: DrawBlind, player: int | None) -> GameState 
 def _settled(state: GameState, row: tuple[Color | None, ...]) -> bool:
     """Whether the end-of-action upkeep leaves ``row`` as it is: no empty slot and fewer
     locomotives than the reset limit (E12, E13, U3)."""
-    if None in row:
+    locos = _row_locomotives(row)
+    if locos < 0:
         return False
     limit = state.rules.face_up_locomotive_limit
-    return limit is None or row.count(LOCOMOTIVE) < limit
+    return limit is None or locos < limit
+
+
+#: The last face-up row the cheap paths counted, with its locomotives (-1: a slot is empty).
+#: A row passes unchanged from state to state until a card is taken from it, so the next
+#: action nearly always asks about the same tuple; counting it again costs about 2,000
+#: instructions (each comparison of a ``Color`` with None or another colour goes through
+#: ``str``'s rich comparison), the identity test about 50. The reference held keeps the
+#: identity test sound: a live object's id is never reused.
+_last_row: tuple[tuple[Color | None, ...], int] = ((), 0)
+
+
+def _row_locomotives(row: tuple[Color | None, ...]) -> int:
+    """The locomotives in ``row``, or -1 when a slot is empty."""
+    global _last_row
+    last = _last_row
+    if last[0] is row:
+        return last[1]
+    locos = -1 if None in row else row.count(LOCOMOTIVE)
+    _last_row = (row, locos)
+    return locos
 
 
 def _after_draw(
@@ -222,5 +281,128 @@ def _built(fields: dict[str, Any]) -> GameState:
     return new
 
 
+# The rarer transitions (E4, E45, E52, E61–E64): legality from the family's own rule check,
+# the next state built as above (no Draft, no settling of a settled row).
+
+
+def _acting(state: GameState, player: int | None) -> bool:
+    """Whether ``player`` (None: whoever acts) may act in ``state``, a state at all."""
+    try:
+        current = state.current
+    except AttributeError:  # not a state: the general path says so
+        return False
+    return player is None or player == current
+
+
+def decline(state: GameState, action: DeclineTunnel, player: int | None) -> GameState | None:
+    """Declining a tunnel (E45, E48, U16): the base payment back in the hand, the revealed
+    cards discarded, the turn over."""
+    if not _acting(state, player) or decline_tunnel_problem(state, action) is not None:
+        return None
+    if not _settled(state, state.face_up):
+        return None
+    tunnel = state.tunnel
+    assert tunnel is not None  # checked by decline_tunnel_problem
+    seat = state.current
+    acting = state.players[seat]
+    counts = list(acting.hand.counts)
+    length = map_index(state.map).length[tunnel.route]
+    color = tunnel.color
+    if color is LOCOMOTIVE:  # an all-locomotive payment (E41)
+        counts[LOCOMOTIVE_CODE] += length
+    else:
+        counts[color.code] += length - tunnel.locomotives
+        counts[LOCOMOTIVE_CODE] += tunnel.locomotives
+    hand = _new(Hand)
+    _set(hand, "counts", tuple(counts))
+    fields = _next_fields(state, seat, dict(acting.__dict__, hand=hand))
+    fields["discard"] = state.discard + tunnel.revealed
+    fields["tunnel"] = None
+    end_turn(state, acting.trains, fields, None)
+    return _built(fields)
+
+
+def draw_tickets(state: GameState, action: DrawTickets, player: int | None) -> GameState | None:
+    """A ticket draw (E61, E62): the top tickets offered, the same player chooses next."""
+    if not _acting(state, player) or draw_problem(state, action) is not None:
+        return None
+    if not _settled(state, state.face_up):
+        return None
+    seat = state.current
+    count = state.rules.tickets_drawn
+    pile = state.ticket_deck
+    fields = _next_fields(state, seat, dict(state.players[seat].__dict__, offered=pile[:count]))
+    fields["ticket_deck"] = pile[count:]
+    fields["phase"] = KEEP_TICKETS
+    return _built(fields)
+
+
+def keep_tickets(state: GameState, action: KeepTickets, player: int | None) -> GameState | None:
+    """A ticket choice (E4, E61, E64, U7, U21): the kept tickets for good, the others to the
+    bottom of the deck in drawn order, or to the box after the initial deal; after a draw the
+    turn ends, after an initial choice the next seat chooses."""
+    if not _acting(state, player) or keep_problem(state, action) is not None:
+        return None
+    phase = state.phase
+    if phase is KEEP_TICKETS and not _settled(state, state.face_up):
+        return None
+    seat = state.current
+    acting = state.players[seat]
+    chosen = action.tickets
+    kept: list[int] = []
+    returned: list[int] = []
+    for t in acting.offered:
+        if t in chosen:
+            kept.append(t)
+        else:
+            returned.append(t)
+    tickets = acting.tickets + tuple(kept)
+    fields = _next_fields(state, seat, dict(acting.__dict__, tickets=tickets, offered=()))
+    if phase is KEEP_TICKETS:
+        fields["ticket_deck"] = state.ticket_deck + tuple(returned)
+        end_turn(state, acting.trains, fields, None)
+        return _built(fields)
+    assert phase is INITIAL_TICKETS  # checked by keep_problem
+    if state.rules.initial_discard == "box":
+        fields["ticket_box"] = state.ticket_box + tuple(returned)
+    else:
+        fields["ticket_deck"] = state.ticket_deck + tuple(returned)
+    following = (seat + 1) % len(state.players)
+    fields["current"] = following
+    fields["phase"] = START if following == state.first_player else INITIAL_TICKETS
+    return _built(fields)
+
+
+def station(state: GameState, action: BuildStation, player: int | None) -> GameState | None:
+    """A station (E51–E54): the n-th costs n cards of one colour, locomotives wild, discarded
+    coloured cards first (U8); the turn ends."""
+    if not _acting(state, player) or build_problem(state, action) is not None:
+        return None
+    if not _settled(state, state.face_up):
+        return None
+    seat = state.current
+    acting = state.players[seat]
+    cost = len(acting.stations) + 1
+    color = action.color
+    locos = action.locomotives
+    holdings = dict(
+        acting.__dict__,
+        hand=pay(acting.hand, color, locos, cost),
+        stations=(*acting.stations, action.city),
+    )
+    fields = _next_fields(state, seat, holdings)
+    fields["discard"] = state.discard + payment_cards(color, locos, cost)
+    end_turn(state, acting.trains, fields, None)
+    return _built(fields)
+
+
 #: The action classes with a cheap path.
-QUICK: dict[type, Quick] = {DrawFaceUp: face_up, DrawBlind: blind, ClaimRoute: claim}
+QUICK: dict[type, Quick] = {
+    DrawFaceUp: face_up,
+    DrawBlind: blind,
+    ClaimRoute: claim,
+    DeclineTunnel: decline,
+    DrawTickets: draw_tickets,
+    KeepTickets: keep_tickets,
+    BuildStation: station,
+}

@@ -30,6 +30,8 @@ __all__ = [
 ]
 
 _DRAW = DrawTickets()
+_new = object.__new__
+_set = object.__setattr__
 
 
 def ticket_actions(state: GameState) -> list[Action]:
@@ -52,11 +54,19 @@ def min_keep(state: GameState) -> int:
 
 @lru_cache(maxsize=4096)
 def _keep_choices(offered: tuple[int, ...], least: int) -> tuple[KeepTickets, ...]:
-    return tuple(
-        KeepTickets(frozenset(kept))
-        for size in range(least, len(offered) + 1)
-        for kept in combinations(offered, size)
-    )
+    choices: list[KeepTickets] = []
+    for size in range(least, len(offered) + 1):
+        for kept in combinations(offered, size):
+            choices.append(_keep(kept))
+    return tuple(choices)
+
+
+def _keep(tickets: tuple[int, ...]) -> KeepTickets:
+    """``KeepTickets(frozenset(tickets))`` without the attrs ``__init__`` and its converter
+    (about 5,000 instructions of a choice's listing each; the converter makes this frozenset)."""
+    action = _new(KeepTickets)
+    _set(action, "tickets", frozenset(tickets))
+    return action
 
 
 def keep_actions(state: GameState) -> list[Action]:
