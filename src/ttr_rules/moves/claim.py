@@ -23,6 +23,7 @@ from .common import (
     pay,
     payment_cards,
     payment_problem,
+    refund,
 )
 from .draft import Draft
 
@@ -320,11 +321,9 @@ def decline_tunnel(draft: Draft, action: DeclineTunnel) -> Phase:
     the turn ends (E45, E48, U16)."""
     tunnel = draft.state.tunnel
     assert tunnel is not None  # checked by the tunnel problems
-    counts = list(draft.player.hand.counts)
     length = draft.state.map.routes[tunnel.route].length
-    for card in payment_cards(tunnel.color, tunnel.locomotives, length):
-        counts[card.code] += 1
-    draft.player = evolve(draft.player, hand=type(draft.player.hand)(tuple(counts)))
+    hand = refund(draft.player.hand, tunnel.color, tunnel.locomotives, length)
+    draft.player = evolve(draft.player, hand=hand)
     draft.discard = draft.discard + tunnel.revealed
     draft.changes["tunnel"] = None
     if draft.log is not None:

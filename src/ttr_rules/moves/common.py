@@ -39,6 +39,7 @@ __all__ = [
     "pay",
     "payment_cards",
     "payment_problem",
+    "refund",
 ]
 
 GAME_OVER = Phase.GAME_OVER
@@ -113,6 +114,20 @@ def pay(hand: Hand, color: Color, locomotives: int, total: int) -> Hand:
         counts[color.code] -= total - locomotives
     counts[LOCOMOTIVE_CODE] -= locomotives
     return Hand(tuple(counts))
+
+
+def refund(hand: Hand, color: Color, locomotives: int, total: int) -> Hand:
+    """``hand`` with a payment given back (a declined tunnel, E45): the cards of
+    :func:`payment_cards`, counted without listing them, built without the attrs ``__init__``."""
+    counts = list(hand.counts)
+    if color is LOCOMOTIVE:
+        counts[LOCOMOTIVE_CODE] += total
+    else:
+        counts[color.code] += total - locomotives
+        counts[LOCOMOTIVE_CODE] += locomotives
+    new = _new(Hand)
+    _set(new, "counts", tuple(counts))
+    return new
 
 
 def payment_cards(color: Color, locomotives: int, total: int) -> tuple[Color, ...]:

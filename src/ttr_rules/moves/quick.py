@@ -47,9 +47,10 @@ from .common import (
     hand_add,
     pay,
     payment_cards,
+    refund,
 )
 from .stations import build_problem
-from .tickets import draw_problem, keep_problem
+from .tickets import draw_problem, keep_problem, returned_pile, split_offered
 from .turn import end_turn
 
 __all__ = [
@@ -305,16 +306,8 @@ def decline(state: GameState, action: DeclineTunnel, player: int | None) -> Game
     assert tunnel is not None  # checked by decline_tunnel_problem
     seat = state.current
     acting = state.players[seat]
-    counts = list(acting.hand.counts)
     length = map_index(state.map).length[tunnel.route]
-    color = tunnel.color
-    if color is LOCOMOTIVE:  # an all-locomotive payment (E41)
-        counts[LOCOMOTIVE_CODE] += length
-    else:
-        counts[color.code] += length - tunnel.locomotives
-        counts[LOCOMOTIVE_CODE] += tunnel.locomotives
-    hand = _new(Hand)
-    _set(hand, "counts", tuple(counts))
+    hand = refund(acting.hand, tunnel.color, tunnel.locomotives, length)
     fields = _next_fields(state, seat, dict(acting.__dict__, hand=hand))
     fields["discard"] = state.discard + tunnel.revealed
     fields["tunnel"] = None
@@ -348,25 +341,15 @@ def keep_tickets(state: GameState, action: KeepTickets, player: int | None) -> G
         return None
     seat = state.current
     acting = state.players[seat]
-    chosen = action.tickets
-    kept: list[int] = []
-    returned: list[int] = []
-    for t in acting.offered:
-        if t in chosen:
-            kept.append(t)
-        else:
-            returned.append(t)
-    tickets = acting.tickets + tuple(kept)
+    kept, returned = split_offered(acting.offered, action.tickets)
+    tickets = acting.tickets + kept
     fields = _next_fields(state, seat, dict(acting.__dict__, tickets=tickets, offered=()))
+    pile, remaining = returned_pile(state, returned)
+    fields[pile] = remaining
     if phase is KEEP_TICKETS:
-        fields["ticket_deck"] = state.ticket_deck + tuple(returned)
         end_turn(state, acting.trains, fields, None)
         return _built(fields)
     assert phase is INITIAL_TICKETS  # checked by keep_problem
-    if state.rules.initial_discard == "box":
-        fields["ticket_box"] = state.ticket_box + tuple(returned)
-    else:
-        fields["ticket_deck"] = state.ticket_deck + tuple(returned)
     following = (seat + 1) % len(state.players)
     fields["current"] = following
     fields["phase"] = START if following == state.first_player else INITIAL_TICKETS

@@ -26,6 +26,8 @@ __all__ = [
     "keep_problem",
     "min_keep",
     "problem",
+    "returned_pile",
+    "split_offered",
     "ticket_actions",
 ]
 
@@ -125,20 +127,37 @@ def keep(draft: Draft, action: KeepTickets) -> Phase:
     hands the choice to the next player (U21)."""
     state = draft.state
     player = draft.player
-    chosen = action.tickets
-    kept = tuple(t for t in player.offered if t in chosen)
-    returned = tuple(t for t in player.offered if t not in chosen)
+    kept, returned = split_offered(player.offered, action.tickets)
     draft.player = evolve(draft.player, tickets=player.tickets + kept, offered=())
     if draft.log is not None:
         draft.log.append(TicketsKept(state.current, len(kept), len(returned)))
-    if state.phase is KEEP_TICKETS:
-        draft.changes["ticket_deck"] = state.ticket_deck + returned
-        return START
-    if state.rules.initial_discard == "box":
-        draft.changes["ticket_box"] = state.ticket_box + returned
-    else:
-        draft.changes["ticket_deck"] = state.ticket_deck + returned
-    return INITIAL_TICKETS
+    pile, tickets = returned_pile(state, returned)
+    draft.changes[pile] = tickets
+    return START if state.phase is KEEP_TICKETS else INITIAL_TICKETS
+
+
+def split_offered(
+    offered: tuple[int, ...], chosen: frozenset[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The offered tickets split into the kept and the returned ones, each in drawn order
+    (E64, U7).
+
+    >>> split_offered((5, 2, 9), frozenset({9, 5}))
+    ((5, 9), (2,))
+    """
+    kept: list[int] = []
+    returned: list[int] = []
+    for t in offered:
+        (kept if t in chosen else returned).append(t)
+    return tuple(kept), tuple(returned)
+
+
+def returned_pile(state: GameState, returned: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+    """Where the unkept tickets go, as (state field, new pile): the bottom of the ticket deck
+    (E61, U7), or the box after the initial choice unless ``initial_discard="bottom"`` (E4)."""
+    if state.phase is INITIAL_TICKETS and state.rules.initial_discard == "box":
+        return "ticket_box", state.ticket_box + returned
+    return "ticket_deck", state.ticket_deck + returned
 
 
 #: The ticket family: each action class with its check and its transition.
