@@ -10,13 +10,15 @@ import numpy as np
 import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from ttr_rules import (
+    GameState,
     IllegalActionError,
     final_scores,
+    is_legal,
     legal_actions,
     load_map,
     observe,
@@ -25,6 +27,7 @@ from ttr_rules import (
 from ttr_rules.rl import ActionSpace, encode_observation, encode_state_observation
 from ttr_rules.rl.gymnasium import ENV_ID, TicketToRideEnv
 from ttr_rules.rl.pettingzoo import env, raw_env
+from ttr_rules.testing.strategies import states
 
 EUROPE = load_map("europe")
 
@@ -199,6 +202,41 @@ def test_pettingzoo_illegal_moves() -> None:
         raw_env(players=2).step(0)
     with pytest.raises(ValueError):
         raw_env(players=2, reward="glory")
+
+
+@settings(max_examples=10)
+@given(states(players=st.sampled_from([2, 3, 4, 5])))
+def test_the_engine_accepts_exactly_the_masks_indices(state: GameState) -> None:
+    """``step()`` leaves the verdict to the engine's check (``is_legal``'s and
+    ``apply_action``'s), not to the mask: at every index of the space, the check accepts
+    exactly where the mask is 1 (a keep of positions beyond the offer is no action at all)."""
+    space = ActionSpace(state.map, state.num_players, rules=state.rules)
+    mask = space.mask(state)
+    for index in range(space.size):
+        try:
+            action = space.action(index, state)
+        except ValueError:
+            accepted = False
+        else:
+            accepted = is_legal(state, action)
+        assert accepted == mask[index], (index, action)
+
+
+def test_pettingzoo_step_ignores_what_an_agent_does_to_its_mask() -> None:
+    e = env(players=2)
+    e.reset(seed=4)
+    mask = e.last()[0]["action_mask"]
+    legal = np.flatnonzero(mask)
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    mask[:] = 0
+    mask[illegal] = 1
+    e.step(int(legal[0]))  # still legal: accepted
+    assert not any(e.terminations.values())
+    e.reset(seed=4)
+    e.last()[0]["action_mask"][illegal] = 1
+    with pytest.warns(UserWarning):
+        e.step(illegal)  # still illegal: the game ends
+    assert all(e.terminations.values())
 
 
 def test_pettingzoo_render_ansi() -> None:

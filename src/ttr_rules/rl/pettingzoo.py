@@ -41,11 +41,20 @@ from gymnasium.logger import warn
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_rules import GameMap, Phase, Rules, apply_action, legal_actions, load_map, new_game
+from ttr_rules import (
+    GameMap,
+    IllegalActionError,
+    Phase,
+    Rules,
+    apply_action,
+    legal_actions,
+    load_map,
+    new_game,
+)
 
 from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
 from .observation import observation_layout
-from .space import ActionSpace
+from .space import INT8, ActionSpace
 
 __all__ = ["env", "raw_env"]
 
@@ -120,10 +129,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._seen = self._encoder.seen()
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
-        #: The state whose legal action indices and mask these are.
+        #: The state whose mask this is.
         self._mask_of: object = None
-        #: One byte per index, 1 where legal (what step() checks).
-        self._legal = bytearray()
         self._mask = self._no_mask
         self._reset_done = False
 
@@ -157,10 +164,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _legal_mask(self) -> NDArray[np.int8]:
         state = self.state
         if self._mask_of is not state:
-            self._legal = legal = self.space._legal_bytes(legal_actions(state), state)
-            # The agent's mask wraps a copy, so that what an agent does to its mask cannot
-            # change which actions step() accepts.
-            self._mask = np.frombuffer(bytearray(legal), dtype=np.int8)
+            # The agent's mask wraps the bytes themselves: step() does not read them (the
+            # engine's own check decides what is legal), so what an agent does to its mask
+            # changes nothing.
+            self._mask = np.frombuffer(self.space._legal_bytes(legal_actions(state), state), INT8)
             self._mask_of = state
         return self._mask
 
@@ -198,16 +205,21 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         # PettingZoo zeroes the acting agent's accumulated reward here; before the end of the
         # game (the only time an agent acts) every reward is 0 already.
         before = self.state
-        if self.illegal_reward is not None:
-            if self._mask_of is not before:
-                self._legal_mask()
-            if not self._legal[index]:
-                self._end_illegally(agent)
-                return
         chosen = fixed[index]
-        if chosen is None:
-            chosen = self.space.action(index, before)
-        state = apply_action(before, chosen)
+        # The engine checks the action (is_legal's and apply_action's one check, U22), and it
+        # accepts exactly the mask's ones (tested for every index): checking the mask too
+        # would need a copy of it that no agent can change.
+        try:
+            if chosen is None:  # a ticket keep: its positions name tickets of the offer
+                chosen = self.space.action(index, before)
+            state = apply_action(before, chosen)
+        except ValueError as error:  # illegal, or a keep of positions beyond the offer
+            if self.illegal_reward is None or not (
+                chosen is None or isinstance(error, IllegalActionError)
+            ):
+                raise
+            self._end_illegally(agent)
+            return
         self.state = state
         owners = state.route_owner
         if owners is not before.route_owner:
