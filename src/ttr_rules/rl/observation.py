@@ -374,6 +374,11 @@ class _Encoder:
         #: Byte offset of each seat row (viewer first).
         self.seat_offsets = [4 * (self.seats + rel * len(SEAT_COLUMNS)) for rel in range(p)]
         self.pack_kinds = struct.Struct(f"{_KINDS}f").pack_into
+        #: ``floats[n] == float(n)`` up to every count's bound but the turn's: a packer
+        #: converts a float for a fraction of what an int costs it. A count beyond the
+        #: table (none under the layout's bounds) raises IndexError, and is packed as an int.
+        self.floats = tuple(map(float, range(int(layout.high[: layout["turn"].start].max()) + 1)))
+        assert _KINDS == 9  # the hands' counts are unpacked into nine names
         self.pack_scalars = struct.Struct("4f").pack_into
         #: ``piles`` and the four counters after it, adjacent in the layout.
         assert self.scalars == self.piles + len(PILE_COLUMNS)
@@ -567,24 +572,36 @@ class _Encoder:
         joined = False
         players = state.players
         if players is not seen.players:
-            seats, left = seen.seats, self.stations_per_player
+            seats, left, F = seen.seats, self.stations_per_player, self.floats
             # The viewer's own row and hand (one write), then the others' rows.
             ps = players[viewer]
             old = seats[0]
             if ps is not old:
                 seats[0] = ps
-                hand, stations, offered = ps.hand.counts, ps.stations, ps.offered
-                self.pack_own(
-                    mv,
-                    0,
-                    *hand,
-                    sum(hand),
-                    ps.trains,
-                    left - len(stations),
-                    ps.route_points,
-                    len(ps.tickets),
-                    len(offered),
-                )
+                stations, offered = ps.stations, ps.offered
+                h0, h1, h2, h3, h4, h5, h6, h7, h8 = ps.hand.counts
+                try:
+                    self.pack_own(
+                        mv,
+                        0,
+                        F[h0],
+                        F[h1],
+                        F[h2],
+                        F[h3],
+                        F[h4],
+                        F[h5],
+                        F[h6],
+                        F[h7],
+                        F[h8],
+                        F[h0 + h1 + h2 + h3 + h4 + h5 + h6 + h7 + h8],
+                        F[ps.trains],
+                        F[left - len(stations)],
+                        F[ps.route_points],
+                        F[len(ps.tickets)],
+                        F[len(offered)],
+                    )
+                except IndexError:  # a count beyond the table
+                    self.pack_own(mv, 0, *ps.hand.counts, *self._seat_counts(ps))
                 if old is None:
                     self._write_offer(mv, offered, 1)
                     self._write_stations(mv, 0, stations, 1)
@@ -603,16 +620,20 @@ class _Encoder:
                     continue
                 seats[rel] = ps
                 stations = ps.stations
-                self.pack_seat(
-                    mv,
-                    offsets[rel],
-                    sum(ps.hand.counts),
-                    ps.trains,
-                    left - len(stations),
-                    ps.route_points,
-                    len(ps.tickets),
-                    len(ps.offered),
-                )
+                h0, h1, h2, h3, h4, h5, h6, h7, h8 = ps.hand.counts
+                try:
+                    self.pack_seat(
+                        mv,
+                        offsets[rel],
+                        F[h0 + h1 + h2 + h3 + h4 + h5 + h6 + h7 + h8],
+                        F[ps.trains],
+                        F[left - len(stations)],
+                        F[ps.route_points],
+                        F[len(ps.tickets)],
+                        F[len(ps.offered)],
+                    )
+                except IndexError:  # a count beyond the table
+                    self.pack_seat(mv, offsets[rel], *self._seat_counts(ps))
                 if old is None:
                     self._write_stations(mv, rel, stations, 1)
                 elif stations is not old.stations:
@@ -671,24 +692,48 @@ class _Encoder:
                 seen.tunnel = tunnel
         return seen.array.copy()
 
+    def _seat_counts(self, ps: PlayerState) -> tuple[int, ...]:
+        """``ps``'s seat row (``SEAT_COLUMNS``)."""
+        return (
+            sum(ps.hand.counts),
+            ps.trains,
+            self.stations_per_player - len(ps.stations),
+            ps.route_points,
+            len(ps.tickets),
+            len(ps.offered),
+        )
+
     def _write_common(self, common: _Common, state: GameState) -> None:
         """Bring ``common`` up to date with ``state``: the fields whose sources changed."""
         mv = common.view
         # The piles' sizes and the counters, adjacent in the layout: one write, unconditional
         # (the deck or the turn changes on most steps; comparing costs about what writing does).
-        final = state.final_turns
-        self.pack_counts(
-            mv,
-            4 * self.piles,
-            len(state.deck),
-            len(state.ticket_deck),
-            len(state.ticket_box),
-            len(state.out_of_play),
-            final is not None,
-            final or 0,
-            state.passes,
-            state.turn,
-        )
+        final, F = state.final_turns, self.floats
+        counts = (len(state.deck), len(state.ticket_deck), len(state.ticket_box))
+        try:
+            self.pack_counts(
+                mv,
+                4 * self.piles,
+                F[counts[0]],
+                F[counts[1]],
+                F[counts[2]],
+                F[len(state.out_of_play)],
+                F[final is not None],
+                F[final or 0],
+                F[state.passes],
+                float(state.turn),
+            )
+        except IndexError:  # a count beyond the table
+            self.pack_counts(
+                mv,
+                4 * self.piles,
+                *counts,
+                len(state.out_of_play),
+                final is not None,
+                final or 0,
+                state.passes,
+                state.turn,
+            )
         discard = state.discard
         if discard is not common.discard:
             before = common.discard
