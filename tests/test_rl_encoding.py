@@ -366,6 +366,20 @@ def test_the_incremental_encoder_matches_the_reference_along_games() -> None:
             state = apply_action(state, action)
 
 
+@given(states(), st.integers(0, 60))
+def test_counts_beyond_the_float_table_are_packed_as_ints(state: GameState, size: int) -> None:
+    """The encoder packs counts as floats read from a table; a count beyond it (none under
+    the layout's bounds) is packed as an int instead, with the same result."""
+    from ttr_rules.rl.observation import _Encoder
+
+    encoder = _Encoder(observation_layout(state.map, state.num_players, state.rules))
+    encoder.floats = encoder.floats[:size]
+    seen = encoder.seen()
+    for player in range(state.num_players):
+        got = encoder.encode_state(seen[player], state, player)
+        assert (got == _reference(observe(state, player))).all()
+
+
 @given(states("usa"))
 def test_other_maps_get_their_own_space_and_layout(state: GameState) -> None:
     space = ActionSpace(state.map, state.num_players)

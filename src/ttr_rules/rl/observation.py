@@ -709,14 +709,14 @@ class _Encoder:
         # The piles' sizes and the counters, adjacent in the layout: one write, unconditional
         # (the deck or the turn changes on most steps; comparing costs about what writing does).
         final, F = state.final_turns, self.floats
-        counts = (len(state.deck), len(state.ticket_deck), len(state.ticket_box))
+        piles = (len(state.deck), len(state.ticket_deck), len(state.ticket_box))
         try:
             self.pack_counts(
                 mv,
                 4 * self.piles,
-                F[counts[0]],
-                F[counts[1]],
-                F[counts[2]],
+                F[piles[0]],
+                F[piles[1]],
+                F[piles[2]],
                 F[len(state.out_of_play)],
                 F[final is not None],
                 F[final or 0],
@@ -727,7 +727,7 @@ class _Encoder:
             self.pack_counts(
                 mv,
                 4 * self.piles,
-                *counts,
+                *piles,
                 len(state.out_of_play),
                 final is not None,
                 final or 0,
