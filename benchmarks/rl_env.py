@@ -11,7 +11,10 @@ time of this process, which discounts the moments other processes took the CPU:
   uniformly random index among the mask's ones, found with ``mask.view(bool).nonzero()``:
   ``np.flatnonzero`` of the int8 mask costs a dozen times more, and gymnasium's
   ``action_space.sample(mask)`` more still);
-* env: the same through ``env()``, with PettingZoo's classic wrappers.
+* env: the same through ``env()``, with PettingZoo's classic wrappers;
+* pick: the driver's share of an env step alone, the masked random pick above replayed over
+  the masks the env gave in the same games (recorded beforehand, outside any measurement), so
+  that ``env - pick`` is what the environment itself costs per step: ``last()`` and ``step()``.
 
 Prints decisions per second of each and the cost of an environment step relative to an
 engine decision (the target is at most 2).
@@ -54,8 +57,9 @@ def engine_games(game_map: GameMap, players: int, seeds: range) -> int:
     return decisions
 
 
-def env_games(e: Any, seeds: range) -> int:
-    """Steps of live agents played (the final no-op steps of finished agents excluded)."""
+def env_games(e: Any, seeds: range, masks: list[Any] | None = None) -> int:
+    """Steps of live agents played (the final no-op steps of finished agents excluded); with
+    ``masks``, each step's action mask is appended to it."""
     decisions = 0
     for seed in seeds:
         rnd = random.Random(seed)
@@ -65,14 +69,31 @@ def env_games(e: Any, seeds: range) -> int:
             if terminated or truncated:
                 e.step(None)
                 continue
+            if masks is not None:
+                masks.append(obs["action_mask"])
             legal = obs["action_mask"].view(np.bool_).nonzero()[0]
             e.step(int(legal[int(rnd.random() * len(legal))]))
             decisions += 1
     return decisions
 
 
-def run_regions(runs: dict[str, Callable[[range], int]], names: list[str], seeds: range) -> None:
-    """Each named run inside ``math.prod`` (callgrind's measured region), with its decisions."""
+def picks(masks: list[Any], seed: int) -> int:
+    """The pick of :func:`env_games` alone, over recorded masks: picks made."""
+    rnd = random.Random(seed)
+    for mask in masks:
+        legal = mask.view(np.bool_).nonzero()[0]
+        int(legal[int(rnd.random() * len(legal))])
+    return len(masks)
+
+
+def run_regions(
+    runs: dict[str, Callable[[range], int]],
+    names: list[str],
+    seeds: range,
+    before_pick: Callable[[], object],
+) -> None:
+    """Each named run inside ``math.prod`` (callgrind's measured region), with its decisions;
+    ``before_pick`` is called, unmeasured, just before the pick run."""
 
     class Region:
         def __init__(self, name: str) -> None:
@@ -82,6 +103,8 @@ def run_regions(runs: dict[str, Callable[[range], int]], names: list[str], seeds
             return runs[self.name](seeds)
 
     for name in names:
+        if name == "pick":
+            before_pick()
         decisions = math.prod([0], start=Region(name))
         print(f"{name} {decisions}", flush=True)
 
@@ -110,7 +133,16 @@ def main() -> int:
     gc.freeze()
     seeds = range(args.seed, args.seed + args.games)
     if args.regions:
-        run_regions(runs, args.regions.split(","), seeds)
+        masks: list[Any] = []
+        # Recorded only when pick's turn comes, outside the measured call: a game played
+        # before the other regions would warm the engine's memos for them.
+        runs["pick"] = lambda _seeds: picks(masks, args.seed)
+        run_regions(
+            runs,
+            args.regions.split(","),
+            seeds,
+            before_pick=lambda: env_games(wrapped, seeds, masks),
+        )
         return 0
     best = dict.fromkeys(runs, float("inf"))
     decisions = dict.fromkeys(runs, 0)

@@ -8,12 +8,15 @@
 # a random hash seed the same tree's figures vary by about 1.5%.
 #
 # TREE (default: this working tree) is the checkout whose src/ and maps/ are measured; the
-# driver is always this tree's benchmarks/rl_env.py. REGIONS: engine, env, raw (comma-separated).
+# driver is always this tree's benchmarks/rl_env.py. REGIONS: engine, env, raw, pick
+# (comma-separated). pick is the driver's masked random pick alone, over the masks of the same
+# games: with env and pick measured, a last line gives the environment's own cost per step
+# (last() and step(), env minus pick) against the engine's.
 #
-#   benchmarks/rl_env_instructions.sh [GAMES] [PLAYERS] [TREE] [REGIONS]   (defaults: 2 2 . engine,env)
+#   benchmarks/rl_env_instructions.sh [GAMES] [PLAYERS] [TREE] [REGIONS]   (defaults: 2 2 . engine,env,pick)
 set -euo pipefail
 here=$(git rev-parse --show-toplevel)
-games=${1:-2} players=${2:-2} tree=${3:-$here} regions=${4:-engine,env}
+games=${1:-2} players=${2:-2} tree=${3:-$here} regions=${4:-engine,env,pick}
 export PYTHONHASHSEED=${PYTHONHASHSEED:-0}
 python=${PYTHON:-$here/.venv/bin/python}
 out=$(mktemp -d)
@@ -25,12 +28,12 @@ count=$(wc -l <"$out/log")
 # One dump per math.prod call, the regions' the last ones, in order.
 mapfile -t dumps < <(ls "$out"/cg.* | sort -t. -k2 -n | tail -n "$count")
 echo "$players players, $games games; instructions per decision:"
-engine=0
+engine=0 env=0 pick=0
 i=0
 while read -r name decisions; do
   total=$(callgrind_annotate "${dumps[$i]}" 2>/dev/null | awk '/PROGRAM TOTALS/ && !t {gsub(",", "", $1); t = $1} END {print t}')
   per=$((total / decisions))
-  [ "$name" = engine ] && engine=$per
+  case $name in engine) engine=$per ;; env) env=$per ;; pick) pick=$per ;; esac
   if [ "$engine" -gt 0 ]; then
     awk -v n="$name" -v d="$decisions" -v p="$per" -v e="$engine" \
       'BEGIN {printf "%-8s %6d decisions %9d instructions/decision  %4.2fx engine\n", n, d, p, p / e}'
@@ -39,3 +42,7 @@ while read -r name decisions; do
   fi
   i=$((i + 1))
 done <"$out/log"
+if [ "$engine" -gt 0 ] && [ "$env" -gt 0 ] && [ "$pick" -gt 0 ]; then
+  awk -v p="$((env - pick))" -v e="$engine" \
+    'BEGIN {printf "%-24s %9d instructions/decision  %4.2fx engine\n", "env - pick (the env alone)", p, p / e}'
+fi
