@@ -143,8 +143,10 @@ def observe(state: GameState, player: int) -> PlayerView:
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
     view = _view(state, player)
     if player == state.current and state.phase is not _GAME_OVER:  # the actor's view
-        key = id(view)
-        _SOURCES[key] = (_ref(view, partial(_forget_source, key)), state)
+        source = _Source(view, _forget_source)
+        source.key = key = id(view)
+        source.state = state
+        _SOURCES[key] = source
     return view
 
 
@@ -247,48 +249,37 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
         if hidden:
             state = _without_tickets(state, hidden)
             fields = state.__dict__
-            game_map = fields["map"]
+    # A player who did not act passes unchanged from state to state: the seat view made last
+    # for the same seat shown the same way is the one (checked by identity), else the memo's.
     seats = []
+    others = _LAST_SHOWN if over else _LAST_OTHER
     for seat, p in enumerate(fields["players"]):
-        memo = _OWN_SEATS if seat == viewer else _SHOWN_SEATS if over else _SEATS
-        hit = memo.get(id(p))
-        if hit is None or hit[0] is not p:  # the entry keeps ``p`` alive: its id is not reused
-            if len(memo) >= _SEAT_VIEWS_SIZE:
-                memo.clear()
-            hit = memo[id(p)] = (p, _seat_view(p, own=seat == viewer, tickets_shown=over))
-            if seat == viewer:  # the viewer's seat shows all of ``p``: determinize reuses it
-                if len(_PLAYERS) >= _SEAT_VIEWS_SIZE:
-                    _PLAYERS.clear()
-                _PLAYERS[id(hit[1])] = (hit[1], p)
-        seats.append(hit[1])
-    # Built like ``evolve`` builds states (every field given; the attrs ``__init__`` costs
-    # several times more): ``tests/test_views.py`` compares with views made by the constructor.
-    view = _new(PlayerView)
-    _set(
-        view,
-        "__dict__",
-        {
-            "player": viewer,
-            "map": game_map,
-            "rules": fields["rules"],
-            "seats": tuple(seats),
-            "current": fields["current"],
-            "phase": fields["phase"],
-            "face_up": fields["face_up"],
-            "deck_size": len(fields["deck"]),
-            "discard": fields["discard"],
-            "ticket_deck_size": len(fields["ticket_deck"]),
-            "ticket_box_size": len(fields["ticket_box"]),
-            "route_owner": fields["route_owner"],
-            "tunnel": fields["tunnel"],
-            "final_turns": fields["final_turns"],
-            "passes": fields["passes"],
-            "turn": fields["turn"],
-            "first_player": fields["first_player"],
-            "identity_shuffle": fields["identity_shuffle"],
-            "out_of_play_size": len(fields["out_of_play"]),
-        },
+        last = _LAST_OWN if seat == viewer else others
+        hit = last[seat] if seat < _LAST_SEATS else _NO_SEAT
+        seats.append(hit[1] if hit[0] is p else _new_seat_view(p, seat, viewer, others))
+    # Built like ``evolve`` builds states, from a copy of the state's dict (a C-level copy; a
+    # dict display of every field costs twice as much) less what is hidden, plus the counts:
+    # ``tests/test_views.py`` checks the fields and compares with views made by the constructor.
+    values = dict(
+        fields,
+        player=viewer,
+        seats=tuple(seats),
+        deck_size=len(fields["deck"]),
+        ticket_deck_size=len(fields["ticket_deck"]),
+        ticket_box_size=len(fields["ticket_box"]),
+        out_of_play_size=len(fields["out_of_play"]),
     )
+    del (
+        values["players"],
+        values["deck"],
+        values["ticket_deck"],
+        values["ticket_box"],
+        values["out_of_play"],
+        values["seed"],
+        values["rng"],
+    )
+    view = _new(PlayerView)
+    _set(view, "__dict__", values)
     return view
 
 
@@ -305,44 +296,93 @@ def _injects_tickets(game_map: GameMap) -> bool:
 _PLAIN_MAP: list[GameMap | None] = [None]
 
 
+def _new_seat_view(
+    p: PlayerState, seat: int, viewer: int | None, others: list[_LastSeen]
+) -> SeatView:
+    """The view of seat ``seat`` (player state ``p``) for ``viewer``, made afresh and
+    remembered as the seat's last (``others``: the last views of other seats, of
+    :data:`_LAST_OTHER` or :data:`_LAST_SHOWN`)."""
+    tracked = seat < _LAST_SEATS
+    if seat != viewer:
+        seat_view = _seat_view(p, own=False, tickets_shown=others is _LAST_SHOWN)
+        if tracked:
+            others[seat] = (p, seat_view)
+        return seat_view
+    shown = others[seat] if tracked else _NO_SEAT
+    if shown[0] is p:  # as another player saw the seat (in the last view): show its holdings
+        fields = p.__dict__
+        seat_view = _new(SeatView)
+        _set(
+            seat_view,
+            "__dict__",
+            dict(
+                shown[1].__dict__,
+                hand=fields["hand"],
+                tickets=fields["tickets"],
+                offered=fields["offered"],
+            ),
+        )
+    else:
+        seat_view = _seat_view(p, own=True, tickets_shown=False)
+    # The viewer's seat shows all of ``p``: determinize reuses it.
+    if len(_PLAYERS) >= _SEAT_VIEWS_SIZE:
+        _PLAYERS.clear()
+    _PLAYERS[id(seat_view)] = (seat_view, p)
+    if tracked:
+        _LAST_OWN[seat] = (p, seat_view)
+    return seat_view
+
+
 def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
-    """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too)."""
+    """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too).
+
+    Built from a copy of the player's dict (its fields are the seat view's, less the counts)
+    with the counts added and, for another seat, what it hides set to None."""
     fields = p.__dict__  # see _view
-    hand = fields["hand"]
     tickets = fields["tickets"]
     offered = fields["offered"]
+    if own:
+        values = dict(
+            fields,
+            hand_size=sum(fields["hand"].counts),
+            ticket_count=len(tickets),
+            offered_count=len(offered),
+        )
+    else:
+        values = dict(
+            fields,
+            hand_size=sum(fields["hand"].counts),
+            ticket_count=len(tickets),
+            offered_count=len(offered),
+            hand=None,
+            tickets=tickets if tickets_shown else None,
+            offered=None,
+        )
     seat = _new(SeatView)
-    _set(
-        seat,
-        "__dict__",
-        {
-            "hand_size": sum(hand.counts),
-            "trains": fields["trains"],
-            "stations": fields["stations"],
-            "route_points": fields["route_points"],
-            "ticket_count": len(tickets),
-            "offered_count": len(offered),
-            "hand": hand if own else None,
-            "tickets": tickets if own or tickets_shown else None,
-            "offered": offered if own else None,
-        },
-    )
+    _set(seat, "__dict__", values)
     return seat
 
 
 _new = object.__new__
 _set = object.__setattr__
 _GAME_OVER = Phase.GAME_OVER
-#: Seat views by the id of the player state, with the player state (successive states share
-#: the players who did not act; a search observes the same states again and again): the
-#: viewer's own seat, another seat during the game, another seat once it is over.
-_OWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
-_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
-_SHOWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
 #: The player state of each seat view made for the viewer's own seat, by the id of the seat
 #: view (kept in the entry, so ids are not reused): that seat view shows every field of it.
 _PLAYERS: dict[int, tuple[SeatView, PlayerState]] = {}
 _SEAT_VIEWS_SIZE = 4096
+#: A player state and the view made of its seat.
+_LastSeen = tuple[PlayerState | None, SeatView]
+#: The last seat view made of each seat (by seat number, up to ``_LAST_SEATS``) with its
+#: player state: for the viewer's own seat, for another seat during the game and once it is
+#: over. A player who did not act passes unchanged from state to state, so this finds the
+#: seats that did not change by identity alone, in a sequence of views of one game (an id
+#: memo of every player state seen cost more than it saved: in a game each new view holds
+#: new player states, as the one who acted and as the viewer's own seat).
+_LAST_SEATS = 16
+_NO_SEAT: _LastSeen = (None, _new(SeatView))
+_LAST_OWN: list[_LastSeen] = [_NO_SEAT] * _LAST_SEATS
+_LAST_OTHER: list[_LastSeen] = [_NO_SEAT] * _LAST_SEATS
+_LAST_SHOWN: list[_LastSeen] = [_NO_SEAT] * _LAST_SEATS
 
 
 def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
@@ -362,24 +402,33 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
     if view.phase is not Phase.GAME_OVER and view.player != view.current:
         raise ValueError(f"player {view.current} acts, not player {view.player}")
     source = _SOURCES.get(id(view))
-    if source is not None and source[0]() is view:  # made by observe: the state it shows
-        return legal_actions(source[1])
+    if source is not None and source() is view:  # made by observe: the state it shows
+        return legal_actions(source.state)
     return legal_actions(_skeleton(view))
 
 
-#: The actor's views made by :func:`observe` and still alive, by their id, with a weak
+class _Source(weakref.ref[PlayerView]):
+    """A weak reference to an actor's view made by :func:`observe`, holding the view's id
+    (its :data:`_SOURCES` key) and the state it was observed from."""
+
+    __slots__ = ("key", "state")
+    key: int
+    state: GameState
+
+
+#: The actor's views made by :func:`observe` and still alive, by their id, as a weak
 #: reference to the view (its callback drops the entry when the view goes, so ids are never
-#: confused and nothing outlives its view) and the state it was observed from: the legal
+#: confused and nothing outlives its view) carrying the state it was observed from: the legal
 #: actions of that state are the view's (the docstring's contract), found without building a
 #: :func:`_skeleton`. A weak reference, not the view: holding views would keep them for the
-#: garbage collector to traverse again and again.
-_SOURCES: dict[int, tuple[weakref.ref[PlayerView], GameState]] = {}
-_ref = weakref.ref
+#: garbage collector to traverse again and again. (One object per view: a plain reference
+#: with a ``partial`` callback and a tuple cost a third more.)
+_SOURCES: dict[int, _Source] = {}
 
 
-def _forget_source(key: int, _: object) -> None:
+def _forget_source(source: _Source) -> None:
     """Drop the :data:`_SOURCES` entry of a view that is gone (its weak reference's callback)."""
-    _SOURCES.pop(key, None)
+    _SOURCES.pop(source.key, None)
 
 
 def _skeleton(view: PlayerView) -> GameState:
