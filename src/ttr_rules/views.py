@@ -143,10 +143,15 @@ def observe(state: GameState, player: int) -> PlayerView:
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
     view = _view(state, player)
     if player == state.current and state.phase is not _GAME_OVER:  # the actor's view
+        # Remembered while the view lives: the state it shows (for view_legal_actions) and the
+        # player state of the viewer's seat view (determinize reuses it).
         source = _Source(view, _forget_source)
         source.key = key = id(view)
         source.state = state
+        seat = view.seats[player]
+        source.own = own = id(seat)
         _SOURCES[key] = source
+        _PLAYERS[own] = (seat, state.players[player])
     return view
 
 
@@ -324,10 +329,6 @@ def _new_seat_view(
         )
     else:
         seat_view = _seat_view(p, own=True, tickets_shown=False)
-    # The viewer's seat shows all of ``p``: determinize reuses it.
-    if len(_PLAYERS) >= _SEAT_VIEWS_SIZE:
-        _PLAYERS.clear()
-    _PLAYERS[id(seat_view)] = (seat_view, p)
     if tracked:
         _LAST_OWN[seat] = (p, seat_view)
     return seat_view
@@ -366,8 +367,11 @@ def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
 _new = object.__new__
 _set = object.__setattr__
 _GAME_OVER = Phase.GAME_OVER
-#: The player state of each seat view made for the viewer's own seat, by the id of the seat
-#: view (kept in the entry, so ids are not reused): that seat view shows every field of it.
+#: The player state of the viewer's own seat view in each actor's view made by
+#: :func:`observe` and still alive, by the id of the seat view (kept in the entry, so ids are
+#: not reused): that seat view shows every field of it, determinize and the skeleton reuse it.
+#: The entry goes with the view (see :func:`_forget_source`): entries for every seat view
+#: ever made kept them all alive for the garbage collector to traverse again and again.
 _PLAYERS: dict[int, tuple[SeatView, PlayerState]] = {}
 _SEAT_VIEWS_SIZE = 4096
 #: A player state and the view made of its seat.
@@ -409,11 +413,13 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
 
 class _Source(weakref.ref[PlayerView]):
     """A weak reference to an actor's view made by :func:`observe`, holding the view's id
-    (its :data:`_SOURCES` key) and the state it was observed from."""
+    (its :data:`_SOURCES` key), the state it was observed from and the id of the viewer's
+    seat view (its :data:`_PLAYERS` key)."""
 
-    __slots__ = ("key", "state")
+    __slots__ = ("key", "state", "own")
     key: int
     state: GameState
+    own: int
 
 
 #: The actor's views made by :func:`observe` and still alive, by their id, as a weak
@@ -427,8 +433,11 @@ _SOURCES: dict[int, _Source] = {}
 
 
 def _forget_source(source: _Source) -> None:
-    """Drop the :data:`_SOURCES` entry of a view that is gone (its weak reference's callback)."""
+    """Drop the entries of a view that is gone (its weak reference's callback). Another live
+    view sharing the seat view loses the :data:`_PLAYERS` entry too: determinize then builds
+    the player state, an equal one."""
     _SOURCES.pop(source.key, None)
+    _PLAYERS.pop(source.own, None)
 
 
 def _skeleton(view: PlayerView) -> GameState:
