@@ -119,20 +119,22 @@ def test_observe_along_a_game_equals_a_fresh_view(game: PlayedGame, rnd: Random)
 
 
 def test_remembered_states_go_with_their_views() -> None:
-    """observe remembers the state of an actor's view for view_legal_actions only while the
-    view lives (nothing is kept for views that are gone, so no id is ever confused)."""
+    """observe remembers the state of an actor's view for view_legal_actions, and the player
+    state of its seat for determinize, only while the view lives (nothing is kept for views
+    that are gone, so no id is ever confused)."""
     import gc
 
     from ttr_rules import views
 
     _, _, state = random_game(6, steps=25)
-    before = len(views._SOURCES)
+    before = len(views._SOURCES), len(views._PLAYERS)
     view = observe(state, state.current)
-    assert len(views._SOURCES) == before + 1
+    assert (len(views._SOURCES), len(views._PLAYERS)) == (before[0] + 1, before[1] + 1)
     assert view_legal_actions(view) == legal_actions(state)
+    assert determinize(view, 1).players[view.player] is state.players[view.player]
     del view
     gc.collect()
-    assert len(views._SOURCES) == before
+    assert (len(views._SOURCES), len(views._PLAYERS)) == before
 
 
 @given(states(), seeds)

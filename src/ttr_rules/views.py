@@ -401,13 +401,13 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
     >>> view_legal_actions(observe(state, 0)) == legal_actions(state)
     True
     """
+    source = _SOURCES.get(id(view))
+    if source is not None and source() is view:  # made by observe for the actor, as it is now
+        return legal_actions(source.state)
     if view.player is None:
         raise ValueError("a spectator's view has no legal actions")
-    if view.phase is not Phase.GAME_OVER and view.player != view.current:
+    if view.phase is not _GAME_OVER and view.player != view.current:
         raise ValueError(f"player {view.current} acts, not player {view.player}")
-    source = _SOURCES.get(id(view))
-    if source is not None and source() is view:  # made by observe: the state it shows
-        return legal_actions(source.state)
     return legal_actions(_skeleton(view))
 
 
@@ -416,7 +416,7 @@ class _Source(weakref.ref[PlayerView]):
     (its :data:`_SOURCES` key), the state it was observed from and the id of the viewer's
     seat view (its :data:`_PLAYERS` key)."""
 
-    __slots__ = ("key", "state", "own")
+    __slots__ = ("key", "own", "state")
     key: int
     state: GameState
     own: int
