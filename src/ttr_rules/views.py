@@ -306,62 +306,45 @@ def _new_seat_view(
 ) -> SeatView:
     """The view of seat ``seat`` (player state ``p``) for ``viewer``, made afresh and
     remembered as the seat's last (``others``: the last views of other seats, of
-    :data:`_LAST_OTHER` or :data:`_LAST_SHOWN`)."""
-    tracked = seat < _LAST_SEATS
-    if seat != viewer:
-        seat_view = _seat_view(p, own=False, tickets_shown=others is _LAST_SHOWN)
-        if tracked:
-            others[seat] = (p, seat_view)
-        return seat_view
-    shown = others[seat] if tracked else _NO_SEAT
-    if shown[0] is p:  # as another player saw the seat (in the last view): show its holdings
-        fields = p.__dict__
-        seat_view = _new(SeatView)
-        _set(
-            seat_view,
-            "__dict__",
-            dict(
-                shown[1].__dict__,
-                hand=fields["hand"],
-                tickets=fields["tickets"],
-                offered=fields["offered"],
-            ),
-        )
-    else:
-        seat_view = _seat_view(p, own=True, tickets_shown=False)
-    if tracked:
-        _LAST_OWN[seat] = (p, seat_view)
-    return seat_view
+    :data:`_LAST_OTHER` or :data:`_LAST_SHOWN`).
 
-
-def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
-    """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too).
-
-    Built from a copy of the player's dict (its fields are the seat view's, less the counts)
-    with the counts added and, for another seat, what it hides set to None."""
+    Built from a copy of a dict: the player's (its fields are the seat view's less the counts)
+    with the counts added and, for another seat, what it hides set to None; for the viewer's
+    seat, when the last view of it as another seat shows ``p``, that one's with the holdings.
+    """
     fields = p.__dict__  # see _view
-    tickets = fields["tickets"]
-    offered = fields["offered"]
-    if own:
+    tracked = seat < _LAST_SEATS
+    shown = others[seat] if tracked else _NO_SEAT
+    if seat != viewer:
+        tickets = fields["tickets"]
         values = dict(
             fields,
             hand_size=sum(fields["hand"].counts),
             ticket_count=len(tickets),
-            offered_count=len(offered),
-        )
-    else:
-        values = dict(
-            fields,
-            hand_size=sum(fields["hand"].counts),
-            ticket_count=len(tickets),
-            offered_count=len(offered),
+            offered_count=len(fields["offered"]),
             hand=None,
-            tickets=tickets if tickets_shown else None,
+            tickets=tickets if others is _LAST_SHOWN else None,
             offered=None,
         )
-    seat = _new(SeatView)
-    _set(seat, "__dict__", values)
-    return seat
+    elif shown[0] is p:
+        values = dict(
+            shown[1].__dict__,
+            hand=fields["hand"],
+            tickets=fields["tickets"],
+            offered=fields["offered"],
+        )
+    else:
+        values = dict(
+            fields,
+            hand_size=sum(fields["hand"].counts),
+            ticket_count=len(fields["tickets"]),
+            offered_count=len(fields["offered"]),
+        )
+    seat_view = _new(SeatView)
+    _set(seat_view, "__dict__", values)
+    if tracked:
+        (others if seat != viewer else _LAST_OWN)[seat] = (p, seat_view)
+    return seat_view
 
 
 _new = object.__new__
