@@ -243,22 +243,17 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
 
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:
-    # The fields are read from the instance dicts: states and players made by the attrs
-    # ``__init__`` (``new_game``, ``scenario``) hold split-table dicts, on which attribute
-    # reads are not specialized (``evolve``'s copies are combined; see there).
-    fields = state.__dict__
-    over = fields["phase"] is _GAME_OVER
-    game_map = fields["map"]
+    over = state.phase is _GAME_OVER
+    game_map = state.map
     if not over and game_map is not _PLAIN_MAP[0] and _injects_tickets(game_map):
         hidden = _hidden_tickets(state, viewer)
         if hidden:
             state = _without_tickets(state, hidden)
-            fields = state.__dict__
     # A player who did not act passes unchanged from state to state: the seat view made last
-    # for the same seat shown the same way is the one (checked by identity), else the memo's.
+    # for the same seat shown the same way is the one (checked by identity), else a new one.
     seats = []
     others = _LAST_SHOWN if over else _LAST_OTHER
-    for seat, p in enumerate(fields["players"]):
+    for seat, p in enumerate(state.players):
         last = _LAST_OWN if seat == viewer else others
         hit = last[seat] if seat < _LAST_SEATS else _NO_SEAT
         seats.append(hit[1] if hit[0] is p else _new_seat_view(p, seat, viewer, others))
@@ -266,13 +261,13 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
     # dict display of every field costs twice as much) less what is hidden, plus the counts:
     # ``tests/test_views.py`` checks the fields and compares with views made by the constructor.
     values = dict(
-        fields,
+        state.__dict__,
         player=viewer,
         seats=tuple(seats),
-        deck_size=len(fields["deck"]),
-        ticket_deck_size=len(fields["ticket_deck"]),
-        ticket_box_size=len(fields["ticket_box"]),
-        out_of_play_size=len(fields["out_of_play"]),
+        deck_size=len(state.deck),
+        ticket_deck_size=len(state.ticket_deck),
+        ticket_box_size=len(state.ticket_box),
+        out_of_play_size=len(state.out_of_play),
     )
     del (
         values["players"],
