@@ -251,11 +251,13 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
             state = _without_tickets(state, hidden)
     # A player who did not act passes unchanged from state to state: the seat view made last
     # for the same seat shown the same way is the one (checked by identity), else a new one.
+    players = state.players
+    if len(players) > len(_LAST_OWN):
+        _track_seats(len(players))
     seats = []
     others = _LAST_SHOWN if over else _LAST_OTHER
-    for seat, p in enumerate(state.players):
-        last = _LAST_OWN if seat == viewer else others
-        hit = last[seat] if seat < _LAST_SEATS else _NO_SEAT
+    for seat, p in enumerate(players):
+        hit = (_LAST_OWN if seat == viewer else others)[seat]
         seats.append(hit[1] if hit[0] is p else _new_seat_view(p, seat, viewer, others))
     # Built like ``evolve`` builds states, from a copy of the state's dict (a C-level copy; a
     # dict display of every field costs twice as much) less what is hidden, plus the counts:
@@ -307,9 +309,8 @@ def _new_seat_view(
     with the counts added and, for another seat, what it hides set to None; for the viewer's
     seat, when the last view of it as another seat shows ``p``, that one's with the holdings.
     """
-    fields = p.__dict__  # see _view
-    tracked = seat < _LAST_SEATS
-    shown = others[seat] if tracked else _NO_SEAT
+    fields = p.__dict__
+    shown = others[seat]
     if seat != viewer:
         tickets = fields["tickets"]
         values = dict(
@@ -337,9 +338,14 @@ def _new_seat_view(
         )
     seat_view = _new(SeatView)
     _set(seat_view, "__dict__", values)
-    if tracked:
-        (others if seat != viewer else _LAST_OWN)[seat] = (p, seat_view)
+    (others if seat != viewer else _LAST_OWN)[seat] = (p, seat_view)
     return seat_view
+
+
+def _track_seats(count: int) -> None:
+    """Make room for ``count`` seats in the lists of the last seat views."""
+    for last in (_LAST_OWN, _LAST_OTHER, _LAST_SHOWN):
+        last += [_NO_SEAT] * (count - len(last))
 
 
 _new = object.__new__
@@ -354,17 +360,16 @@ _PLAYERS: dict[int, tuple[SeatView, PlayerState]] = {}
 _SEAT_VIEWS_SIZE = 4096
 #: A player state and the view made of its seat.
 _LastSeen = tuple[PlayerState | None, SeatView]
-#: The last seat view made of each seat (by seat number, up to ``_LAST_SEATS``) with its
+#: The last seat view made of each seat (by seat number, for as many seats as seen) with its
 #: player state: for the viewer's own seat, for another seat during the game and once it is
 #: over. A player who did not act passes unchanged from state to state, so this finds the
 #: seats that did not change by identity alone, in a sequence of views of one game (an id
 #: memo of every player state seen cost more than it saved: in a game each new view holds
 #: new player states, as the one who acted and as the viewer's own seat).
-_LAST_SEATS = 16
 _NO_SEAT: _LastSeen = (None, _new(SeatView))
-_LAST_OWN: list[_LastSeen] = [_NO_SEAT] * _LAST_SEATS
-_LAST_OTHER: list[_LastSeen] = [_NO_SEAT] * _LAST_SEATS
-_LAST_SHOWN: list[_LastSeen] = [_NO_SEAT] * _LAST_SEATS
+_LAST_OWN: list[_LastSeen] = []
+_LAST_OTHER: list[_LastSeen] = []
+_LAST_SHOWN: list[_LastSeen] = []
 
 
 def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
