@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 import attrs
 import pytest
 from hypothesis import given
@@ -12,6 +14,7 @@ from ttr_rules import (
     GameState,
     Phase,
     PlayerView,
+    SeatView,
     determinize,
     legal_actions,
     observe,
@@ -19,8 +22,8 @@ from ttr_rules import (
     to_json,
     view_legal_actions,
 )
-from ttr_rules.testing import check_invariants
-from ttr_rules.testing.strategies import states
+from ttr_rules.testing import PlayedGame, check_invariants
+from ttr_rules.testing.strategies import games, states
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -49,21 +52,88 @@ def test_legal_actions_from_the_actors_view(state: GameState) -> None:
     assert view_legal_actions(copy) == legal_actions(state)
 
 
+def reference_view(state: GameState, viewer: int | None) -> PlayerView:
+    """``observe`` (``public_view`` for None) the straightforward way: every seat view and the
+    view built by the attrs constructors from the state's fields (the map as the view has it:
+    see ``_without_tickets``, not compared here)."""
+    over = state.is_terminal
+    seats = tuple(
+        SeatView(
+            hand_size=p.hand.total,
+            trains=p.trains,
+            stations=p.stations,
+            route_points=p.route_points,
+            ticket_count=len(p.tickets),
+            offered_count=len(p.offered),
+            hand=p.hand if seat == viewer else None,
+            tickets=p.tickets if seat == viewer or over else None,
+            offered=p.offered if seat == viewer else None,
+        )
+        for seat, p in enumerate(state.players)
+    )
+    return PlayerView(
+        player=viewer,
+        map=state.map,
+        rules=state.rules,
+        seats=seats,
+        current=state.current,
+        phase=state.phase,
+        face_up=state.face_up,
+        deck_size=len(state.deck),
+        discard=state.discard,
+        ticket_deck_size=len(state.ticket_deck),
+        ticket_box_size=len(state.ticket_box),
+        route_owner=state.route_owner,
+        tunnel=state.tunnel,
+        final_turns=state.final_turns,
+        passes=state.passes,
+        turn=state.turn,
+        first_player=state.first_player,
+        identity_shuffle=state.identity_shuffle,
+        out_of_play_size=len(state.out_of_play),
+    )
+
+
+def same_as_reference(view: PlayerView, state: GameState) -> bool:
+    reference = attrs.evolve(reference_view(state, view.player), map=view.map)
+    fields = {f.name for f in attrs.fields(SeatView)}
+    return view == reference and all(set(vars(seat)) == fields for seat in view.seats)
+
+
+@given(games(max_steps=120), st.randoms(use_true_random=False))
+def test_observe_along_a_game_equals_a_fresh_view(game: PlayedGame, rnd: Random) -> None:
+    """observe's reused seat views (the last one per seat, the actor's seat from the view the
+    others had of it) give what a fresh construction gives, whatever the order of the views:
+    the actor's views in the order of play, other seats' and spectators' views in between,
+    and states seen again."""
+    seen = list(game.positions())
+    for state in seen:
+        viewers: list[int | None] = [state.current]
+        viewers += rnd.sample([None, *range(state.num_players)], rnd.randint(0, 2))
+        for viewer in viewers:
+            view = public_view(state) if viewer is None else observe(state, viewer)
+            assert same_as_reference(view, state)
+        if rnd.random() < 0.2:
+            again = rnd.choice(seen)
+            assert same_as_reference(observe(again, again.current), again)
+
+
 def test_remembered_states_go_with_their_views() -> None:
-    """observe remembers the state of an actor's view for view_legal_actions only while the
-    view lives (nothing is kept for views that are gone, so no id is ever confused)."""
+    """observe remembers the state of an actor's view for view_legal_actions, and the player
+    state of its seat for determinize, only while the view lives (nothing is kept for views
+    that are gone, so no id is ever confused)."""
     import gc
 
     from ttr_rules import views
 
     _, _, state = random_game(6, steps=25)
-    before = len(views._SOURCES)
+    before = len(views._SOURCES), len(views._PLAYERS)
     view = observe(state, state.current)
-    assert len(views._SOURCES) == before + 1
+    assert (len(views._SOURCES), len(views._PLAYERS)) == (before[0] + 1, before[1] + 1)
     assert view_legal_actions(view) == legal_actions(state)
     del view
     gc.collect()
-    assert len(views._SOURCES) == before
+    assert (len(views._SOURCES), len(views._PLAYERS)) == before
 
 
 @given(states(), seeds)

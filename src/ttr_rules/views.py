@@ -143,8 +143,15 @@ def observe(state: GameState, player: int) -> PlayerView:
         raise ValueError(f"player must be a seat from 0 to {state.num_players - 1}, got {player!r}")
     view = _view(state, player)
     if player == state.current and state.phase is not _GAME_OVER:  # the actor's view
-        key = id(view)
-        _SOURCES[key] = (_ref(view, partial(_forget_source, key)), state)
+        # Remembered while the view lives: the state it shows (for view_legal_actions) and the
+        # player state of the viewer's seat view (determinize reuses it).
+        source = _Source(view, _forget_source)
+        source.key = key = id(view)
+        source.state = state
+        seat = view.seats[player]
+        source.own = own = id(seat)
+        _SOURCES[key] = source
+        _PLAYERS[own] = (seat, state.players[player])
     return view
 
 
@@ -236,59 +243,45 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
 
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:
-    # The fields are read from the instance dicts: states and players made by the attrs
-    # ``__init__`` (``new_game``, ``scenario``) hold split-table dicts, on which attribute
-    # reads are not specialized (``evolve``'s copies are combined; see there).
-    fields = state.__dict__
-    over = fields["phase"] is _GAME_OVER
-    game_map = fields["map"]
+    over = state.phase is _GAME_OVER
+    game_map = state.map
     if not over and game_map is not _PLAIN_MAP[0] and _injects_tickets(game_map):
         hidden = _hidden_tickets(state, viewer)
         if hidden:
             state = _without_tickets(state, hidden)
-            fields = state.__dict__
-            game_map = fields["map"]
+    # A player who did not act passes unchanged from state to state: the seat view made last
+    # for the same seat shown the same way is the one (checked by identity), else a new one.
+    players = state.players
+    if len(players) > len(_LAST_OWN):
+        _track_seats(len(players))
     seats = []
-    for seat, p in enumerate(fields["players"]):
-        memo = _OWN_SEATS if seat == viewer else _SHOWN_SEATS if over else _SEATS
-        hit = memo.get(id(p))
-        if hit is None or hit[0] is not p:  # the entry keeps ``p`` alive: its id is not reused
-            if len(memo) >= _SEAT_VIEWS_SIZE:
-                memo.clear()
-            hit = memo[id(p)] = (p, _seat_view(p, own=seat == viewer, tickets_shown=over))
-            if seat == viewer:  # the viewer's seat shows all of ``p``: determinize reuses it
-                if len(_PLAYERS) >= _SEAT_VIEWS_SIZE:
-                    _PLAYERS.clear()
-                _PLAYERS[id(hit[1])] = (hit[1], p)
-        seats.append(hit[1])
-    # Built like ``evolve`` builds states (every field given; the attrs ``__init__`` costs
-    # several times more): ``tests/test_views.py`` compares with views made by the constructor.
-    view = _new(PlayerView)
-    _set(
-        view,
-        "__dict__",
-        {
-            "player": viewer,
-            "map": game_map,
-            "rules": fields["rules"],
-            "seats": tuple(seats),
-            "current": fields["current"],
-            "phase": fields["phase"],
-            "face_up": fields["face_up"],
-            "deck_size": len(fields["deck"]),
-            "discard": fields["discard"],
-            "ticket_deck_size": len(fields["ticket_deck"]),
-            "ticket_box_size": len(fields["ticket_box"]),
-            "route_owner": fields["route_owner"],
-            "tunnel": fields["tunnel"],
-            "final_turns": fields["final_turns"],
-            "passes": fields["passes"],
-            "turn": fields["turn"],
-            "first_player": fields["first_player"],
-            "identity_shuffle": fields["identity_shuffle"],
-            "out_of_play_size": len(fields["out_of_play"]),
-        },
+    others = _LAST_SHOWN if over else _LAST_OTHER
+    for seat, p in enumerate(players):
+        hit = (_LAST_OWN if seat == viewer else others)[seat]
+        seats.append(hit[1] if hit[0] is p else _new_seat_view(p, seat, viewer, others))
+    # Built like ``evolve`` builds states, from a copy of the state's dict (a C-level copy; a
+    # dict display of every field costs twice as much) less what is hidden, plus the counts:
+    # ``tests/test_views.py`` checks the fields and compares with views made by the constructor.
+    values = dict(
+        state.__dict__,
+        player=viewer,
+        seats=tuple(seats),
+        deck_size=len(state.deck),
+        ticket_deck_size=len(state.ticket_deck),
+        ticket_box_size=len(state.ticket_box),
+        out_of_play_size=len(state.out_of_play),
     )
+    del (
+        values["players"],
+        values["deck"],
+        values["ticket_deck"],
+        values["ticket_box"],
+        values["out_of_play"],
+        values["seed"],
+        values["rng"],
+    )
+    view = _new(PlayerView)
+    _set(view, "__dict__", values)
     return view
 
 
@@ -305,44 +298,80 @@ def _injects_tickets(game_map: GameMap) -> bool:
 _PLAIN_MAP: list[GameMap | None] = [None]
 
 
-def _seat_view(p: PlayerState, *, own: bool, tickets_shown: bool) -> SeatView:
-    """``p`` as seen by the viewer (``own``: the viewer's seat, whose tickets are shown too)."""
-    fields = p.__dict__  # see _view
-    hand = fields["hand"]
-    tickets = fields["tickets"]
-    offered = fields["offered"]
-    seat = _new(SeatView)
-    _set(
-        seat,
-        "__dict__",
-        {
-            "hand_size": sum(hand.counts),
-            "trains": fields["trains"],
-            "stations": fields["stations"],
-            "route_points": fields["route_points"],
-            "ticket_count": len(tickets),
-            "offered_count": len(offered),
-            "hand": hand if own else None,
-            "tickets": tickets if own or tickets_shown else None,
-            "offered": offered if own else None,
-        },
-    )
-    return seat
+def _new_seat_view(
+    p: PlayerState, seat: int, viewer: int | None, others: list[_LastSeen]
+) -> SeatView:
+    """The view of seat ``seat`` (player state ``p``) for ``viewer``, made afresh and
+    remembered as the seat's last (``others``: the last views of other seats, of
+    :data:`_LAST_OTHER` or :data:`_LAST_SHOWN`).
+
+    Built from a copy of a dict: the player's (its fields are the seat view's less the counts)
+    with the counts added and, for another seat, what it hides set to None; for the viewer's
+    seat, when the last view of it as another seat shows ``p``, that one's with the holdings.
+    """
+    fields = p.__dict__
+    shown = others[seat]
+    if seat != viewer:
+        tickets = fields["tickets"]
+        values = dict(
+            fields,
+            hand_size=sum(fields["hand"].counts),
+            ticket_count=len(tickets),
+            offered_count=len(fields["offered"]),
+            hand=None,
+            tickets=tickets if others is _LAST_SHOWN else None,
+            offered=None,
+        )
+    elif shown[0] is p:
+        values = dict(
+            shown[1].__dict__,
+            hand=fields["hand"],
+            tickets=fields["tickets"],
+            offered=fields["offered"],
+        )
+    else:
+        values = dict(
+            fields,
+            hand_size=sum(fields["hand"].counts),
+            ticket_count=len(fields["tickets"]),
+            offered_count=len(fields["offered"]),
+        )
+    seat_view = _new(SeatView)
+    _set(seat_view, "__dict__", values)
+    (others if seat != viewer else _LAST_OWN)[seat] = (p, seat_view)
+    return seat_view
+
+
+def _track_seats(count: int) -> None:
+    """Make room for ``count`` seats in the lists of the last seat views (they only grow).
+    :data:`_LAST_OWN`, whose length :func:`_view` checks, grows last: another thread that
+    finds it long enough finds the others so too."""
+    for last in (_LAST_OTHER, _LAST_SHOWN, _LAST_OWN):
+        last += [_NO_SEAT] * (count - len(last))
 
 
 _new = object.__new__
 _set = object.__setattr__
 _GAME_OVER = Phase.GAME_OVER
-#: Seat views by the id of the player state, with the player state (successive states share
-#: the players who did not act; a search observes the same states again and again): the
-#: viewer's own seat, another seat during the game, another seat once it is over.
-_OWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
-_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
-_SHOWN_SEATS: dict[int, tuple[PlayerState, SeatView]] = {}
-#: The player state of each seat view made for the viewer's own seat, by the id of the seat
-#: view (kept in the entry, so ids are not reused): that seat view shows every field of it.
+#: The player state of the viewer's own seat view in each actor's view made by
+#: :func:`observe` and still alive, by the id of the seat view (kept in the entry, so ids are
+#: not reused): that seat view shows every field of it, determinize and the skeleton reuse it.
+#: The entry goes with the view (see :func:`_forget_source`): entries for every seat view
+#: ever made kept them all alive for the garbage collector to traverse again and again.
 _PLAYERS: dict[int, tuple[SeatView, PlayerState]] = {}
 _SEAT_VIEWS_SIZE = 4096
+#: A player state and the view made of its seat.
+_LastSeen = tuple[PlayerState | None, SeatView]
+#: The last seat view made of each seat (by seat number, for as many seats as seen) with its
+#: player state: for the viewer's own seat, for another seat during the game and once it is
+#: over. A player who did not act passes unchanged from state to state, so this finds the
+#: seats that did not change by identity alone, in a sequence of views of one game (an id
+#: memo of every player state seen cost more than it saved: in a game each new view holds
+#: new player states, as the one who acted and as the viewer's own seat).
+_NO_SEAT: _LastSeen = (None, _new(SeatView))
+_LAST_OWN: list[_LastSeen] = []
+_LAST_OTHER: list[_LastSeen] = []
+_LAST_SHOWN: list[_LastSeen] = []
 
 
 def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
@@ -357,29 +386,43 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
     >>> view_legal_actions(observe(state, 0)) == legal_actions(state)
     True
     """
+    source = _SOURCES.get(id(view))
+    if source is not None and source() is view:  # made by observe for the actor, as it is now
+        return legal_actions(source.state)
     if view.player is None:
         raise ValueError("a spectator's view has no legal actions")
-    if view.phase is not Phase.GAME_OVER and view.player != view.current:
+    if view.phase is not _GAME_OVER and view.player != view.current:
         raise ValueError(f"player {view.current} acts, not player {view.player}")
-    source = _SOURCES.get(id(view))
-    if source is not None and source[0]() is view:  # made by observe: the state it shows
-        return legal_actions(source[1])
     return legal_actions(_skeleton(view))
 
 
-#: The actor's views made by :func:`observe` and still alive, by their id, with a weak
+class _Source(weakref.ref[PlayerView]):
+    """A weak reference to an actor's view made by :func:`observe`, holding the view's id
+    (its :data:`_SOURCES` key), the state it was observed from and the id of the viewer's
+    seat view (its :data:`_PLAYERS` key)."""
+
+    __slots__ = ("key", "own", "state")
+    key: int
+    state: GameState
+    own: int
+
+
+#: The actor's views made by :func:`observe` and still alive, by their id, as a weak
 #: reference to the view (its callback drops the entry when the view goes, so ids are never
-#: confused and nothing outlives its view) and the state it was observed from: the legal
+#: confused and nothing outlives its view) carrying the state it was observed from: the legal
 #: actions of that state are the view's (the docstring's contract), found without building a
 #: :func:`_skeleton`. A weak reference, not the view: holding views would keep them for the
-#: garbage collector to traverse again and again.
-_SOURCES: dict[int, tuple[weakref.ref[PlayerView], GameState]] = {}
-_ref = weakref.ref
+#: garbage collector to traverse again and again. (One object per view: a plain reference
+#: with a ``partial`` callback, and a tuple for the entry, cost 1,300 instructions more.)
+_SOURCES: dict[int, _Source] = {}
 
 
-def _forget_source(key: int, _: object) -> None:
-    """Drop the :data:`_SOURCES` entry of a view that is gone (its weak reference's callback)."""
-    _SOURCES.pop(key, None)
+def _forget_source(source: _Source) -> None:
+    """Drop the entries of a view that is gone (its weak reference's callback). Another live
+    view sharing the seat view loses the :data:`_PLAYERS` entry too: determinize then builds
+    the player state, an equal one."""
+    _SOURCES.pop(source.key, None)
+    _PLAYERS.pop(source.own, None)
 
 
 def _skeleton(view: PlayerView) -> GameState:
