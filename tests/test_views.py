@@ -223,3 +223,42 @@ def test_determinize_deals_the_unseen_tickets_uniformly() -> None:
         expected = total / len(kinds)
         chi2 = sum((observed[k] - expected) ** 2 / expected for k in kinds)
         assert chi2 < 3 * len(kinds) + 30  # p < 1e-6 for these degrees of freedom
+
+
+@given(states(), seeds)
+def test_determinize_prepares_a_view_once(state: GameState, seed: int) -> None:
+    """determinize prepares each view once (its plan: the unseen cards and tickets, what each
+    seat hides, the state's public fields) from memos kept across views (per seat view, per
+    colour counts, per shown tickets): a deal from the remembered plan, and one from memos warm
+    with other views, equals the deal of an equal copy of the view made after every memo is
+    emptied (nothing remembered: the straightforward preparation)."""
+    from ttr_rules import SeatView, views
+
+    for player in (*range(state.num_players), None):
+        view = public_view(state) if player is None else observe(state, player)
+        first = determinize(view, seed)
+        again = determinize(view, seed)  # the plan of the last view, remembered
+        for memo in (views._SEAT_PLANS, views._CARDS, views._TICKETS, views._PLAYERS):
+            memo.clear()
+        views._LAST_PLAN[0] = views._NO_PLAN
+        copy = attrs.evolve(view, seats=tuple(SeatView(**vars(s)) for s in view.seats))
+        assert copy == view and copy is not view
+        assert first == again == determinize(copy, seed)
+
+
+def test_determinize_deals_are_pinned() -> None:
+    """The deal is a function of the view and the seed only, fixed across versions too: a
+    search's results repeat (these values were dealt before the view's preparation was
+    remembered, and must not change with a faster implementation)."""
+    from ttr_rules import new_game
+
+    state = new_game("europe", 3, seed=1)
+    world = determinize(observe(state, 1), 5)
+    assert world.rng == 1076936686380714
+    assert [c.value for c in world.deck[:4]] == ["green", "white", "black", "white"]
+    assert world.players[0].hand.counts == (0, 0, 1, 1, 1, 0, 0, 0, 1)
+    assert world.ticket_deck[:3] == (10, 45, 6)
+    assert world.players[2].offered == (43, 32, 1, 5) and len(world.ticket_box) == 3
+    world = determinize(public_view(state), 7)
+    assert world.rng == 468039564527480
+    assert world.players[1].hand.counts == (1, 1, 0, 0, 1, 0, 0, 0, 1)

@@ -458,12 +458,12 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     plan = _LAST_PLAN[0]
     if plan[0] is not view:  # a search deals many worlds of one view: prepare it once
         plan = _LAST_PLAN[0] = _plan(view)
-    _, cards, tickets, extra, size, out_of_play, keys, seats, fields = plan
+    _, unseen_cards, unseen_tickets, extra, size, out_of_play, keys, seats, fields = plan
     # One key per card and ticket, one per extra ticket and one for the reshuffle seed, in
     # this order.
     key = partial(next, iter(_random_keys(seed, keys)))
-    cards = sorted(cards, key=key)
-    tickets = sorted(tickets, key=key)
+    cards = sorted(unseen_cards, key=key)
+    tickets = sorted(unseen_tickets, key=key)
     rest = tickets[size:]
     # What follows the ticket deck is in a uniformly random order; inserting each extra
     # ticket at a uniformly random place keeps it so (a random permutation built by
@@ -476,9 +476,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         if type(seat) is not tuple:  # a seat hiding nothing (the viewer's own): as it is
             players.append(seat)
             continue
-        hand, hand_size, kept, ticket_count, offered, offered_count, trains, stations, points = (
-            seat
-        )
+        hand, hand_size, kept, ticket_count, offered, offered_count, trains, stations, points = seat
         if hand is None:
             counts = [0] * len(COLORS)
             for card in cards[at : at + hand_size]:
@@ -671,8 +669,10 @@ _TICKETS: dict[
     tuple[int, bool, tuple[tuple[int, ...], ...]],
     tuple[GameMap, tuple[int, ...], tuple[int, ...]],
 ] = {}
-#: The plan of the last view dealt (a search deals one view again and again).
-_LAST_PLAN: list[_Plan] = [(None, (), (), (), 0, 0, 0, (), {})]
+#: The plan of no view, and the plan of the last view dealt (a search deals one view again
+#: and again).
+_NO_PLAN: _Plan = (None, (), (), (), 0, 0, 0, (), {})
+_LAST_PLAN: list[_Plan] = [_NO_PLAN]
 
 
 def _random_keys(seed: int, count: int) -> array[float]:
