@@ -458,7 +458,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     plan = _LAST_PLAN[0]
     if plan[0] is not view:  # a search deals many worlds of one view: prepare it once
         plan = _LAST_PLAN[0] = _plan(view)
-    _, unseen_cards, unseen_tickets, extra, size, out_of_play, keys, seats, fields = plan
+    _, unseen_cards, unseen_tickets, extra, size, keys = plan
     # One key per card and ticket, one per extra ticket and one for the reshuffle seed, in
     # this order.
     key = partial(next, iter(_random_keys(seed, keys)))
@@ -470,112 +470,90 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     # insertion), with one key per extra ticket instead of a second shuffle of the rest.
     for ticket in extra:
         rest.insert(int((key(ticket) - 1.0) * (len(rest) + 1)), ticket)
+    rng = int((key(None) - 1.0) * _KEY_SCALE)
+
     players = []
     at = taken = 0
-    for seat in seats:
-        if type(seat) is not tuple:  # a seat hiding nothing (the viewer's own): as it is
-            players.append(seat)
-            continue
-        hand, hand_size, kept, ticket_count, offered, offered_count, trains, stations, points = seat
+    for s in view.seats:
+        hand = s.hand
         if hand is None:
             counts = [0] * len(COLORS)
-            for card in cards[at : at + hand_size]:
+            for card in cards[at : at + s.hand_size]:
                 counts[card.code] += 1
-            at += hand_size
+            at += s.hand_size
             hand = _hand(tuple(counts))
+        else:
+            known = _PLAYERS.get(id(s))
+            if known is not None and known[0] is s:  # the viewer's own seat, from observe
+                players.append(known[1])
+                continue
+        kept = s.tickets
         if kept is None:
-            kept = tuple(rest[taken : taken + ticket_count])
-            taken += ticket_count
+            kept = tuple(rest[taken : taken + s.ticket_count])
+            taken += s.ticket_count
+        offered = s.offered
         if offered is None:
-            offered = tuple(rest[taken : taken + offered_count])
-            taken += offered_count
-        player = _new(PlayerState)  # as _player builds it, without the call
-        _set(
-            player,
-            "__dict__",
-            {
-                "hand": hand,
-                "trains": trains,
-                "stations": stations,
-                "tickets": kept,
-                "offered": offered,
-                "route_points": points,
-            },
-        )
-        players.append(player)
-    end = at + out_of_play
-    fields = fields.copy()  # the view's public fields; the hidden ones given here
-    fields["players"] = tuple(players)
-    fields["deck"] = tuple(cards[end:])
-    fields["ticket_deck"] = tuple(tickets[:size])
-    fields["ticket_box"] = tuple(rest[taken:])
-    fields["out_of_play"] = tuple(cards[at:end])
-    fields["rng"] = int((key(None) - 1.0) * _KEY_SCALE)
-    state = _new(GameState)
-    _set(state, "__dict__", fields)
-    return state
+            offered = tuple(rest[taken : taken + s.offered_count])
+            taken += s.offered_count
+        players.append(_player(hand, s.trains, s.stations, kept, offered, s.route_points))
+    end = at + view.out_of_play_size
+    return _state(
+        view,
+        tuple(players),
+        tuple(cards[end:]),
+        tuple(tickets[:size]),
+        tuple(rest[taken:]),
+        tuple(cards[at:end]),
+        rng,
+    )
 
 
-#: What :func:`determinize` needs of a view besides the seed, checked once per view (see
-#: :func:`_plan`): the view; the unseen cards and the tickets the ticket deck is drawn from,
-#: in canonical order (by colour, by id: the deal depends on nothing but the view and the
-#: seed); the unseen tickets that never enter the ticket deck (the long ones, under the box
-#: rule); the sizes of the ticket deck and of the cards set aside; how many random keys a deal
-#: takes; each seat's :func:`_seat_plan`; the state's fields, the hidden ones as placeholders.
-_Plan = tuple[
-    PlayerView | None,
-    tuple[Color, ...],
-    tuple[int, ...],
-    tuple[int, ...],
-    int,
-    int,
-    int,
-    tuple["PlayerState | _HiddenSeat", ...],
-    dict[str, object],
-]
-#: A seat hiding something: ``(hand, hand size, kept, kept count, offered, offered count,
-#: trains, stations, route points)``, None for each hidden part.
-_HiddenSeat = tuple[
-    Hand | None,
-    int,
-    tuple[int, ...] | None,
-    int,
-    tuple[int, ...] | None,
-    int,
-    int,
-    tuple[str, ...],
-    int,
-]
+#: What :func:`determinize` needs of a view besides the seed, checked and prepared once per
+#: view (:func:`_plan`): the view; the unseen cards and the tickets the ticket deck is drawn
+#: from, in canonical order (by colour, by id: the deal must not depend on anything but the
+#: view and the seed); the unseen tickets that never enter the ticket deck (the long ones,
+#: under the box rule); the size of the ticket deck; how many random keys a deal takes.
+_Plan = tuple[PlayerView | None, list[Color], list[int], list[int], int, int]
 
 
 def _plan(view: PlayerView) -> _Plan:
     """The deal of ``view`` up to the seed (see :data:`_Plan`). Raises :class:`ValueError`
     when the view is inconsistent (more hidden cards or tickets than remain)."""
-    seats = []
-    shown = []
     hidden_cards = hidden_tickets = 0
+    seen: set[int] = set()
     for s in view.seats:
-        entry = _SEAT_PLANS.get(id(s))
-        if entry is None or entry[0] is not s:  # the entry keeps ``s``: its id is not reused
-            if len(_SEAT_PLANS) >= _SEAT_VIEWS_SIZE:
-                _SEAT_PLANS.clear()
-            entry = _SEAT_PLANS[id(s)] = _seat_plan(s)
-        seats.append(entry[1])
-        hidden_cards += entry[2]
-        hidden_tickets += entry[3]
-        shown.append(entry[4])
+        if s.hand is None:
+            hidden_cards += s.hand_size
+        if s.tickets is None:
+            hidden_tickets += s.ticket_count
+        else:
+            seen.update(s.tickets)
+        if s.offered is None:
+            hidden_tickets += s.offered_count
+        else:
+            seen.update(s.offered)
     unseen = _unseen_counts(view)
     if min(unseen) < 0:
         raise ValueError("inconsistent view: more cards of a colour are visible than exist")
-    out_of_play = view.out_of_play_size
-    if sum(unseen) != hidden_cards + out_of_play + view.deck_size:
+    if sum(unseen) != hidden_cards + view.out_of_play_size + view.deck_size:
         raise ValueError(
             f"inconsistent view: {sum(unseen)} unseen cards for {hidden_cards} in hands, "
-            f"{out_of_play} set aside and {view.deck_size} in the deck"
+            f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
         )
-    cards = _cards_of(tuple(unseen))
-    tickets, extra = _unseen_tickets(view, tuple(shown))
+    cards: list[Color] = []
+    for color, n in zip(COLORS, unseen, strict=True):
+        cards += (color,) * n
+    # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
+    # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
+    # rest.
+    regular, long, every = map_index(view.map).ticket_ids
     size = view.ticket_deck_size
+    if view.rules.initial_discard == "box":  # only regular tickets enter the ticket deck
+        tickets = list(filterfalse(seen.__contains__, regular))
+        extra = list(filterfalse(seen.__contains__, long))
+    else:
+        tickets = list(filterfalse(seen.__contains__, every))
+        extra = []
     if len(tickets) < size:
         raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
     left = len(tickets) - size + len(extra)
@@ -584,94 +562,12 @@ def _plan(view: PlayerView) -> _Plan:
             f"inconsistent view: {left} unseen tickets left for {hidden_tickets} hidden and a "
             f"box of {view.ticket_box_size}"
         )
-    keys = len(cards) + len(tickets) + len(extra) + 1
-    fields = _state(view, (), (), ()).__dict__
-    return (view, cards, tickets, extra, size, out_of_play, keys, tuple(seats), fields)
+    return view, cards, tickets, extra, size, len(cards) + len(tickets) + len(extra) + 1
 
 
-def _seat_plan(
-    s: SeatView,
-) -> tuple[SeatView, PlayerState | _HiddenSeat, int, int, tuple[int, ...]]:
-    """What :func:`determinize` deals for seat ``s``, with ``s``: its player state when it
-    hides nothing (the viewer's own seat), else a :data:`_HiddenSeat`; how many cards and
-    tickets it hides; the tickets it shows."""
-    hand, kept, offered = s.hand, s.tickets, s.offered
-    shown = (*(kept or ()), *(offered or ()))
-    if hand is not None and kept is not None and offered is not None:
-        known = _PLAYERS.get(id(s))
-        if known is not None and known[0] is s:  # the viewer's own seat, from observe
-            return s, known[1], 0, 0, shown
-        return s, _player(hand, s.trains, s.stations, kept, offered, s.route_points), 0, 0, shown
-    seat = (
-        hand,
-        s.hand_size,
-        kept,
-        s.ticket_count,
-        offered,
-        s.offered_count,
-        s.trains,
-        s.stations,
-        s.route_points,
-    )
-    cards = s.hand_size if hand is None else 0
-    tickets = (s.ticket_count if kept is None else 0) + (s.offered_count if offered is None else 0)
-    return s, seat, cards, tickets, shown
-
-
-#: :func:`_seat_plan` by the id of the seat view (seat views are shared between the views of
-#: successive states).
-_SEAT_PLANS: dict[int, tuple[SeatView, PlayerState | _HiddenSeat, int, int, tuple[int, ...]]] = {}
-
-
-def _cards_of(unseen: tuple[int, ...]) -> tuple[Color, ...]:
-    """The cards of the colour counts ``unseen``, by colour (remembered: a bounded memo)."""
-    cards = _CARDS.get(unseen)
-    if cards is None:
-        if len(_CARDS) >= _HANDS_SIZE:
-            _CARDS.clear()
-        cards = _CARDS[unseen] = tuple(
-            card for card, n in zip(COLORS, unseen, strict=True) for card in (card,) * n
-        )
-    return cards
-
-
-_CARDS: dict[tuple[int, ...], tuple[Color, ...]] = {}
-
-
-def _unseen_tickets(
-    view: PlayerView, shown: tuple[tuple[int, ...], ...]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The tickets of ``view``'s map not among those ``shown`` (the tickets each seat shows),
-    by id: those the ticket deck is drawn from and those that never enter it (the long ones,
-    under the official ``initial_discard="box"`` rule: only regular tickets ever enter the
-    ticket deck). Remembered per map, rule and shown tickets (a bounded memo)."""
-    game_map = view.map
-    box_rule = view.rules.initial_discard == "box"
-    memo_key = (id(game_map), box_rule, shown)
-    hit = _TICKETS.get(memo_key)
-    if hit is not None and hit[0] is game_map:  # the entry keeps the map: its id is not reused
-        return hit[1], hit[2]
-    seen = {t for tickets in shown for t in tickets}
-    regular, long, every = map_index(game_map).ticket_ids
-    if box_rule:
-        tickets = tuple(filterfalse(seen.__contains__, regular))
-        extra = tuple(filterfalse(seen.__contains__, long))
-    else:
-        tickets = tuple(filterfalse(seen.__contains__, every))
-        extra = ()
-    if len(_TICKETS) >= _HANDS_SIZE:
-        _TICKETS.clear()
-    _TICKETS[memo_key] = (game_map, tickets, extra)
-    return tickets, extra
-
-
-_TICKETS: dict[
-    tuple[int, bool, tuple[tuple[int, ...], ...]],
-    tuple[GameMap, tuple[int, ...], tuple[int, ...]],
-] = {}
-#: The plan of no view, and the plan of the last view dealt (a search deals one view again
-#: and again).
-_NO_PLAN: _Plan = (None, (), (), (), 0, 0, 0, (), {})
+#: The plan of no view, and the plan of the last view dealt (kept with the view, so its id is
+#: not reused).
+_NO_PLAN: _Plan = (None, [], [], [], 0, 0)
 _LAST_PLAN: list[_Plan] = [_NO_PLAN]
 
 
