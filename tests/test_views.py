@@ -293,3 +293,40 @@ def test_determinize_deals_the_unseen_tickets_uniformly() -> None:
         expected = total / len(kinds)
         chi2 = sum((observed[k] - expected) ** 2 / expected for k in kinds)
         assert chi2 < 3 * len(kinds) + 30  # p < 1e-6 for these degrees of freedom
+
+
+@given(states(), seeds)
+def test_determinize_prepares_a_view_once(state: GameState, seed: int) -> None:
+    """determinize prepares the last view it dealt once (its plan: the checked counts, the
+    unseen cards and tickets): a deal from the remembered plan equals the deal of the view
+    prepared afresh and the deal of an equal copy of the view (nothing remembered)."""
+    from ttr_rules import views
+
+    for player in (*range(state.num_players), None):
+        view = public_view(state) if player is None else observe(state, player)
+        first = determinize(view, seed)
+        assert views._LAST_PLAN[0][0] is view
+        again = determinize(view, seed)  # from the remembered plan
+        copy = attrs.evolve(view)
+        assert copy == view and copy is not view
+        assert first == again == determinize(copy, seed)
+        views._LAST_PLAN[0] = views._NO_PLAN
+        assert determinize(view, seed) == first
+
+
+def test_determinize_deals_are_pinned() -> None:
+    """The deal is a function of the view and the seed only, fixed across versions too: a
+    search's results repeat (these values were dealt before the view's preparation was
+    remembered, and must not change with a faster implementation)."""
+    from ttr_rules import new_game
+
+    state = new_game("europe", 3, seed=1)
+    world = determinize(observe(state, 1), 5)
+    assert world.rng == 1076936686380714
+    assert [c.value for c in world.deck[:4]] == ["green", "white", "black", "white"]
+    assert world.players[0].hand.counts == (0, 0, 1, 1, 1, 0, 0, 0, 1)
+    assert world.ticket_deck[:3] == (10, 45, 6)
+    assert world.players[2].offered == (43, 32, 1, 5) and len(world.ticket_box) == 3
+    world = determinize(public_view(state), 7)
+    assert world.rng == 468039564527480
+    assert world.players[1].hand.counts == (1, 1, 0, 0, 1, 0, 0, 0, 1)

@@ -498,60 +498,15 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     >>> determinize(view, seed=5) == world
     True
     """
-    seats = view.seats
-    hidden_cards = hidden_tickets = 0
-    seen: set[int] = set()
-    for s in seats:
-        if s.hand is None:
-            hidden_cards += s.hand_size
-        if s.tickets is None:
-            hidden_tickets += s.ticket_count
-        else:
-            seen.update(s.tickets)
-        if s.offered is None:
-            hidden_tickets += s.offered_count
-        else:
-            seen.update(s.offered)
-    # The cards, in a canonical order (by colour): the deal must not depend on anything but
-    # the view and the seed.
-    unseen = _unseen_counts(view)
-    if min(unseen) < 0:
-        raise ValueError("inconsistent view: more cards of a colour are visible than exist")
-    if sum(unseen) != hidden_cards + view.out_of_play_size + view.deck_size:
-        raise ValueError(
-            f"inconsistent view: {sum(unseen)} unseen cards for {hidden_cards} in hands, "
-            f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
-        )
-    cards: list[Color] = []
-    for color, n in zip(COLORS, unseen, strict=True):
-        cards += (color,) * n
-    # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
-    # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
-    # rest.
-    regular, long, every = map_index(view.map).ticket_ids
-    size = view.ticket_deck_size
-    box_rule = view.rules.initial_discard == "box"
-    if box_rule:  # only regular tickets ever enter the ticket deck under the box rule
-        tickets = list(filterfalse(seen.__contains__, regular))
-        extra = list(filterfalse(seen.__contains__, long))
-    else:
-        tickets = list(filterfalse(seen.__contains__, every))
-        extra = []
-    if len(tickets) < size:
-        raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
-    left = len(tickets) - size + len(extra)
-    if left != hidden_tickets + view.ticket_box_size:
-        raise ValueError(
-            f"inconsistent view: {left} unseen tickets left for {hidden_tickets} hidden and a "
-            f"box of {view.ticket_box_size}"
-        )
-
+    plan = _LAST_PLAN[0]
+    if plan[0] is not view:  # a search deals many worlds of one view: prepare it once
+        plan = _LAST_PLAN[0] = _plan(view)
+    _, unseen_cards, unseen_tickets, extra, size, keys = plan
     # One key per card and ticket, one per extra ticket and one for the reshuffle seed, in
     # this order.
-    keys = _random_keys(seed, len(cards) + len(tickets) + len(extra) + 1)
-    key = partial(next, iter(keys))
-    cards.sort(key=key)
-    tickets.sort(key=key)
+    key = partial(next, iter(_random_keys(seed, keys)))
+    cards = sorted(unseen_cards, key=key)
+    tickets = sorted(unseen_tickets, key=key)
     rest = tickets[size:]
     # What follows the ticket deck is in a uniformly random order; inserting each extra
     # ticket at a uniformly random place keeps it so (a random permutation built by
@@ -562,7 +517,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
 
     players = []
     at = taken = 0
-    for s in seats:
+    for s in view.seats:
         hand = s.hand
         if hand is None:
             counts = [0] * len(COLORS)
@@ -594,6 +549,69 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         tuple(cards[at:end]),
         rng,
     )
+
+
+#: What :func:`determinize` needs of a view besides the seed, checked and prepared once per
+#: view (:func:`_plan`): the view; the unseen cards and the tickets the ticket deck is drawn
+#: from, in canonical order (by colour, by id: the deal must not depend on anything but the
+#: view and the seed); the unseen tickets that never enter the ticket deck (the long ones,
+#: under the box rule); the size of the ticket deck; how many random keys a deal takes.
+_Plan = tuple[PlayerView | None, list[Color], list[int], list[int], int, int]
+
+
+def _plan(view: PlayerView) -> _Plan:
+    """The deal of ``view`` up to the seed (see :data:`_Plan`). Raises :class:`ValueError`
+    when the view is inconsistent (more hidden cards or tickets than remain)."""
+    hidden_cards = hidden_tickets = 0
+    seen: set[int] = set()
+    for s in view.seats:
+        if s.hand is None:
+            hidden_cards += s.hand_size
+        if s.tickets is None:
+            hidden_tickets += s.ticket_count
+        else:
+            seen.update(s.tickets)
+        if s.offered is None:
+            hidden_tickets += s.offered_count
+        else:
+            seen.update(s.offered)
+    unseen = _unseen_counts(view)
+    if min(unseen) < 0:
+        raise ValueError("inconsistent view: more cards of a colour are visible than exist")
+    if sum(unseen) != hidden_cards + view.out_of_play_size + view.deck_size:
+        raise ValueError(
+            f"inconsistent view: {sum(unseen)} unseen cards for {hidden_cards} in hands, "
+            f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
+        )
+    cards: list[Color] = []
+    for color, n in zip(COLORS, unseen, strict=True):
+        cards += (color,) * n
+    # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
+    # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
+    # rest.
+    regular, long, every = map_index(view.map).ticket_ids
+    size = view.ticket_deck_size
+    if view.rules.initial_discard == "box":  # only regular tickets enter the ticket deck
+        tickets = list(filterfalse(seen.__contains__, regular))
+        extra = list(filterfalse(seen.__contains__, long))
+    else:
+        tickets = list(filterfalse(seen.__contains__, every))
+        extra = []
+    if len(tickets) < size:
+        raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
+    left = len(tickets) - size + len(extra)
+    if left != hidden_tickets + view.ticket_box_size:
+        raise ValueError(
+            f"inconsistent view: {left} unseen tickets left for {hidden_tickets} hidden and a "
+            f"box of {view.ticket_box_size}"
+        )
+    return view, cards, tickets, extra, size, len(cards) + len(tickets) + len(extra) + 1
+
+
+#: The plan of no view, and the plan of the last view dealt (kept with the view, so its id is
+#: not reused).
+_NO_PLAN: _Plan = (None, [], [], [], 0, 0)
+_LAST_PLAN: list[_Plan] = [_NO_PLAN]
 
 
 def _random_keys(seed: int, count: int) -> array[float]:
