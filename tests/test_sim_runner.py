@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 
 from ttr_rules import final_scores, load_map, load_map_file, read_record, replay, winners
 from ttr_rules.sim import AgentSpec, GameResult, GameSpec, game_specs, play_spec, run_games
+from ttr_rules.sim.interrupts import uninterrupted
 
 ALPINE = Path(__file__).parents[1] / "examples/custom_map_plugin/src/ttr_rules_alpine/alpine.json"
 
@@ -172,3 +175,40 @@ def test_only_a_small_window_of_games_is_in_flight() -> None:
         next(stream)
     assert pulled <= 6 + 2 * 2 + 1
     stream.close()
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+
+
+def _ctrl_c() -> None:
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_a_ctrl_c_inside_an_uninterrupted_block_takes_effect_at_its_end() -> None:
+    ran = []
+    with pytest.raises(KeyboardInterrupt), uninterrupted():
+        _ctrl_c()
+        ran.append("after the signal")
+    assert ran == ["after the signal"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_nested_uninterrupted_blocks_defer_to_the_outermost() -> None:
+    ran = []
+    with pytest.raises(KeyboardInterrupt), uninterrupted():
+        with uninterrupted():
+            _ctrl_c()
+        ran.append("the outer block goes on")
+    assert ran == ["the outer block goes on"]
+
+
+def test_an_uninterrupted_block_hands_the_signal_to_the_handler_before_it() -> None:
+    seen: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        with uninterrupted():
+            _ctrl_c()
+            assert seen == []
+        assert seen == [signal.SIGINT]
+    finally:
+        signal.signal(signal.SIGINT, previous)

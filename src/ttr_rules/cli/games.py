@@ -10,7 +10,8 @@ many games and where they run, and the loop that plays them with a progress bar.
   (``ttr tournament``);
 * :func:`played` — a context manager yielding the results as they arrive, with the progress bar
   on stderr (rich, when installed and stderr is a terminal; never with ``--quiet``);
-* :func:`uninterrupted` — a block that a Ctrl-C does not cut in two.
+* :func:`uninterrupted` — a block that a Ctrl-C does not cut in two (from
+  :mod:`ttr_rules.sim.interrupts`).
 
 Stopping: a :class:`KeyboardInterrupt` (Ctrl-C) leaves :func:`played` after the workers have
 been stopped (see :func:`ttr_rules.sim.run_games`); the caller prints what finished and exits
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -32,6 +32,7 @@ from typing import Any
 
 from ..maps import GameMap
 from ..sim import AgentSpec, GameResult, GameSpec, game_specs, run_games
+from ..sim.interrupts import uninterrupted
 from .maps import map_named
 
 __all__ = [
@@ -288,22 +289,3 @@ def _advancing(stream: Iterator[GameResult], progress: Progress) -> Iterator[Gam
     for result in stream:
         progress.advance()
         yield result
-
-
-@contextmanager
-def uninterrupted() -> Iterator[None]:
-    """A Ctrl-C during the block takes effect at its end (so that a finished game is either
-    counted and printed, or neither). Only in the main thread; elsewhere a plain block."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught:
-            raise KeyboardInterrupt

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from .. import write_record
 from .games import GameResult, GameSpec, play_spec
+from .interrupts import uninterrupted
 
 __all__ = ["BACKENDS", "Backend", "play_batch", "run_games"]
 
@@ -145,14 +146,18 @@ def _process(
     # children and itself (seen as a segfault in _raylet.so); forkserver starts clean workers.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["ttr_rules.sim.games"])  # workers start with it imported
-    pool = context.Pool(workers, initializer=_ignore_sigint)
+    # Ctrl-C lands only while waiting for results (_get): raised inside the pool's own code
+    # (its task queue's lock held by apply_async, say), it could leave the pool unable to stop.
+    with uninterrupted():
+        pool = context.Pool(workers, initializer=_ignore_sigint)
     done: queue.SimpleQueue[tuple[int, list[GameResult] | BaseException]] = queue.SimpleQueue()
     try:
         in_flight = 0
         order = _Reorder(ordered)
         for index, batch in enumerate(batches):
             report = partial(_report, done, index)
-            pool.apply_async(play_batch, (batch,), callback=report, error_callback=report)
+            with uninterrupted():
+                pool.apply_async(play_batch, (batch,), callback=report, error_callback=report)
             in_flight += 1
             while in_flight >= window:
                 in_flight -= 1
@@ -160,11 +165,13 @@ def _process(
         while in_flight:
             in_flight -= 1
             yield from order.release(*_get(done))
-        pool.close()
-        pool.join()
+        with uninterrupted():
+            pool.close()
+            pool.join()
     finally:
-        pool.terminate()
-        pool.join()
+        with uninterrupted():
+            pool.terminate()
+            pool.join()
 
 
 _Done = tuple[int, "list[GameResult] | BaseException"]
