@@ -608,8 +608,8 @@ def _plan(view: PlayerView) -> _Plan:
     return view, cards, tickets, extra, size, len(cards) + len(tickets) + len(extra) + 1
 
 
-#: The plan of no view, and the plan of the last view dealt (kept with the view, so its id is
-#: not reused).
+#: The plan of no view, and the plan of the last view dealt (the plan holds its view, which
+#: :func:`determinize` recognises by identity).
 _NO_PLAN: _Plan = (None, [], [], [], 0, 0)
 _LAST_PLAN: list[_Plan] = [_NO_PLAN]
 

@@ -35,7 +35,8 @@ def uninterrupted() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        # None: a handler installed outside Python, which signal.signal cannot put back.
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
         if caught:
             _deliver(previous, *caught[0])
 
