@@ -21,6 +21,18 @@ engine decision (the target is at most 2).
 
     python benchmarks/rl_env.py [--players 2] [--games 10] [--rounds 5] [--seed 0]
 
+``--breakdown`` instead splits the wall time of an env step (``env()``, 4 games unless
+``--games``, ``--rounds`` rounds) into its parts, each timed with ``time.perf_counter_ns``
+around the call: the engine's ``legal_actions`` and ``apply_action`` (patched in
+``ttr_rules.rl.pettingzoo``), the mask's bytes (``ActionSpace._legal_bytes``), the observation
+(the encoder's ``encode_state``), the final rewards (``terminal_rewards``), the rest of
+``last()`` and of ``step()`` (the dict, ``np.frombuffer``, the checks: by difference), the
+driver's pick, and the loop (``agent_iter``, ``reset``, finished agents' steps: by difference
+from the whole game's time). The engine's own games are timed the same way, interleaved, and
+a plain run of each (no timers) gives the untouched ratio. Figures are medians over the rounds,
+in µs per step, with each part's share of the env step; a timed call costs about 0.2 µs more
+than an untimed one (printed as the timer's cost), so the timed total exceeds the plain step.
+
 ``--regions engine,raw,env`` instead runs each named way once over the games, after a warm-up
 game, inside a call of ``math.prod`` (and nothing else there), and prints its decisions:
 ``benchmarks/rl_env_instructions.sh`` counts the instructions of those calls alone with
@@ -86,6 +98,152 @@ def picks(masks: list[Any], seed: int) -> int:
     return len(masks)
 
 
+def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> None:
+    """Print where the wall time of an env step goes (see ``--breakdown`` above)."""
+    from collections import Counter
+    from statistics import median
+
+    import ttr_rules.rl.pettingzoo as pz
+    from ttr_rules.rl._common import terminal_rewards
+
+    ns = time.perf_counter_ns
+    acc: Counter[str] = Counter()
+
+    def timed(fn: Callable[..., Any], part: str) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            began = ns()
+            result = fn(*args)
+            acc[part] += ns() - began
+            return result
+
+        return call
+
+    e = env(game_map, players)
+    legal, apply = timed(legal_actions, "legal_actions"), timed(apply_action, "apply_action")
+    patches = [
+        (pz, "legal_actions", legal),
+        (pz, "apply_action", apply),
+        (pz, "terminal_rewards", timed(terminal_rewards, "rewards")),
+        (e._encoder, "encode_state", timed(e._encoder.encode_state, "observation")),
+        (e.space, "_legal_bytes", timed(e.space._legal_bytes, "mask bytes")),
+    ]
+
+    def engine_run(seeds: range) -> int:
+        decisions = 0
+        for seed in seeds:
+            rnd = random.Random(seed)
+            state = new_game(game_map, players, seed=seed)
+            while not is_terminal(state):
+                options = legal(state)
+                state = apply(state, options[int(rnd.random() * len(options))])
+                decisions += 1
+        return decisions
+
+    def env_run(seeds: range) -> int:
+        decisions = 0
+        for seed in seeds:
+            rnd = random.Random(seed)
+            e.reset(seed=seed)
+            for _agent in e.agent_iter():
+                t0 = ns()
+                obs, _reward, terminated, truncated, _info = e.last()
+                t1 = ns()
+                if terminated or truncated:
+                    e.step(None)
+                    continue
+                legal = obs["action_mask"].view(np.bool_).nonzero()[0]
+                index = int(legal[int(rnd.random() * len(legal))])
+                t2 = ns()
+                e.step(index)
+                acc["last()"] += t1 - t0
+                acc["pick"] += t2 - t1
+                acc["step()"] += ns() - t2
+                decisions += 1
+        return decisions
+
+    plain_env = env(game_map, players)
+    warm = range(seeds.start + 1000, seeds.start + 1001)
+    engine_games(game_map, players, warm)
+    env_games(plain_env, warm)
+    originals = {name: getattr(owner, name) for owner, name, _ in patches}
+
+    def patch(on: bool) -> None:
+        """The timers in place (``on``) or the environment's own calls back."""
+        for owner, name, timer in patches:
+            if on:
+                setattr(owner, name, timer)
+            elif owner is pz:
+                setattr(owner, name, originals[name])
+            elif name in vars(owner):  # an instance's own attribute over its class's method
+                delattr(owner, name)
+
+    rows: list[dict[str, float]] = []
+    try:
+        patch(True)
+        engine_run(warm)
+        env_run(warm)
+        patch(False)
+        gc.collect()
+        gc.freeze()
+        for _ in range(rounds):
+            row: dict[str, float] = {}
+            patch(True)
+            acc.clear()
+            began = ns()
+            steps = env_run(seeds)
+            whole = ns() - began
+            part = {name: acc[name] / steps / 1000 for name in acc}
+            row["env step (timed)"] = whole / steps / 1000
+            row["last()"] = part["last()"]
+            for name in ("legal_actions", "mask bytes", "observation"):
+                row[f"  {name}"] = part[name]
+            row["  rest of last()"] = part["last()"] - sum(
+                part[name] for name in ("legal_actions", "mask bytes", "observation")
+            )
+            row["pick (driver)"] = part["pick"]
+            row["step()"] = part["step()"]
+            row["  apply_action"] = part["apply_action"]
+            row["  rewards"] = part.get("rewards", 0.0)
+            row["  rest of step()"] = part["step()"] - part["apply_action"] - row["  rewards"]
+            row["loop, reset"] = row["env step (timed)"] - part["last()"] - part["pick"]
+            row["loop, reset"] -= part["step()"]
+            acc.clear()
+            began = ns()
+            decisions = engine_run(seeds)
+            whole = ns() - began
+            row["engine decision (timed)"] = whole / decisions / 1000
+            row["  legal_actions "] = acc["legal_actions"] / decisions / 1000
+            row["  apply_action "] = acc["apply_action"] / decisions / 1000
+            patch(False)
+            began = ns()
+            decisions = engine_games(game_map, players, seeds)
+            row["engine decision (plain)"] = (ns() - began) / decisions / 1000
+            began = ns()
+            steps = env_games(plain_env, seeds)
+            row["env step (plain)"] = (ns() - began) / steps / 1000
+            rows.append(row)
+    finally:
+        patch(False)
+
+    def nothing() -> None:
+        pass
+
+    noop = timed(nothing, "noop")
+    began = ns()
+    for _ in range(10_000):
+        noop()
+    timer = (ns() - began) / 10_000 / 1000
+    print(f"{players} players, {len(seeds)} games, medians of {rounds} rounds (µs per step)")
+    env_step = median(row["env step (timed)"] for row in rows)
+    for name in rows[0]:
+        value = median(row[name] for row in rows)
+        print(f"{name:26} {value:7.2f}  {100 * value / env_step:5.1f}%")
+    ratios = [row["env step (plain)"] / row["engine decision (plain)"] for row in rows]
+    print(f"plain env / engine: median {median(ratios):.2f} (each round: ", end="")
+    print(", ".join(f"{r:.2f}" for r in ratios) + ")")
+    print(f"a timed call's own cost: {timer:.2f} µs")
+
+
 def run_regions(
     runs: dict[str, Callable[[range], int]],
     names: list[str],
@@ -116,9 +274,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--regions", help="comma-separated runs, once each, for callgrind")
+    parser.add_argument("--breakdown", action="store_true", help="wall time of a step's parts")
     args = parser.parse_args()
     players = args.players
     game_map = load_map("europe")
+    if args.breakdown:
+        games = args.games if "--games" in sys.argv else 4
+        breakdown(game_map, players, range(args.seed, args.seed + games), args.rounds)
+        return 0
     raw, wrapped = raw_env(game_map, players), env(game_map, players)
     runs: dict[str, Callable[[range], int]] = {
         "engine": lambda seeds: engine_games(game_map, players, seeds),
