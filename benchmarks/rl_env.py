@@ -47,6 +47,7 @@ import math
 import random
 import sys
 import time
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -118,29 +119,22 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
         return call
 
     e = env(game_map, players)
-    legal, apply = timed(legal_actions, "legal_actions"), timed(apply_action, "apply_action")
+    this = sys.modules[__name__]  # engine_games calls the engine through this module
     # Private names: a part whose call is gone (renamed) reads 0 and counts in the rest.
     patches = [
         (owner, name, timed(getattr(owner, name), part))
         for owner, name, part in [
+            (pz, "legal_actions", "legal_actions"),
+            (pz, "apply_action", "apply_action"),
+            (this, "legal_actions", "legal_actions"),
+            (this, "apply_action", "apply_action"),
             (pz, "terminal_rewards", "rewards"),
             (e._encoder, "encode_state", "observation"),
             (e.space, "_legal_bytes", "mask bytes"),
         ]
         if hasattr(owner, name)
     ]
-    patches += [(pz, "legal_actions", legal), (pz, "apply_action", apply)]
-
-    def engine_run(seeds: range) -> int:
-        decisions = 0
-        for seed in seeds:
-            rnd = random.Random(seed)
-            state = new_game(game_map, players, seed=seed)
-            while not is_terminal(state):
-                options = legal(state)
-                state = apply(state, options[int(rnd.random() * len(options))])
-                decisions += 1
-        return decisions
+    originals = [getattr(owner, name) for owner, name, _ in patches]
 
     def env_run(seeds: range) -> int:
         decisions = 0
@@ -168,22 +162,21 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
     warm = range(seeds.start + 1000, seeds.start + 1001)
     engine_games(game_map, players, warm)
     env_games(plain_env, warm)
-    originals = {name: getattr(owner, name) for owner, name, _ in patches}
 
     def patch(on: bool) -> None:
         """The timers in place (``on``) or the environment's own calls back."""
-        for owner, name, timer in patches:
+        for (owner, name, timer), original in zip(patches, originals, strict=True):
             if on:
                 setattr(owner, name, timer)
-            elif owner is pz:
-                setattr(owner, name, originals[name])
+            elif isinstance(owner, types.ModuleType):
+                setattr(owner, name, original)
             elif name in vars(owner):  # an instance's own attribute over its class's method
                 delattr(owner, name)
 
     rows: list[dict[str, float]] = []
     try:
         patch(True)
-        engine_run(warm)
+        engine_games(game_map, players, warm)
         env_run(warm)
         patch(False)
         gc.collect()
@@ -213,7 +206,7 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
             row["loop, reset"] -= part["step()"]
             acc.clear()
             began = ns()
-            decisions = engine_run(seeds)
+            decisions = engine_games(game_map, players, seeds)
             whole = ns() - began
             row["engine decision (timed)"] = whole / decisions / 1000
             row["  legal_actions "] = acc["legal_actions"] / decisions / 1000
