@@ -33,6 +33,15 @@ a plain run of each (no timers) gives the untouched ratio. Figures are medians o
 in µs per step, with each part's share of the env step; a timed call costs about 0.2 µs more
 than an untimed one (printed as the timer's cost), so the timed total exceeds the plain step.
 
+``--marginal`` instead measures what a part costs inside the step, its effect on the rest
+included: env games with the part switched off, interleaved game by game (in shuffled order)
+with unchanged env games and engine games, in CPU time; it prints each way's µs per step, its
+ratio to the engine's decision and the time it saves. Switched off: the observation (the
+encoder returns the viewer's last vector as it is: no update, no copy) and the mask's bytes
+(the masks of the same games, recorded beforehand, handed out again; ``legal_actions`` is
+still called). A ceiling for what making a part cheaper can save; the parts' savings need not
+add up (together they may take the step under a cache's capacity).
+
 ``--regions engine,raw,env`` instead runs each named way once over the games, after a warm-up
 game, inside a call of ``math.prod`` (and nothing else there), and prints its decisions:
 ``benchmarks/rl_env_instructions.sh`` counts the instructions of those calls alone with
@@ -241,6 +250,75 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
     print(f"a timed call's own cost: {timer:.2f} µs")
 
 
+def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None:
+    """Print what each part saves when switched off (see ``--marginal`` above)."""
+    e = env(game_map, players)
+    recorded: dict[int, list[Any]] = {}
+    replay: list[Any] = []
+    own_mask = e._legal_mask
+
+    def record() -> Any:
+        mask = own_mask()
+        replay.append(mask)
+        return mask
+
+    def replayed() -> Any:
+        state = e.state
+        if e._mask_of is not state:
+            legal_actions(state)
+            e._mask, e._mask_of = replay.pop(), state
+        return e._mask
+
+    def stale(seen: Any, _state: Any, _viewer: int) -> Any:
+        return seen.array
+
+    e._legal_mask = record  # type: ignore[method-assign]
+    for seed in seeds:
+        replay.clear()
+        env_games(e, range(seed, seed + 1))
+        recorded[seed] = replay[::-1]
+    del e._legal_mask
+    ways: dict[str, tuple[Any, str, Callable[..., Any]] | None] = {
+        "engine": None,
+        "env as is": None,
+        "no observation": (e._encoder, "encode_state", stale),
+        "masks replayed": (e, "_legal_mask", replayed),
+    }
+    warm = range(seeds.start + 1000, seeds.start + 1001)
+    engine_games(game_map, players, warm)
+    env_games(e, warm)
+    gc.collect()
+    gc.freeze()
+    spent = dict.fromkeys(ways, 0.0)
+    played = dict.fromkeys(ways, 0)
+    order = list(ways)
+    for round_ in range(rounds):
+        for seed in seeds:
+            random.Random(round_ * len(seeds) + seed).shuffle(order)
+            for name in order:
+                games = range(seed, seed + 1)
+                switched = ways[name]
+                if switched is not None:
+                    setattr(*switched)
+                replay[:] = recorded[seed]
+                began = time.process_time()
+                if name == "engine":
+                    played[name] += engine_games(game_map, players, games)
+                else:
+                    played[name] += env_games(e, games)
+                spent[name] += time.process_time() - began
+                if switched is not None:
+                    delattr(switched[0], switched[1])
+    per_step = {name: spent[name] / played[name] * 1e6 for name in ways}
+    print(f"{players} players, {len(seeds)} games, {rounds} rounds, game by game")
+    for name in ways:
+        saved = per_step["env as is"] - per_step[name]
+        print(
+            f"{name:16} {per_step[name]:7.1f} µs/step  {per_step[name] / per_step['engine']:4.2f}× "
+            f"engine" + (f"  saves {saved:5.1f} µs" if name not in ("engine", "env as is") else "")
+        )
+
+
 def run_regions(
     runs: dict[str, Callable[[range], int]],
     names: list[str],
@@ -272,12 +350,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--regions", help="comma-separated runs, once each, for callgrind")
     parser.add_argument("--breakdown", action="store_true", help="wall time of a step's parts")
+    parser.add_argument("--marginal", action="store_true", help="what each part costs in situ")
     args = parser.parse_args()
     players = args.players
     game_map = load_map("europe")
-    if args.breakdown:
+    if args.breakdown or args.marginal:
         games = args.games if "--games" in sys.argv else 4
-        breakdown(game_map, players, range(args.seed, args.seed + games), args.rounds)
+        study = breakdown if args.breakdown else marginal
+        study(game_map, players, range(args.seed, args.seed + games), args.rounds)
         return 0
     raw, wrapped = raw_env(game_map, players), env(game_map, players)
     runs: dict[str, Callable[[range], int]] = {
