@@ -158,17 +158,23 @@ def _children(pid: int) -> list[int]:
     return [c.pid for c in psutil.Process(pid).children(recursive=True)]
 
 
-def _alive(pids: list[int]) -> list[int]:
+def _alive(pids: list[int], within: float = 30.0) -> list[int]:
+    """The processes of ``pids`` still running (zombies aside) after up to ``within`` seconds:
+    a liveness bound, since Ray's workers exit on their own once their raylet is gone."""
     import psutil
 
-    alive = []
-    for pid in pids:
-        try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                alive.append(pid)
-        except psutil.NoSuchProcess:
-            pass
-    return alive
+    deadline = time.monotonic() + within
+    while True:
+        alive = []
+        for pid in pids:
+            try:
+                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                    alive.append(pid)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
 
 
 def _interrupt(where: list[str], wait_for_games: int) -> tuple[int, str, float, list[int]]:
@@ -193,7 +199,6 @@ def _interrupt(where: list[str], wait_for_games: int) -> tuple[int, str, float, 
     assert process.stderr is not None
     err = process.stderr.read()
     assert "Traceback" not in err and "error" not in err, err
-    time.sleep(0.5)
     return status, "".join(lines) + rest + "\nSTDERR:" + err, took, _alive(workers)
 
 
