@@ -18,9 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ttr_rules  # noqa: E402
-from games import decisions_of  # noqa: E402
-from ttr_rules import determinize, observe  # noqa: E402
+from games import decisions_of
+
+import ttr_rules
+from ttr_rules import determinize, observe
 
 
 class _Region:

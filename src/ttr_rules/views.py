@@ -524,7 +524,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
             for card in cards[at : at + s.hand_size]:
                 counts[card.code] += 1
             at += s.hand_size
-            hand = _HANDS.get(counts := tuple(counts)) or _hand(counts)
+            hand = _hand(tuple(counts))
         else:
             known = _PLAYERS.get(id(s))
             if known is not None and known[0] is s:  # the viewer's own seat, from observe
@@ -538,20 +538,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         if offered is None:
             offered = tuple(rest[taken : taken + s.offered_count])
             taken += s.offered_count
-        player = _new(PlayerState)  # as _player builds it, without the call
-        _set(
-            player,
-            "__dict__",
-            {
-                "hand": hand,
-                "trains": s.trains,
-                "stations": s.stations,
-                "tickets": kept,
-                "offered": offered,
-                "route_points": s.route_points,
-            },
-        )
-        players.append(player)
+        players.append(_player(hand, s.trains, s.stations, kept, offered, s.route_points))
     end = at + view.out_of_play_size
     return _state(
         view,
@@ -621,7 +608,8 @@ def _unseen_tickets(view: PlayerView, shown: list[tuple[int, ...]]) -> tuple[lis
     long ones, under the box rule), in id order, given the ticket tuples ``shown`` in
     ``view``. A view of one seat during the game shows that seat's kept and offered tickets,
     which stay the same objects from state to state until they change: the lists are
-    remembered by the identity of the two tuples (held in the entry, so ids are not reused)."""
+    remembered by the identity of the two tuples (held in the entry, so ids are not reused)
+    and shared: callers only read them."""
     ids = map_index(view.map).ticket_ids
     box = view.rules.initial_discard == "box"  # only regular tickets enter the ticket deck
     key = None
@@ -654,7 +642,9 @@ def _unseen_tickets(view: PlayerView, shown: list[tuple[int, ...]]) -> tuple[lis
 #: The unseen ticket lists of :func:`_unseen_tickets` by the ids of the two shown tuples.
 _UNSEEN_TICKETS: dict[
     tuple[int, int],
-    tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], bool, list[int], list[int]],
+    tuple[
+        tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], bool, list[int], list[int]
+    ],
 ] = {}
 _UNSEEN_TICKETS_SIZE = 256
 
