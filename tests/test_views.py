@@ -314,6 +314,31 @@ def test_determinize_prepares_a_view_once(state: GameState, seed: int) -> None:
         assert determinize(view, seed) == first
 
 
+@given(states())
+def test_remembered_unseen_tickets_equal_the_plain_computation(state: GameState) -> None:
+    """The unseen ticket lists a deal is drawn from (remembered by the identity of the shown
+    kept and offered tuples) equal the plain computation from the map, for every seat's view and
+    a spectator's, under both rules for the initial discards (the same tuples shown), again once
+    remembered and for an equal copy of the view: the tickets the view does not show, in the
+    map's order, the long ones apart under the box rule."""
+    from ttr_rules import views
+
+    for rule in ("box", "bottom", "box"):
+        ruled = attrs.evolve(state, rules=attrs.evolve(state.rules, initial_discard=rule))
+        for player in (*range(state.num_players), None):
+            view = public_view(ruled) if player is None else observe(ruled, player)
+            shown = [t for s in view.seats for t in (s.tickets, s.offered) if t is not None]
+            seen = {t for tickets in shown for t in tickets}
+            unseen = [t for t in state.map.tickets if t.id not in seen]
+            if rule == "box":
+                plain = ([t.id for t in unseen if not t.long], [t.id for t in unseen if t.long])
+            else:
+                plain = ([t.id for t in unseen], [])
+            assert views._unseen_tickets(view, shown) == plain
+            assert views._unseen_tickets(view, shown) == plain
+            assert views._unseen_tickets(attrs.evolve(view), list(shown)) == plain
+
+
 def test_determinize_deals_are_pinned() -> None:
     """The deal is a function of the view and the seed only, fixed across versions too: a
     search's results repeat (these values were dealt before the view's preparation was

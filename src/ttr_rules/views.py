@@ -563,18 +563,18 @@ def _plan(view: PlayerView) -> _Plan:
     """The deal of ``view`` up to the seed (see :data:`_Plan`). Raises :class:`ValueError`
     when the view is inconsistent (more hidden cards or tickets than remain)."""
     hidden_cards = hidden_tickets = 0
-    seen: set[int] = set()
+    shown: list[tuple[int, ...]] = []  # the kept and offered tickets the view shows
     for s in view.seats:
         if s.hand is None:
             hidden_cards += s.hand_size
         if s.tickets is None:
             hidden_tickets += s.ticket_count
         else:
-            seen.update(s.tickets)
+            shown.append(s.tickets)
         if s.offered is None:
             hidden_tickets += s.offered_count
         else:
-            seen.update(s.offered)
+            shown.append(s.offered)
     unseen = _unseen_counts(view)
     if min(unseen) < 0:
         raise ValueError("inconsistent view: more cards of a colour are visible than exist")
@@ -583,20 +583,15 @@ def _plan(view: PlayerView) -> _Plan:
             f"inconsistent view: {sum(unseen)} unseen cards for {hidden_cards} in hands, "
             f"{view.out_of_play_size} set aside and {view.deck_size} in the deck"
         )
-    cards: list[Color] = []
-    for color, n in zip(COLORS, unseen, strict=True):
-        cards += (color,) * n
+    # One run of each colour, in COLORS order (unpacking the nine runs into a list display
+    # costs less than a loop extending the list).
+    p, w, b, y, o, k, r, g, loco = map(operator.mul, _SINGLE_CARDS, unseen)
+    cards = [*p, *w, *b, *y, *o, *k, *r, *g, *loco]
     # The tickets, in id order. The ticket deck is drawn first; the hidden kept and offered
     # tickets come next in what is left, and the box, whose order nobody ever sees, takes the
     # rest.
-    regular, long, every = map_index(view.map).ticket_ids
+    tickets, extra = _unseen_tickets(view, shown)
     size = view.ticket_deck_size
-    if view.rules.initial_discard == "box":  # only regular tickets enter the ticket deck
-        tickets = list(filterfalse(seen.__contains__, regular))
-        extra = list(filterfalse(seen.__contains__, long))
-    else:
-        tickets = list(filterfalse(seen.__contains__, every))
-        extra = []
     if len(tickets) < size:
         raise ValueError("inconsistent view: too few unseen tickets for the ticket deck")
     left = len(tickets) - size + len(extra)
@@ -608,6 +603,54 @@ def _plan(view: PlayerView) -> _Plan:
     return view, cards, tickets, extra, size, len(cards) + len(tickets) + len(extra) + 1
 
 
+def _unseen_tickets(view: PlayerView, shown: list[tuple[int, ...]]) -> tuple[list[int], list[int]]:
+    """The unseen tickets the ticket deck is drawn from and those that never enter it (the
+    long ones, under the box rule), in id order, given the ticket tuples ``shown`` in
+    ``view``. A view of one seat during the game shows that seat's kept and offered tickets,
+    which stay the same objects from state to state until they change: the lists are
+    remembered by the identity of the two tuples (held in the entry, so ids are not reused)
+    and shared: callers only read them."""
+    ids = map_index(view.map).ticket_ids
+    box = view.rules.initial_discard == "box"  # only regular tickets enter the ticket deck
+    key = None
+    if len(shown) == 2:
+        key = (id(shown[0]), id(shown[1]))
+        hit = _UNSEEN_TICKETS.get(key)
+        if (
+            hit is not None
+            and hit[0] is shown[0]
+            and hit[1] is shown[1]
+            and hit[2] is ids
+            and hit[3] is box
+        ):
+            return hit[4], hit[5]
+    seen = set().union(*shown)
+    regular, long, every = ids
+    if box:
+        tickets = list(filterfalse(seen.__contains__, regular))
+        extra = list(filterfalse(seen.__contains__, long))
+    else:
+        tickets = list(filterfalse(seen.__contains__, every))
+        extra = []
+    if key is not None:
+        if len(_UNSEEN_TICKETS) >= _UNSEEN_TICKETS_SIZE:
+            _UNSEEN_TICKETS.clear()
+        _UNSEEN_TICKETS[key] = (shown[0], shown[1], ids, box, tickets, extra)
+    return tickets, extra
+
+
+#: The unseen ticket lists of :func:`_unseen_tickets` by the ids of the two shown tuples.
+_UNSEEN_TICKETS: dict[
+    tuple[int, int],
+    tuple[
+        tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], bool, list[int], list[int]
+    ],
+] = {}
+_UNSEEN_TICKETS_SIZE = 256
+
+
+#: Each card kind alone in a tuple, in COLORS order.
+_SINGLE_CARDS = tuple((color,) for color in COLORS)
 #: The plan of no view, and the plan of the last view dealt (the plan holds its view, which
 #: :func:`determinize` recognises by identity).
 _NO_PLAN: _Plan = (None, [], [], [], 0, 0)

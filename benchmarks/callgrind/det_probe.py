@@ -1,0 +1,65 @@
+"""determinize on the views of a recorded random game, counted by callgrind (issue 16).
+
+Run under valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math_prod (see
+``det_probe.sh``): the deals run inside one call of ``math.prod`` and nothing else does, so
+no start-up, import, recording or exit is counted. The game is ``games.decisions_of`` of seed
+0 (4 players, ``europe``); the views are the actor's, one per decision, made beforehand.
+MODE: ``none`` (the same loop, no deal: the overhead), ``fresh`` (one deal per view, seed
+``i``, as ``parts.sh``), ``search`` (DEALS deals of each view in turn, seeds ``100 * i + r``:
+a search's determinizations of one view).
+
+    python benchmarks/callgrind/det_probe.py MODE [DEALS]
+"""
+
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games import decisions_of
+
+import ttr_rules
+from ttr_rules import determinize, observe
+
+
+class _Region:
+    """``math.prod([0], start=_Region(call))`` is ``call()``, run inside ``math.prod``."""
+
+    def __init__(self, call: Callable[[], object]) -> None:
+        self.call = call
+
+    def __mul__(self, _other: object) -> object:
+        return self.call()
+
+
+mode = sys.argv[1]
+deals = int(sys.argv[2]) if len(sys.argv) > 2 else 12
+pairs = decisions_of(ttr_rules.load_map("europe"), 4, range(1))
+views = [observe(state, state.current) for state, _ in pairs]
+determinize(views[0], 0)  # warm the memos and the specialized bytecode
+
+
+def none() -> None:
+    for _view in views:
+        for _ in range(deals):
+            pass
+
+
+def fresh() -> None:
+    for i, view in enumerate(views):
+        for _ in range(deals):  # deals is 1: the same loop as none's
+            determinize(view, i)
+
+
+def search() -> None:
+    for i, view in enumerate(views):
+        for r in range(deals):
+            determinize(view, 100 * i + r)
+
+
+call = {"none": none, "fresh": fresh, "search": search}[mode]
+math.prod([0], start=_Region(call))
+calls = len(views) * deals
+print("calls", calls)
