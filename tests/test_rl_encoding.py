@@ -33,12 +33,14 @@ from ttr_rules import (
     observe,
     public_view,
 )
+from ttr_rules.game import _legal_pieces
 from ttr_rules.rl import (
     ActionSpace,
     encode_observation,
     encode_state_observation,
     observation_layout,
 )
+from ttr_rules.rl import space as rl_space
 from ttr_rules.testing.strategies import states
 
 EUROPE = load_map("europe")
@@ -77,6 +79,43 @@ def test_mask_is_exactly_the_legal_actions_and_indices_round_trip(state: GameSta
         view = observe(state, state.current)
         assert (space.mask(view) == mask).all()
         assert [space.index(a, view) for a in legal] == indices
+
+
+@given(states(players=st.integers(2, 5)))
+def test_masks_from_the_engines_pieces(state: GameState) -> None:
+    """The engine's pieces concatenate to ``legal_actions``, whose indices ascend (what the
+    slice assignments of ``ActionSpace._state_bytes`` rely on); the mask written from the
+    pieces, on first sight (pieces learned) and again (pieces remembered), and from a space
+    whose memo was just emptied, equals the one written action by action."""
+    legal = legal_actions(state)
+    pieces = _legal_pieces(state)
+    assert tuple(a for piece in pieces for a in piece) == legal
+    assert all(type(piece) in (tuple, list) for piece in pieces)
+    space = SPACES[state.num_players]
+    indices = [space.index(a, state) for a in legal]
+    if not any(type(a) is KeepTickets for a in legal):
+        assert indices == sorted(set(indices))
+    reference = space._legal_bytes(legal, state)
+    assert space._state_bytes(state) == reference
+    assert space._state_bytes(state) == reference
+    fresh = ActionSpace(EUROPE, state.num_players)
+    assert fresh._state_bytes(state) == reference
+    assert fresh._state_bytes(state) == reference
+    if not state.is_terminal:
+        assert (space.mask(state) == np.frombuffer(reference, np.bool_)).all()
+
+
+def test_the_pieces_memo_is_bounded_and_keeps_its_pieces() -> None:
+    space = ActionSpace(EUROPE, 2)
+    state = new_game(EUROPE, 2, seed=3)
+    while state.phase is not Phase.START:
+        state = apply_action(state, legal_actions(state)[0])
+    reference = space._legal_bytes(legal_actions(state), state)
+    for _ in range(rl_space._PIECES + 5):
+        space._learn(tuple(legal_actions(state)[:1]), bytearray(space.size), state)
+    assert len(space._pieces) <= rl_space._PIECES
+    assert len(space._pieces_alive) == len(space._pieces)
+    assert space._state_bytes(state) == reference
 
 
 def test_layout_of_the_space() -> None:

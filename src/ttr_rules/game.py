@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from attrs import frozen
 
@@ -31,10 +32,10 @@ from .moves.common import (
     Problem,
 )
 from .moves.draft import Draft
-from .moves.draw import draw_actions
+from .moves.draw import draw_choices
 from .moves.quick import QUICK
 from .moves.tickets import keep_actions
-from .moves.turn import finish, settle_row, start_actions
+from .moves.turn import finish, settle_row, start_pieces
 from .piles import fisher_yates
 from .rules import Rules
 from .state import GameState, PlayerState
@@ -222,13 +223,36 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     except AttributeError:  # free on the hot path: only a non-state pays for the check
         raise _not_a_state(state) from None
     if phase is START:
-        return tuple(start_actions(state)) or _ONLY_PASS
+        draws, others, stations = start_pieces(state)
+        return (*draws, *others, *stations) or _ONLY_PASS
     if phase is SECOND_CARD:
-        return tuple(draw_actions(state))
+        return draw_choices(state)
     if phase is KEEP_TICKETS or phase is INITIAL_TICKETS:
         return tuple(keep_actions(state))
     if phase is TUNNEL:
         return tuple(tunnel_actions(state))
+    return ()
+
+
+def _legal_pieces(state: GameState) -> tuple[Sequence[Action], ...]:
+    """:func:`legal_actions` in pieces, in order: concatenated, they are its tuple (for
+    ``ttr_rules.rl``, whose action masks are written piece by piece). A tuple piece is one the
+    families hand out again, the same object for the same drawable slots, stations and
+    payments, or the forced pass (a caller may remember what it derives from one by its
+    identity, keeping it alive); a list is made for this call. A piece may be empty."""
+    try:
+        phase = state.phase
+    except AttributeError:
+        raise _not_a_state(state) from None
+    if phase is START:
+        pieces = start_pieces(state)
+        return pieces if any(pieces) else (_ONLY_PASS,)
+    if phase is SECOND_CARD:
+        return (draw_choices(state),)
+    if phase is KEEP_TICKETS or phase is INITIAL_TICKETS:
+        return (keep_actions(state),)
+    if phase is TUNNEL:
+        return (tunnel_actions(state),)
     return ()
 
 

@@ -155,7 +155,7 @@ class MapIndex:
     #: held), as one int (``moves.claim``): a bounded memo per route (None for a gray route).
     claim_memo: tuple[dict[int, tuple[ClaimRoute, ...]] | None, ...]
     #: Station actions by (stations of every player, payment indices): a bounded memo.
-    station_cache: dict[object, list[Action]]
+    station_cache: dict[object, tuple[Action, ...]]
     #: The ids of the regular tickets, of the long ones and of all of them, each ascending
     #: (determinization deals them).
     ticket_ids: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]

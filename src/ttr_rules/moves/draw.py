@@ -20,6 +20,7 @@ __all__ = [
     "apply",
     "blind_problem",
     "draw_actions",
+    "draw_choices",
     "face_up_problem",
     "problem",
     "take_blind",
@@ -32,27 +33,45 @@ _BLIND = DrawBlind()
 
 
 def draw_actions(state: GameState) -> list[Action]:
+    """The legal card draws (see :func:`draw_choices`), as a new list."""
+    return list(draw_choices(state))
+
+
+def draw_choices(state: GameState) -> tuple[Action, ...]:
     """The legal card draws: any face-up card as the first card, any but a locomotive as the
-    second (E8, E9, E11); blind while the deck or the discard holds a card (E18, U6)."""
-    first = state.phase is START
+    second (E8, E9, E11); blind while the deck or the discard holds a card (E18, U6). A shared
+    tuple: the same one for the same drawable slots."""
+    blind = 1 if state.deck or state.discard else 0
     row = state.face_up
-    if None not in row and len(row) <= len(_FACE_UP) and (first or LOCOMOTIVE not in row):
-        every = _FACE_UP[: len(row)]  # every slot (the common case: a full row)
-        if state.deck or state.discard:
-            every.append(_BLIND)
-        return every
-    try:
-        out: list[Action] = [
-            _FACE_UP[slot]
-            for slot, card in enumerate(state.face_up)
-            if card is not None and (first or card is not LOCOMOTIVE)
-        ]
-    except IndexError:  # a row longer than any seen so far
-        _FACE_UP.extend(DrawFaceUp(slot) for slot in range(len(_FACE_UP), len(state.face_up)))
-        return draw_actions(state)
-    if state.deck or state.discard:
-        out.append(_BLIND)
-    return out
+    if None not in row and (state.phase is START or LOCOMOTIVE not in row):
+        key = ((1 << len(row)) - 1) << 1 | blind  # every slot (the common case: a full row)
+    else:
+        first = state.phase is START
+        key = blind
+        bit = 2
+        for card in row:
+            if card is not None and (first or card is not LOCOMOTIVE):
+                key |= bit
+            bit <<= 1
+    found = _DRAWS.get(key)
+    if found is None:
+        found = _DRAWS[key] = _draws(key)
+    return found
+
+
+#: The draws by drawable slots, as a bit mask (bit ``s + 1`` for slot ``s``, bit 0 for the
+#: blind draw): at most ``2 ** (slots + 1)`` entries.
+_DRAWS: dict[int, tuple[Action, ...]] = {}
+
+
+def _draws(key: int) -> tuple[Action, ...]:
+    slots = [s for s in range(key.bit_length() - 1) if key >> (s + 1) & 1]
+    if slots and slots[-1] >= len(_FACE_UP):  # a row longer than any seen so far
+        _FACE_UP.extend(DrawFaceUp(slot) for slot in range(len(_FACE_UP), slots[-1] + 1))
+    found = [_FACE_UP[s] for s in slots]
+    if key & 1:
+        found.append(_BLIND)
+    return tuple(found)
 
 
 def face_up_problem(state: GameState, action: DrawFaceUp) -> Problem | None:

@@ -8,6 +8,7 @@ Stations use no trains, so they are legal with none left and never trigger the e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import attrgetter
 
 from ..actions import Action, BuildStation
@@ -37,30 +38,32 @@ def built_cities(state: GameState) -> set[str]:
     return {city for p in state.players for city in p.stations}
 
 
-def station_actions(state: GameState, board: MapIndex) -> list[Action]:
-    """Every city without a station × every affordable payment of the next station's cost."""
+def station_actions(state: GameState, board: MapIndex) -> Sequence[Action]:
+    """Every city without a station × every affordable payment of the next station's cost: a
+    shared tuple (the same one for the same stations and payments), or a new list for costs
+    beyond the map's tables."""
     player = state.players[state.current]
     built = len(player.stations)
     if built >= state.rules.stations_per_player:
-        return []
+        return ()
     cost = built + 1
     if cost >= board.stride:
         return _uncached_station_actions(state, cost)
     payments = tuple(payment_indices(player.hand.counts, cost, -1, 0, board.stride))
     if not payments:
-        return []
+        return ()
     key = (tuple(map(_stations_of, state.players)), payments)
-    actions: list[Action] | None = board.station_cache.get(key)
+    actions = board.station_cache.get(key)
     if actions is None:
         if len(board.station_cache) > 4096:
             board.station_cache.clear()
         taken = built_cities(state)
-        actions = board.station_cache[key] = [
+        actions = board.station_cache[key] = tuple(
             table[i]  # type: ignore[misc]
             for city, table in zip(state.map.cities, board.station_tables, strict=True)
             if city not in taken
             for i in payments
-        ]
+        )
     return actions
 
 

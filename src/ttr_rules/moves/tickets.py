@@ -31,14 +31,14 @@ __all__ = [
     "ticket_actions",
 ]
 
-_DRAW = DrawTickets()
+_DRAW: tuple[Action, ...] = (DrawTickets(),)
 _new = object.__new__
 _set = object.__setattr__
 
 
-def ticket_actions(state: GameState) -> list[Action]:
-    """Drawing tickets is legal while the ticket deck is not empty (E63)."""
-    return [_DRAW] if state.ticket_deck else []
+def ticket_actions(state: GameState) -> tuple[Action, ...]:
+    """Drawing tickets is legal while the ticket deck is not empty (E63). A shared tuple."""
+    return _DRAW if state.ticket_deck else ()
 
 
 def min_keep(state: GameState) -> int:

@@ -11,6 +11,7 @@ turns (U21). The forced pass is this module's own action family (:func:`problem`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Action, Pass
@@ -41,7 +42,7 @@ from .common import (
     Problem,
 )
 from .draft import Draft
-from .draw import draw_actions
+from .draw import draw_choices
 from .stations import station_actions
 from .tickets import ticket_actions
 
@@ -55,6 +56,7 @@ __all__ = [
     "second_card_available",
     "settle_row",
     "start_actions",
+    "start_pieces",
     "termination",
 ]
 
@@ -226,12 +228,25 @@ def _reset(draft: Draft) -> None:
 def start_actions(state: GameState) -> list[Action]:
     """Every legal action at the start of a turn except the pass, in the order of
     ``legal_actions``: card draws, claims, the ticket draw, stations."""
-    board = map_index(state.map)
-    actions = draw_actions(state)
-    actions += claim_actions(state, board)
-    actions += ticket_actions(state)
-    actions += station_actions(state, board)
+    draws, others, stations = start_pieces(state)
+    actions = list(draws)
+    actions += others
+    actions += stations
     return actions
+
+
+def start_pieces(
+    state: GameState,
+) -> tuple[tuple[Action, ...], list[Action], Sequence[Action]]:
+    """:func:`start_actions` in three pieces, which concatenated are its list: the card draws
+    (a tuple the draw family hands out again for the same drawable slots), the claims and the
+    ticket draw (a list made for this call), the stations (a tuple the station family hands
+    out again for the same stations and payments, or a new list for costs beyond the map's
+    tables)."""
+    board = map_index(state.map)
+    others = claim_actions(state, board)
+    others += ticket_actions(state)
+    return draw_choices(state), others, station_actions(state, board)
 
 
 def problem(state: GameState, action: Pass) -> Problem | None:

@@ -53,6 +53,7 @@ from ttr_rules import (
     load_map,
     view_legal_actions,
 )
+from ttr_rules.game import _legal_pieces
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -63,6 +64,11 @@ __all__ = ["ActionSpace", "offer_positions"]
 #: dtype, and reads a keyword argument, for about 2,000 instructions a call.
 _BOOL: Final = np.dtype(np.bool_)
 INT8: Final = np.dtype(np.int8)
+
+#: Entries of an action space's memo of the engine's shared pieces (see
+#: ``ActionSpace._state_bytes``), cleared when full: a station piece's bytes span the cities
+#: from its first to its last, up to a kilobyte or two.
+_PIECES: Final = 2048
 
 _CARD_COLORS: Final = tuple(c for c in Color if c is not Color.LOCOMOTIVE)
 _BLOCKS: Final = (
@@ -169,6 +175,9 @@ class ActionSpace:
                 self._remember(a, i)
         #: Whether the engine's own action objects are in ``_by_id`` (done on first need).
         self._seeded = False
+        #: The engine's shared pieces of legal-action lists by id (see :meth:`_state_bytes`).
+        self._pieces: dict[int, tuple[slice, bytearray]] = {}
+        self._pieces_alive: list[tuple[Action, ...]] = []
 
     # ------------------------------------------------------------------ layout
 
@@ -447,7 +456,7 @@ class ActionSpace:
         if state_or_view.is_terminal:
             return np.zeros(self.size, dtype=np.bool_)
         if isinstance(state_or_view, GameState):
-            legal = self._legal_bytes(legal_actions(state_or_view), state_or_view)
+            legal = self._state_bytes(state_or_view)
         else:
             legal = self._legal_bytes(view_legal_actions(state_or_view), state_or_view)
         return np.frombuffer(legal, _BOOL)
@@ -473,6 +482,60 @@ class ActionSpace:
         for index in self._indices_one_by_one(actions, state_or_view):
             legal[index] = 1
         return legal
+
+    def _state_bytes(self, state: GameState) -> bytearray:
+        """:meth:`_legal_bytes` of ``legal_actions(state)``, written piece by piece from the
+        engine's pieces of that tuple (``ttr_rules.game._legal_pieces``): a shared piece (a
+        tuple: the card draws, the stations) by one slice assignment of the bytes remembered
+        for it, the others action by action.
+
+        The indices of ``legal_actions(state)`` ascend (the layout follows the engine's
+        order), so each piece's indices lie between its first and its last action's, and no
+        other piece's do: a piece's slice holds its ones and zeros only, and assigning it
+        leaves the other pieces' ones alone."""
+        legal = bytearray(self._zeros)
+        known = self._pieces
+        by_id = self._by_id
+        for piece in _legal_pieces(state):
+            if type(piece) is tuple:
+                try:
+                    span, ones = known[id(piece)]
+                except KeyError:
+                    self._learn(piece, legal, state)
+                    continue
+                legal[span] = ones
+                continue
+            if piece and type(piece[0]) is not KeepTickets:
+                try:  # the usual case: every action object is one seen before
+                    for action in piece:
+                        legal[by_id[id(action)]] = 1
+                    continue
+                except KeyError:
+                    pass
+            for index in self._indices_one_by_one(piece, state):
+                legal[index] = 1
+        return legal
+
+    def _learn(self, piece: tuple[Action, ...], legal: bytearray, state: GameState) -> None:
+        """Write a shared piece's ones into ``legal`` and remember its slice and bytes (see
+        :meth:`_state_bytes`), kept as a ``bytearray`` (assigning ``bytes`` to a slice
+        copies them into a new bytearray first). The piece is kept alive beside its entry,
+        so that its id is not reused while the entry lives."""
+        by_id = self._by_id
+        try:
+            for action in piece:
+                legal[by_id[id(action)]] = 1
+        except KeyError:
+            for index in self._indices_one_by_one(piece, state):
+                legal[index] = 1
+        low = self.index(piece[0], state) if piece else 0
+        high = self.index(piece[-1], state) + 1 if piece else 0
+        pieces = self._pieces
+        if len(pieces) >= _PIECES:
+            pieces.clear()
+            self._pieces_alive.clear()
+        pieces[id(piece)] = (slice(low, high), legal[low:high])
+        self._pieces_alive.append(piece)
 
 
 def _rebuild(game_map: GameMap, players: int, rules: Rules) -> ActionSpace:
