@@ -23,8 +23,9 @@ engine decision (the target is at most 2).
 
 ``--breakdown`` instead splits the wall time of an env step (``env()``, 4 games unless
 ``--games``, ``--rounds`` rounds) into its parts, each timed with ``time.perf_counter_ns``
-around the call: the engine's ``legal_actions`` and ``apply_action`` (patched in
-``ttr_rules.rl.pettingzoo``), the mask's bytes (``ActionSpace._legal_bytes``), the observation
+around the call: the engine's legal actions (``legal_actions``, or in the env the same list in
+pieces, ``ttr_rules.game._legal_pieces``, as the mask reads them) and ``apply_action``, the
+mask's bytes (``ActionSpace._state_bytes`` less the pieces' making), the observation
 (the encoder's ``encode_state``), the final rewards (``terminal_rewards``), the rest of
 ``last()`` and of ``step()`` (the dict, ``np.frombuffer``, the checks: by difference), the
 driver's pick, and the loop (``agent_iter``, ``reset``, finished agents' steps: by difference
@@ -38,9 +39,9 @@ included: env games with the part switched off, interleaved game by game (in shu
 with unchanged env games and engine games, in CPU time; it prints each way's µs per step, its
 ratio to the engine's decision and the time it saves. Switched off: the observation (the
 encoder returns the viewer's last vector as it is: no update, no copy) and the mask's bytes
-(the masks of the same games, recorded beforehand, handed out again; ``legal_actions`` is
-still called). A ceiling for what making a part cheaper can save; the parts' savings need not
-add up (together they may take the step under a cache's capacity).
+(the masks of the same games, recorded beforehand, handed out again; the engine's pieces of
+the legal actions are still made). A ceiling for what making a part cheaper can save; the
+parts' savings need not add up (together they may take the step under a cache's capacity).
 
 ``--regions engine,raw,env`` instead runs each named way once over the games, after a warm-up
 game, inside a call of ``math.prod`` (and nothing else there), and prints its decisions:
@@ -63,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from ttr_rules import GameMap, apply_action, is_terminal, legal_actions, load_map, new_game
+from ttr_rules.game import _legal_pieces
 from ttr_rules.rl.pettingzoo import env, raw_env
 
 
@@ -114,6 +116,7 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
     from statistics import median
 
     import ttr_rules.rl.pettingzoo as pz
+    import ttr_rules.rl.space as space_module
 
     ns = time.perf_counter_ns
     acc: Counter[str] = Counter()
@@ -139,7 +142,8 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
             (this, "apply_action", "apply_action"),
             (pz, "terminal_rewards", "rewards"),
             (e._encoder, "encode_state", "observation"),
-            (e.space, "_legal_bytes", "mask bytes"),
+            (space_module, "_legal_pieces", "legal_actions"),
+            (e.space, "_state_bytes", "mask"),
         ]
         if hasattr(owner, name)
     ]
@@ -199,6 +203,7 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
             whole = ns() - began
             part = {name: acc[name] / steps / 1000 for name in acc}
             part.setdefault("rewards", 0.0)
+            part["mask bytes"] = part.get("mask", 0.0) - part.get("legal_actions", 0.0)
             row["env step (timed)"] = whole / steps / 1000
             row["last()"] = part["last()"]
             for name in ("legal_actions", "mask bytes", "observation"):
@@ -265,7 +270,7 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
     def replayed() -> Any:
         state = e.state
         if e._mask_of is not state:
-            legal_actions(state)
+            _legal_pieces(state)
             e._mask, e._mask_of = replay.pop(), state
         return e._mask
 

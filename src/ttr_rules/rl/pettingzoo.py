@@ -47,7 +47,6 @@ from ttr_rules import (
     Phase,
     Rules,
     apply_action,
-    legal_actions,
     load_map,
     new_game,
 )
@@ -167,7 +166,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             # The agent's mask wraps the bytes themselves: step() does not read them (the
             # engine's own check decides what is legal), so what an agent does to its mask
             # changes nothing.
-            self._mask = np.frombuffer(self.space._legal_bytes(legal_actions(state), state), INT8)
+            self._mask = np.frombuffer(self.space._state_bytes(state), INT8)
             self._mask_of = state
         return self._mask
 
