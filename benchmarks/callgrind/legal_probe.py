@@ -9,7 +9,7 @@ card', ...), or a family ('draws', 'claims', 'tickets', 'stations') for START st
 
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from random import Random
 from typing import TypeVar
@@ -48,9 +48,9 @@ counts: dict[str, int] = {}
 
 def start_parts(state: GameState) -> tuple[Action, ...]:
     board = map_index(state.map)
-    parts: list[list[Action]] = [[], [], [], []]
+    parts: list[Sequence[Action]] = [(), (), (), ()]
     f = FAM[mode]
-    families: tuple[Callable[[], list[Action]], ...] = (
+    families: tuple[Callable[[], Sequence[Action]], ...] = (
         lambda: draw_actions(state),
         lambda: claim_actions(state, board),
         lambda: ticket_actions(state),
@@ -61,11 +61,7 @@ def start_parts(state: GameState) -> tuple[Action, ...]:
             parts[i] = measured(family)
         else:
             parts[i] = family()
-    out = parts[0]
-    out += parts[1]
-    out += parts[2]
-    out += parts[3]
-    return tuple(out) or legal_actions(state)
+    return (*parts[0], *parts[1], *parts[2], *parts[3]) or legal_actions(state)
 
 
 def play(game_map: GameMap, seed: int, measure: int) -> int:
