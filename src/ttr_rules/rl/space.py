@@ -28,7 +28,7 @@ station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index whateve
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -471,17 +471,26 @@ class ActionSpace:
         and scattering them into an array with numpy (whose conversion of the index list
         costs more than the loop), and cheaper than keeping known masks to copy."""
         legal = bytearray(self._zeros)
+        self._write(actions, legal, state_or_view)
+        return legal
+
+    def _write(
+        self,
+        actions: Sequence[Action],
+        legal: bytearray,
+        state_or_view: GameState | PlayerView,
+    ) -> None:
+        """Set ``legal``'s byte to 1 at the index of each of ``actions``."""
         if actions and type(actions[0]) is not KeepTickets:
             by_id = self._by_id
             try:  # the usual case: every action object is one seen before
                 for action in actions:
                     legal[by_id[id(action)]] = 1
-                return legal
+                return
             except KeyError:
                 pass
         for index in self._indices_one_by_one(actions, state_or_view):
             legal[index] = 1
-        return legal
 
     def _state_bytes(self, state: GameState) -> bytearray:
         """:meth:`_legal_bytes` of ``legal_actions(state)``, written piece by piece from the
@@ -495,7 +504,6 @@ class ActionSpace:
         leaves the other pieces' ones alone."""
         legal = bytearray(self._zeros)
         known = self._pieces
-        by_id = self._by_id
         for piece in _legal_pieces(state):
             if type(piece) is tuple:
                 try:
@@ -504,16 +512,8 @@ class ActionSpace:
                     self._learn(piece, legal, state)
                     continue
                 legal[span] = ones
-                continue
-            if piece and type(piece[0]) is not KeepTickets:
-                try:  # the usual case: every action object is one seen before
-                    for action in piece:
-                        legal[by_id[id(action)]] = 1
-                    continue
-                except KeyError:
-                    pass
-            for index in self._indices_one_by_one(piece, state):
-                legal[index] = 1
+            else:
+                self._write(piece, legal, state)
         return legal
 
     def _learn(self, piece: tuple[Action, ...], legal: bytearray, state: GameState) -> None:
@@ -521,13 +521,7 @@ class ActionSpace:
         :meth:`_state_bytes`), kept as a ``bytearray`` (assigning ``bytes`` to a slice
         copies them into a new bytearray first). The piece is kept alive beside its entry,
         so that its id is not reused while the entry lives."""
-        by_id = self._by_id
-        try:
-            for action in piece:
-                legal[by_id[id(action)]] = 1
-        except KeyError:
-            for index in self._indices_one_by_one(piece, state):
-                legal[index] = 1
+        self._write(piece, legal, state)
         low = self.index(piece[0], state) if piece else 0
         high = self.index(piece[-1], state) + 1 if piece else 0
         pieces = self._pieces
