@@ -40,8 +40,10 @@ with unchanged env games and engine games, in CPU time; it prints each way's µs
 ratio to the engine's decision and the time it saves. Switched off: the observation (the
 encoder returns the viewer's last vector as it is: no update, no copy) and the mask's bytes
 (the masks of the same games, recorded beforehand, handed out again; the engine's pieces of
-the legal actions are still made). A ceiling for what making a part cheaper can save; the
-parts' savings need not add up (together they may take the step under a cache's capacity).
+the legal actions are still made), and both ("neither"). A ceiling for what making a part
+cheaper can save; the parts' savings need not add up (together they may take the step under a
+cache's capacity). "neither" bounds the target: what it leaves over one engine decision is
+what the environment costs with a free observation and a free mask.
 
 ``--regions engine,raw,env`` instead runs each named way once over the games, after a warm-up
 game, inside a call of ``math.prod`` (and nothing else there), and prints its decisions:
@@ -283,11 +285,14 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
         env_games(e, range(seed, seed + 1))
         recorded[seed] = replay[::-1]
     del e._legal_mask
-    ways: dict[str, tuple[Any, str, Callable[..., Any]] | None] = {
-        "engine": None,
-        "env as is": None,
-        "no observation": (e._encoder, "encode_state", stale),
-        "masks replayed": (e, "_legal_mask", replayed),
+    no_observation = (e._encoder, "encode_state", stale)
+    masks_replayed = (e, "_legal_mask", replayed)
+    ways: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
+        "engine": (),
+        "env as is": (),
+        "no observation": (no_observation,),
+        "masks replayed": (masks_replayed,),
+        "neither": (no_observation, masks_replayed),
     }
     warm = range(seeds.start + 1000, seeds.start + 1001)
     engine_games(game_map, players, warm)
@@ -303,8 +308,8 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
             for name in order:
                 games = range(seed, seed + 1)
                 switched = ways[name]
-                if switched is not None:
-                    setattr(*switched)
+                for switch in switched:
+                    setattr(*switch)
                 replay[:] = recorded[seed]
                 began = time.process_time()
                 if name == "engine":
@@ -312,8 +317,8 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
                 else:
                     played[name] += env_games(e, games)
                 spent[name] += time.process_time() - began
-                if switched is not None:
-                    delattr(switched[0], switched[1])
+                for obj, attribute, _ in switched:
+                    delattr(obj, attribute)
     per_step = {name: spent[name] / played[name] * 1e6 for name in ways}
     print(f"{players} players, {len(seeds)} games, {rounds} rounds, game by game")
     for name in ways:
