@@ -6,7 +6,9 @@ no start-up, import, recording or exit is counted. The game is ``games.decisions
 0 (4 players, ``europe``); the views are the actor's, one per decision, made beforehand.
 MODE: ``none`` (the same loop, no deal: the overhead), ``fresh`` (one deal per view, seed
 ``i``, as ``parts.sh``), ``search`` (DEALS deals of each view in turn, seeds ``100 * i + r``:
-a search's determinizations of one view).
+a search's determinizations of one view), ``shuffle`` (the deal's random orders alone, the
+floor of any deal by random keys: per view, its ``_random_keys`` and the sorts of its unseen
+cards and tickets by them, with the views' plans made beforehand; nothing is built).
 
     python benchmarks/callgrind/det_probe.py MODE [DEALS]
 """
@@ -14,6 +16,7 @@ a search's determinizations of one view).
 import math
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -22,6 +25,7 @@ from games import decisions_of
 
 import ttr_rules
 from ttr_rules import determinize, observe
+from ttr_rules.views import _plan, _random_keys
 
 
 class _Region:
@@ -59,7 +63,18 @@ def search() -> None:
             determinize(view, 100 * i + r)
 
 
-call = {"none": none, "fresh": fresh, "search": search}[mode]
+plans = [_plan(view) for view in views] if mode == "shuffle" else []
+
+
+def shuffle() -> None:
+    for i, (_, cards, tickets, _extra, _size, keys) in enumerate(plans):
+        for _ in range(deals):  # deals is 1: the same loop as none's
+            key = partial(next, iter(_random_keys(i, keys)))
+            sorted(cards, key=key)
+            sorted(tickets, key=key)
+
+
+call = {"none": none, "fresh": fresh, "search": search, "shuffle": shuffle}[mode]
 math.prod([0], start=_Region(call))
 calls = len(views) * deals
 print("calls", calls)

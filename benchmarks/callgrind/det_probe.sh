@@ -2,7 +2,9 @@
 # Callgrind instructions of one determinize call on the views of a recorded 4-player game
 # (357 views), counted inside the calls only (det_probe.py; PYTHONHASHSEED=0): "fresh" deals
 # each view once (as parts.sh), "search" deals each view DEALS times in a row (default 12,
-# the mcts agent's determinizations of one view). The loop without deals is subtracted.
+# the mcts agent's determinizations of one view), "shuffle" only the random orders of a fresh
+# deal (the keys and the two sorts: the floor of a deal by random keys, nothing built). The loop
+# without deals is subtracted.
 #
 #   benchmarks/callgrind/det_probe.sh [DEALS]
 set -euo pipefail
@@ -17,8 +19,8 @@ count() {
     "$python" "$here/benchmarks/callgrind/det_probe.py" "$1" "$2" >"$out/line" 2>/dev/null
   callgrind_annotate "$out/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ && !t {gsub(",", "", $1); t = $1} END {print t}'
 }
-for mode in fresh search; do
-  n=$([[ $mode == fresh ]] && echo 1 || echo "$deals")
+for mode in fresh search shuffle; do
+  n=$([[ $mode == search ]] && echo "$deals" || echo 1)
   none=$(count none "$n")
   total=$(count "$mode" "$n")
   calls=$(awk '{print $2}' "$out/line")
