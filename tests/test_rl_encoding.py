@@ -413,9 +413,9 @@ def test_counts_beyond_the_float_table_are_packed_as_ints(state: GameState, size
 
     encoder = _Encoder(observation_layout(state.map, state.num_players, state.rules))
     encoder.floats = encoder.floats[:size]
-    seen = encoder.seen()
+    board = encoder.board()
     for player in range(state.num_players):
-        got = encoder.encode_state(seen[player], state, player)
+        got = board.encode(state, player)
         assert (got == _reference(observe(state, player))).all()
 
 

@@ -281,8 +281,9 @@ class _Encoder:
         self.ticket_a = tuple(a for a, _ in self.ticket_ends)
         self.ticket_b = tuple(b for _, b in self.ticket_ends)
         self.pack_seat = struct.Struct(f"{len(SEAT_COLUMNS)}f").pack_into
-        #: The hand comes first in the layout (a :class:`_Board`'s first piece).
+        #: A hand and the viewer's own seat row, adjacent in the layout: one write.
         assert self.seats == _KINDS
+        self.pack_own = struct.Struct(f"{_KINDS + len(SEAT_COLUMNS)}f").pack_into
         self.pack_kinds = struct.Struct(f"{_KINDS}f").pack_into
         #: ``floats[n] == float(n)`` up to every count's bound but the turn's: a packer
         #: converts a float for a fraction of what an int costs it. A count beyond the
@@ -325,16 +326,11 @@ class _Encoder:
             }
             for viewer in range(p)
         ]
-        # A board's buffer (see _Board): a slab of the layout's size per viewer, one for
-        # the fields every viewer shares, then the seat rows twice over.
-        size, width = self.size, len(SEAT_COLUMNS)
-        self.rows = (p + 1) * size
-        self.board_size = self.rows + 2 * p * width
-        #: Per seat, the byte offsets of its two rows.
-        self.row_offsets = [
-            (4 * (self.rows + seat * width), 4 * (self.rows + (seat + p) * width))
-            for seat in range(p)
-        ]
+        # A board's buffer (see _Board): a slab of the layout's size per viewer, and one for
+        # the fields every viewer shares.
+        size = self.size
+        self.board_size = (p + 1) * size
+        self.seat_range = range(p)
 
         def cells(base: int, count: int) -> list[tuple[tuple[int, ...], ...]]:
             """Per owner seat and item, the entries of a one-hot-by-seat field in every slab."""
@@ -350,6 +346,8 @@ class _Encoder:
         self.route_cells = cells(self.route_owner, len(game_map.routes))
         self.station_cells = cells(self.stations, self.cities)
         #: Per route, its ``tunnel_route`` entry in every slab.
+        #: The piece of a board's vector that is ``current_seat`` and ``phase``.
+        self.current_piece = p + 1
         self.tunnel_cells = [
             tuple(v * size + self.tunnel_route + r for v in range(p))
             for r in range(len(game_map.routes))
@@ -563,20 +561,19 @@ class _Encoder:
 
 
 class _Board:
-    """Every viewer's observation of one state, in one float32 buffer that an environment
-    brings up to date once per state, whoever observes.
+    """Every viewer's observation of one state, in one float32 buffer brought up to date
+    once per state, whoever observes (what an environment keeps).
 
-    The buffer holds one slab of the layout's size per viewer, with the fields that differ
-    between viewers at their layout offsets (the viewer's hand, its rotation of
-    ``route_owner`` and ``stations``, its tickets and offer; ``tunnel_route`` too, so that
-    the slab's tail is one piece), a slab with the fields that read the same for every
-    viewer, and the seat rows twice over in seat order (viewer ``v``'s rotation is rows
-    ``v`` to ``v + players - 1``). A change is written once, in absolute seat order: a seat
-    row or hand by the seat's player state, a claimed route or a station into every slab
-    (one entry each), a ticket into its holder's slab only. An observation is then six
-    pieces of the buffer joined by one ``bytearray.join``: a gather by ``ndarray.take`` of
-    the whole vector costs three times as much, and each viewer's own vector brought up to
-    date (each change written once per viewer) twice as much with four players.
+    The buffer holds one slab of the layout's size per seat and one for the fields that read
+    the same for every viewer, each field at its layout offsets. A seat's slab holds what is
+    written once per seat: its hand and its own seat row (the first row of the ``seats``
+    field), its tickets and offer; and what differs between viewers: its rotation of
+    ``route_owner`` and ``stations`` (a claimed route or a station is one entry in every
+    slab), and ``tunnel_route`` (so that the slab's tail is one piece). Viewer ``v``'s vector
+    is then ``players + 4`` pieces of the buffer joined by one ``bytearray.join``: ``v``'s
+    hand and row, the next seats' rows in turn order, two pieces of the shared slab with the
+    ``current_seat`` and ``phase`` entries between them, and ``v``'s slab's tail. (Gathering
+    the whole vector by ``ndarray.take`` costs three times as much as the join.)
 
     Successive states share the values that did not change (the engine copies a state by
     replacing fields), so :meth:`update` compares each source with the one last written, by
@@ -611,14 +608,14 @@ class _Board:
         self.view = view = self.array.data
         self.slabs = slabs = [view[v * size : (v + 1) * size] for v in range(p)]
         self.common = common = view[p * size : (p + 1) * size]
-        rows, width = enc.rows, len(SEAT_COLUMNS)
+        own, row = enc.seats + len(SEAT_COLUMNS), slice(enc.seats, enc.seats + len(SEAT_COLUMNS))
         current, tail = enc.onehot_slice, enc.route_owner
-        #: Per viewer, the pieces of its vector; the fourth (``current_seat`` and ``phase``)
-        #: is set per state from :attr:`current`.
+        #: Per viewer, the pieces of its vector; the one at ``players + 1`` (``current_seat``
+        #: and ``phase``) is set per state from :attr:`current`.
         self.parts = [
             [
-                slab[: enc.seats],
-                view[rows + v * width : rows + (v + p) * width],
+                slab[:own],
+                *(slabs[(v + rel) % p][row] for rel in range(1, p)),
                 common[enc.piles : current.start],
                 enc.onehots[0][0],
                 common[current.stop : tail],
@@ -652,23 +649,23 @@ class _Board:
         if state is not self.state:
             self.update(state)
         parts = self.parts[viewer]
-        parts[3] = self.current[viewer]
+        parts[self.encoder.current_piece] = self.current[viewer]
         return _frombuffer(_join(parts), _FLOAT32)
 
     def update(self, state: GameState) -> None:
         """Bring the buffer up to date with ``state``: the fields whose sources changed."""
         enc = self.encoder
-        check: list[int] = []  # the seats whose ticket fields may have changed
         players = state.players
         if players is not self.players:
             seats = self.seats
-            for seat, ps in enumerate(players):
-                old = seats[seat]
-                if ps is not old:
-                    self._write_player(seat, ps, old)
-                    seats[seat] = ps
-                    check.append(seat)
+            # The seats whose ticket fields may have changed, among others.
+            check = list(compress(enc.seat_range, map(is_not, players, seats)))
+            for seat in check:
+                self._write_player(seat, players[seat], seats[seat])
+                seats[seat] = players[seat]
             self.players = players
+        else:
+            check = []
         owners = state.route_owner
         joined: list[int] = []
         if owners is not self.owners:
@@ -699,14 +696,24 @@ class _Board:
         self.state = state
 
     def _write_player(self, seat: int, ps: PlayerState, old: PlayerState | None) -> None:
-        """``seat``'s hand, its row (twice), and its stations and offer where they changed."""
+        """``seat``'s hand and row, and its stations and offer where they changed."""
         enc = self.encoder
-        F, slab, view = enc.floats, self.slabs[seat], self.view
+        F, slab = enc.floats, self.slabs[seat]
         stations, offered = ps.stations, ps.offered
         h0, h1, h2, h3, h4, h5, h6, h7, h8 = ps.hand.counts
         try:
-            enc.pack_kinds(slab, 0, F[h0], F[h1], F[h2], F[h3], F[h4], F[h5], F[h6], F[h7], F[h8])
-            row = (
+            enc.pack_own(
+                slab,
+                0,
+                F[h0],
+                F[h1],
+                F[h2],
+                F[h3],
+                F[h4],
+                F[h5],
+                F[h6],
+                F[h7],
+                F[h8],
                 F[h0 + h1 + h2 + h3 + h4 + h5 + h6 + h7 + h8],
                 F[ps.trains],
                 F[enc.stations_per_player - len(stations)],
@@ -715,11 +722,7 @@ class _Board:
                 F[len(offered)],
             )
         except IndexError:  # a count beyond the table
-            enc.pack_kinds(slab, 0, *ps.hand.counts)
-            row = enc._seat_counts(ps)
-        first, second = enc.row_offsets[seat]
-        enc.pack_seat(view, first, *row)
-        enc.pack_seat(view, second, *row)
+            enc.pack_own(slab, 0, *ps.hand.counts, *enc._seat_counts(ps))
         if old is None:
             enc._write_offer(slab, offered, 1)
             self._mark_stations(seat, stations, 1)
@@ -757,7 +760,8 @@ class _Board:
                     for i in cells[was][r]:
                         view[i] = 0
                     networks[was] = None
-                    check.append(was)
+                    if was not in check:
+                        check.append(was)
             o = owners[r]
             if o is not None:
                 for i in cells[o][r]:
@@ -765,7 +769,8 @@ class _Board:
                 network = networks[o]
                 if network is not None and network.join(*ends[r]):
                     joined.append(o)
-                    check.append(o)
+                    if o not in check:  # a claimer's player state changed too, in a game
+                        check.append(o)
         self.owners = owners
         return joined
 
