@@ -346,8 +346,6 @@ class _Encoder:
         self.route_cells = cells(self.route_owner, len(game_map.routes))
         self.station_cells = cells(self.stations, self.cities)
         #: Per route, its ``tunnel_route`` entry in every slab.
-        #: The piece of a board's vector that is ``current_seat`` and ``phase``.
-        self.current_piece = p + 1
         self.tunnel_cells = [
             tuple(v * size + self.tunnel_route + r for v in range(p))
             for r in range(len(game_map.routes))
@@ -610,7 +608,7 @@ class _Board:
         self.common = common = view[p * size : (p + 1) * size]
         own, row = enc.seats + len(SEAT_COLUMNS), slice(enc.seats, enc.seats + len(SEAT_COLUMNS))
         current, tail = enc.onehot_slice, enc.route_owner
-        #: Per viewer, the pieces of its vector; the one at ``players + 1`` (``current_seat``
+        #: Per viewer, the pieces of its vector; the third from the end (``current_seat``
         #: and ``phase``) is set per state from :attr:`current`.
         self.parts = [
             [
@@ -649,7 +647,7 @@ class _Board:
         if state is not self.state:
             self.update(state)
         parts = self.parts[viewer]
-        parts[self.encoder.current_piece] = self.current[viewer]
+        parts[-3] = self.current[viewer]
         return _frombuffer(_join(parts), _FLOAT32)
 
     def update(self, state: GameState) -> None:
