@@ -25,14 +25,15 @@ engine decision (the target is at most 2).
 ``--games``, ``--rounds`` rounds) into its parts, each timed with ``time.perf_counter_ns``
 around the call: the engine's legal actions (``legal_actions``, or in the env the same list in
 pieces, ``ttr_rules.game._legal_pieces``, as the mask reads them) and ``apply_action``, the
-mask's bytes (``ActionSpace._state_bytes`` less the pieces' making), the observation
-(the board's ``encode``: its update and the vector's pieces joined), the final rewards (``terminal_rewards``), the rest of
-``last()`` and of ``step()`` (the dict, ``np.frombuffer``, the checks: by difference), the
-driver's pick, and the loop (``agent_iter``, ``reset``, finished agents' steps: by difference
-from the whole game's time). The engine's own games are timed the same way, interleaved, and
-a plain run of each (no timers) gives the untouched ratio. Figures are medians over the rounds,
-in µs per step, with each part's share of the env step; a timed call costs about 0.2 µs more
-than an untimed one (printed as the timer's cost), so the timed total exceeds the plain step.
+mask's bytes (``ActionSpace._state_bytes`` less the pieces' making), the observation (the
+board's ``encode``: its update and the vector's pieces joined), the final rewards
+(``terminal_rewards``), the rest of ``last()`` and of ``step()`` (the dict, ``np.frombuffer``,
+the checks: by difference), the driver's pick, and the loop (``agent_iter``, ``reset``,
+finished agents' steps: by difference from the whole game's time). The engine's own games are
+timed the same way, interleaved, and a plain run of each (no timers) gives the untouched ratio.
+Figures are medians over the rounds, in µs per step, with each part's share of the env step; a
+timed call costs about 0.2 µs more than an untimed one (printed as the timer's cost), so the
+timed total exceeds the plain step.
 
 ``--marginal`` instead measures what a part costs inside the step, its effect on the rest
 included: env games with the part switched off, interleaved game by game (in shuffled order)
@@ -149,7 +150,7 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
         if hasattr(owner, name)
     ]
     # The board has slots: a stand-in whose encode is the board's, timed.
-    board = types.SimpleNamespace(encode=timed(e._board.encode, "observation"))
+    board: Any = types.SimpleNamespace(encode=timed(e._board.encode, "observation"))
     patches.append((e, "_board", board))
     originals = [getattr(owner, name) for owner, name, _ in patches]
     own = [name in vars(owner) for owner, name, _ in patches]
@@ -279,9 +280,9 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
             e._mask, e._mask_of = replay.pop(), state
         return e._mask
 
-    stale = np.zeros(e.observation_space(e.possible_agents[0])["observation"].shape, np.float32)
+    stale = np.zeros(e._encoder.size, np.float32)
     # The board has slots: a stand-in for it that returns a stale vector, never updated.
-    no_board = types.SimpleNamespace(encode=lambda _state, _viewer: stale)
+    no_board: Any = types.SimpleNamespace(encode=lambda _state, _viewer: stale)
     own_board = e._board
 
     e._legal_mask = record  # type: ignore[method-assign]

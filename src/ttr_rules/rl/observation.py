@@ -517,7 +517,7 @@ class _Encoder:
         self, before: tuple[int | None, ...], after: tuple[int | None, ...], route: int
     ) -> None:
         """Record that the route owners ``after`` are ``before`` with ``route`` claimed (what
-        an environment knows from the action it applied), so that :meth:`encode_state` finds
+        an environment knows from the action it applied), so that :meth:`_Board.update` finds
         the changed routes without comparing the two tuples entry by entry.
 
         Only the claimed route is checked (unowned before, owned after): a route changes hands
