@@ -25,20 +25,21 @@ engine decision (the target is at most 2).
 ``--games``, ``--rounds`` rounds) into its parts, each timed with ``time.perf_counter_ns``
 around the call: the engine's legal actions (``legal_actions``, or in the env the same list in
 pieces, ``ttr_rules.game._legal_pieces``, as the mask reads them) and ``apply_action``, the
-mask's bytes (``ActionSpace._state_bytes`` less the pieces' making), the observation
-(the encoder's ``encode_state``), the final rewards (``terminal_rewards``), the rest of
-``last()`` and of ``step()`` (the dict, ``np.frombuffer``, the checks: by difference), the
-driver's pick, and the loop (``agent_iter``, ``reset``, finished agents' steps: by difference
-from the whole game's time). The engine's own games are timed the same way, interleaved, and
-a plain run of each (no timers) gives the untouched ratio. Figures are medians over the rounds,
-in µs per step, with each part's share of the env step; a timed call costs about 0.2 µs more
-than an untimed one (printed as the timer's cost), so the timed total exceeds the plain step.
+mask's bytes (``ActionSpace._state_bytes`` less the pieces' making), the observation (the
+board's ``encode``: its update and the vector's pieces joined), the final rewards
+(``terminal_rewards``), the rest of ``last()`` and of ``step()`` (the dict, ``np.frombuffer``,
+the checks: by difference), the driver's pick, and the loop (``agent_iter``, ``reset``,
+finished agents' steps: by difference from the whole game's time). The engine's own games are
+timed the same way, interleaved, and a plain run of each (no timers) gives the untouched ratio.
+Figures are medians over the rounds, in µs per step, with each part's share of the env step; a
+timed call costs about 0.2 µs more than an untimed one (printed as the timer's cost), so the
+timed total exceeds the plain step.
 
 ``--marginal`` instead measures what a part costs inside the step, its effect on the rest
 included: env games with the part switched off, interleaved game by game (in shuffled order)
 with unchanged env games and engine games, in CPU time; it prints each way's µs per step, its
-ratio to the engine's decision and the time it saves. Switched off: the observation (the
-encoder returns the viewer's last vector as it is: no update, no copy) and the mask's bytes
+ratio to the engine's decision and the time it saves. Switched off: the observation (a
+stand-in for the env's board returns one stale vector: no update, no new array) and the mask's bytes
 (the masks of the same games, recorded beforehand, handed out again; the engine's pieces of
 the legal actions are still made), and both ("neither"). A ceiling for what making a part
 cheaper can save; the parts' savings need not add up (together they may take the step under a
@@ -143,13 +144,16 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
             (this, "legal_actions", "legal_actions"),
             (this, "apply_action", "apply_action"),
             (pz, "terminal_rewards", "rewards"),
-            (e._encoder, "encode_state", "observation"),
             (space_module, "_legal_pieces", "legal_actions"),
             (e.space, "_state_bytes", "mask"),
         ]
         if hasattr(owner, name)
     ]
+    # The board has slots: a stand-in whose encode is the board's, timed.
+    board: Any = types.SimpleNamespace(encode=timed(e._board.encode, "observation"))
+    patches.append((e, "_board", board))
     originals = [getattr(owner, name) for owner, name, _ in patches]
+    own = [name in vars(owner) for owner, name, _ in patches]
 
     def env_run(seeds: range) -> int:
         decisions = 0
@@ -180,10 +184,10 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
 
     def patch(on: bool) -> None:
         """The timers in place (``on``) or the environment's own calls back."""
-        for (owner, name, timer), original in zip(patches, originals, strict=True):
+        for (owner, name, timer), original, mine in zip(patches, originals, own, strict=True):
             if on:
                 setattr(owner, name, timer)
-            elif isinstance(owner, types.ModuleType):
+            elif isinstance(owner, types.ModuleType) or mine:
                 setattr(owner, name, original)
             elif name in vars(owner):  # an instance's own attribute over its class's method
                 delattr(owner, name)
@@ -276,8 +280,10 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
             e._mask, e._mask_of = replay.pop(), state
         return e._mask
 
-    def stale(seen: Any, _state: Any, _viewer: int) -> Any:
-        return seen.array
+    stale = np.zeros(e._encoder.size, np.float32)
+    # The board has slots: a stand-in for it that returns a stale vector, never updated.
+    no_board: Any = types.SimpleNamespace(encode=lambda _state, _viewer: stale)
+    own_board = e._board
 
     e._legal_mask = record  # type: ignore[method-assign]
     for seed in seeds:
@@ -285,7 +291,7 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
         env_games(e, range(seed, seed + 1))
         recorded[seed] = replay[::-1]
     del e._legal_mask
-    no_observation = (e._encoder, "encode_state", stale)
+    no_observation = (e, "_board", no_board)
     masks_replayed = (e, "_legal_mask", replayed)
     ways: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
         "engine": (),
@@ -318,7 +324,10 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
                     played[name] += env_games(e, games)
                 spent[name] += time.process_time() - began
                 for obj, attribute, _ in switched:
-                    delattr(obj, attribute)
+                    if obj is e and attribute == "_board":
+                        e._board = own_board
+                    else:  # an instance's own attribute over its class's method
+                        delattr(obj, attribute)
     per_step = {name: spent[name] / played[name] * 1e6 for name in ways}
     print(f"{players} players, {len(seeds)} games, {rounds} rounds, game by game")
     for name in ways:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import attrs
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_games import random_game
 
@@ -413,9 +414,9 @@ def test_counts_beyond_the_float_table_are_packed_as_ints(state: GameState, size
 
     encoder = _Encoder(observation_layout(state.map, state.num_players, state.rules))
     encoder.floats = encoder.floats[:size]
-    seen = encoder.seen()
+    board = encoder.board()
     for player in range(state.num_players):
-        got = encoder.encode_state(seen[player], state, player)
+        got = board.encode(state, player)
         assert (got == _reference(observe(state, player))).all()
 
 
@@ -444,3 +445,24 @@ def test_the_face_up_row_size_comes_from_the_rules() -> None:
     layout = observation_layout(load_map("europe"), 2, rules)
     assert layout.field("face_up").shape[0] == 7
     assert encode_observation(observe(state, 0)).shape == layout.shape
+
+
+@settings(max_examples=15)
+@given(
+    st.sampled_from([2, 3, 4, 5]).flatmap(
+        lambda players: st.lists(states(players=players), min_size=1, max_size=3)
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_a_board_follows_any_sequence_of_states(sequence: list[GameState], rnd: Any) -> None:
+    """A board writes what changed since the last state it was given, by identity: from
+    one position to an unrelated one (another game, its routes' owners, stations and tickets
+    all different), back to an earlier one, or to the same one again, every seat's vector
+    equals the view's encoding from scratch."""
+    from ttr_rules.rl.observation import _encoder
+
+    first = sequence[0]
+    board = _encoder(first.map, first.num_players, first.rules).board()
+    for state in [*sequence, *rnd.sample(sequence, len(sequence)), sequence[-1]]:
+        for player in rnd.sample(range(state.num_players), state.num_players):
+            assert (board.encode(state, player) == _reference(observe(state, player))).all()

@@ -436,3 +436,59 @@ def test_openspiel_seeds_and_clones() -> None:
 def test_pettingzoo_on_another_map() -> None:
     _quiet(lambda: api_test(env("usa", players=3), num_cycles=200))
     assert TicketToRideEnv("usa", 2).space.size == ActionSpace(load_map("usa"), 2).size
+
+
+def _reference(e: Any, seat: int) -> Any:
+    return encode_observation(observe(e.state, seat))
+
+
+@settings(max_examples=25)
+@given(
+    st.sampled_from([2, 3, 4, 5]),
+    st.integers(0, 2**32 - 1),
+    st.randoms(use_true_random=False),
+)
+def test_pettingzoo_observations_from_the_board_along_games_resets_and_ends(
+    players: int, seed: int, rnd: Any
+) -> None:
+    """The environment keeps one board per environment, brought up to date once per state
+    whoever observes: whichever seats observe after a step (none, some, all, some twice, in
+    any order; right after ``reset``, mid-game resets included, and after the end of a game
+    or an illegal move), each observation equals the view's encoding from scratch, has the
+    layout's shape and dtype, and is a new array: what a caller writes into one changes no
+    later observation."""
+    e = env(players=players)
+    layout = e._encoder
+    kept: list[tuple[Any, Any]] = []  # earlier observations, each with a copy of itself
+
+    def look() -> None:
+        seats = rnd.choices(e.possible_agents, k=rnd.choice([0, 1, 2, players, 2 * players]))
+        for agent in seats:
+            seat = int(agent.split("_")[1])
+            got = e.observe(agent)["observation"]
+            assert got.dtype == np.float32 and got.shape == (layout.size,)
+            assert (got == _reference(e, seat)).all()
+            assert all(got is not old for old, _ in kept)
+            kept.append((got, got.copy()))
+            got[rnd.randrange(len(got))] += 7.0  # the caller's own array to change
+            kept[-1] = (got, got.copy())
+        assert all((old == copy).all() for old, copy in kept)
+
+    for game in range(2):
+        e.reset(seed=seed + game)
+        look()
+        illegal = game == 1 and rnd.random() < 0.5
+        stop = rnd.randint(0, 400) if rnd.random() < 0.5 else None
+        for step, agent in enumerate(e.agent_iter()):
+            if stop is not None and step == stop:
+                break  # a reset in mid-game follows
+            if e.terminations[agent] or e.truncations[agent]:
+                e.step(None)
+            elif illegal and step == 30:
+                with pytest.warns(UserWarning):
+                    e.step(int(np.flatnonzero(e.space.mask(e.state) == 0)[0]))
+            else:
+                e.step(rnd.choice(e.space.legal_indices(e.state)))
+            look()
+        for agent in e.possible_agents:  # the final (or last) state, every seat
+            assert (e.observe(agent)["observation"] == _reference(e, e._seats[agent])).all()

@@ -229,89 +229,6 @@ class _Network:
         return True
 
 
-class _Seen:
-    """One viewer's last vector and the values it was computed from.
-
-    Successive states share the values that did not change (the engine copies a state by
-    replacing fields), so :meth:`_Encoder.encode_state` compares each source with the one the
-    vector was computed from, by identity, and rewrites only the fields whose source changed.
-    The sources are kept alive here, so an identity match is never a reused id."""
-
-    __slots__ = (
-        "array",
-        "common",
-        "kept",
-        "network",
-        "open",
-        "owners",
-        "players",
-        "seats",
-        "state",
-        "tunnel",
-        "view",
-    )
-
-    def __init__(self, size: int, players: int, common: _Common) -> None:
-        #: The fields that are the same for every viewer, shared with the other viewers.
-        self.common = common
-        #: The state last encoded (whose shared fields the vector holds).
-        self.state: object = None
-        self.array = np.zeros(size, dtype=np.float32)
-        #: Writes go through a memoryview: several times cheaper than numpy's item assignment.
-        self.view = self.array.data
-        #: The ``players`` tuple last seen, and each seat's player state (viewer first).
-        self.players: object = None
-        self.seats: list[PlayerState | None] = [None] * players
-        self.owners: tuple[int | None, ...] | None = None
-        #: The cities the viewer's routes join (None: to rebuild).
-        self.network: _Network | None = None
-        #: The viewer's kept tickets the ticket fields were written from, and those of them
-        #: that the viewer's routes do not connect yet.
-        self.kept: tuple[int, ...] | None = None
-        self.open: list[int] = []
-        #: The pending tunnel whose route ``tunnel_route`` shows.
-        self.tunnel: PendingTunnel | None = None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # A cache: a copy starts afresh (memoryviews do not pickle).
-        return (_Seen, (len(self.array), len(self.seats), self.common))
-
-
-class _Common:
-    """The fields that read the same for every viewer (the piles and counters, the discard,
-    a pending tunnel's cards, the face-up row), written once per state and shared by the
-    viewers of one environment: each viewer copies them in one slice instead of bringing
-    its own copy up to date (with 4 players, each change would be written four times).
-    Like :class:`_Seen`, it rewrites only what changed since the state it last wrote."""
-
-    __slots__ = (
-        "array",
-        "block",
-        "discard",
-        "discard_counts",
-        "face_up",
-        "fields",
-        "state",
-        "tunnel",
-        "view",
-    )
-
-    def __init__(self, size: int, fields: slice) -> None:
-        self.array = np.zeros(size, dtype=np.float32)
-        self.view = self.array.data
-        #: The shared fields' slice, and those entries (what a viewer copies).
-        self.fields = fields
-        self.block = self.view[fields]
-        self.state: object = None
-        self.discard: tuple[Color, ...] | None = None
-        self.discard_counts: list[int] = []
-        self.face_up: tuple[Color | None, ...] | None = None
-        self.tunnel: PendingTunnel | None = None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_Common, (len(self.array), self.fields))
-
-
 def _changes(old: tuple[object, ...], new: tuple[object, ...]) -> list[int]:
     """The positions where two equally long tuples differ (one C-level pass)."""
     return list(compress(range(len(new)), map(ne, old, new)))
@@ -323,8 +240,8 @@ def _floats(values: Sequence[float]) -> memoryview:
 
 
 class _Encoder:
-    """Per-layout index tables: :meth:`encode_view` writes a vector from scratch,
-    :meth:`encode_state` brings a viewer's last vector up to date (see :class:`_Seen`).
+    """Per-layout index tables: :meth:`encode_view` writes a vector from scratch; a
+    :class:`_Board` keeps every viewer's vector of the last state it was given.
 
     Vectors are written through memoryviews and ``struct`` packers, which cost a fraction of
     numpy's item and slice assignment from Python values."""
@@ -342,7 +259,6 @@ class _Encoder:
         self.discard = at["discard"]
         self.tunnel = slice(at["tunnel_payment"], layout.field("tunnel_owed").stop)
         self.route_owner = at["route_owner"]
-        self.route_owner_slice = layout["route_owner"]
         self.stations = at["stations"]
         self.kept = at["tickets_kept"]
         self.tickets_slice = slice(at["tickets_kept"], layout.field("tickets_completed").stop)
@@ -350,9 +266,6 @@ class _Encoder:
         self.offered = at["offered"]
         self.tunnel_route = at["tunnel_route"]
         self.face_up = at["face_up"]
-        #: The fields from ``piles`` to ``face_up``, adjacent: :class:`_Common`'s (the
-        #: ``current_seat`` and ``phase`` among them are rewritten per viewer).
-        self.common_slice = slice(self.piles, layout.field("face_up").stop)
         self.tickets = len(game_map.tickets)
         self.stations_per_player = layout.rules.stations_per_player
         self.city_index = {c: i for i, c in enumerate(game_map.cities)}
@@ -368,11 +281,9 @@ class _Encoder:
         self.ticket_a = tuple(a for a, _ in self.ticket_ends)
         self.ticket_b = tuple(b for _, b in self.ticket_ends)
         self.pack_seat = struct.Struct(f"{len(SEAT_COLUMNS)}f").pack_into
-        #: The hand and the viewer's own seat row, adjacent in the layout: one write.
+        #: A hand and the viewer's own seat row, adjacent in the layout: one write.
         assert self.seats == _KINDS
         self.pack_own = struct.Struct(f"{_KINDS + len(SEAT_COLUMNS)}f").pack_into
-        #: Byte offset of each seat row (viewer first).
-        self.seat_offsets = [4 * (self.seats + rel * len(SEAT_COLUMNS)) for rel in range(p)]
         self.pack_kinds = struct.Struct(f"{_KINDS}f").pack_into
         #: ``floats[n] == float(n)`` up to every count's bound but the turn's: a packer
         #: converts a float for a fraction of what an int costs it. A count beyond the
@@ -388,8 +299,6 @@ class _Encoder:
         self.no_tunnel = _floats([0] * (self.tunnel.stop - self.tunnel.start))
         #: Per viewer, the seats in rotated order (the viewer first).
         self.rotation = [tuple((viewer + rel) % p for rel in range(p)) for viewer in range(p)]
-        #: Per viewer, ``(rel, seat)`` of every other seat.
-        self.others = [tuple(enumerate(seats))[1:] for seats in self.rotation]
         #: ``current_seat`` and ``phase`` together, by (seat to act relative to the viewer,
         #: phase); nobody acts once the game is over.
         self.onehots = [
@@ -417,6 +326,38 @@ class _Encoder:
             }
             for viewer in range(p)
         ]
+        # A board's buffer (see _Board): a slab of the layout's size per viewer, and one for
+        # the fields every viewer shares.
+        size = self.size
+        self.board_size = (p + 1) * size
+        self.seat_range = range(p)
+
+        def cells(base: int, count: int) -> list[tuple[tuple[int, ...], ...]]:
+            """Per owner seat and item, the entries of a one-hot-by-seat field in every slab."""
+            return [
+                tuple(
+                    tuple(v * size + base + item * p + (owner - v) % p for v in range(p))
+                    for item in range(count)
+                )
+                for owner in range(p)
+            ]
+
+        #: Per owner seat, per route (city), the buffer's entries that say it owns it.
+        self.route_cells = cells(self.route_owner, len(game_map.routes))
+        self.station_cells = cells(self.stations, self.cities)
+        #: Per route, its ``tunnel_route`` entry in every slab.
+        self.tunnel_cells = [
+            tuple(v * size + self.tunnel_route + r for v in range(p))
+            for r in range(len(game_map.routes))
+        ]
+        #: By (seat to act, phase), each viewer's ``current_seat`` and ``phase`` entries.
+        self.current_onehots = [
+            [
+                tuple(self.onehots[(current - v) % p][i] for v in range(p))
+                for i in range(len(_PHASES))
+            ]
+            for current in range(p)
+        ]
         self._local = threading.local()
         #: Route-owner transitions: ``id(after) -> (after, before, routes changed)``.
         self._transitions: dict[
@@ -427,19 +368,17 @@ class _Encoder:
         # Shared per layout: a copy is the encoder of the same layout.
         return (_encoder, self.layout_key)
 
-    def seen(self) -> list[_Seen]:
-        """One :class:`_Seen` per viewer, for a caller that keeps its own (an environment)."""
-        common = _Common(self.size, self.common_slice)
-        return [_Seen(self.size, self.players, common) for _ in range(self.players)]
+    def board(self) -> _Board:
+        """A :class:`_Board` of this layout, for a caller that keeps its own (an environment)."""
+        return _Board(self)
 
-    def thread_seen(self) -> list[_Seen]:
-        """This thread's :class:`_Seen` per viewer (what :func:`encode_state_observation`
-        updates)."""
+    def thread_board(self) -> _Board:
+        """This thread's :class:`_Board` (what :func:`encode_state_observation` updates)."""
         try:
-            return self._local.seen  # type: ignore[no-any-return]
+            return self._local.board  # type: ignore[no-any-return]
         except AttributeError:
-            self._local.seen = seen = self.seen()
-            return seen
+            self._local.board = board = _Board(self)
+            return board
 
     # ------------------------------------------------------------------ pieces
 
@@ -563,135 +502,6 @@ class _Encoder:
         self._write_offer(mv, own.offered or (), 1)
         return a
 
-    # ------------------------------------------------------------------ a state
-
-    def encode_state(self, seen: _Seen, state: GameState, viewer: int) -> NDArray[np.float32]:
-        """``viewer``'s vector of ``state``: ``seen``'s last one with the fields whose sources
-        changed rewritten, copied."""
-        mv = seen.view
-        joined = False
-        players = state.players
-        if players is not seen.players:
-            seats, left, F = seen.seats, self.stations_per_player, self.floats
-            # The viewer's own row and hand (one write), then the others' rows.
-            ps = players[viewer]
-            old = seats[0]
-            if ps is not old:
-                seats[0] = ps
-                stations, offered = ps.stations, ps.offered
-                h0, h1, h2, h3, h4, h5, h6, h7, h8 = ps.hand.counts
-                try:
-                    self.pack_own(
-                        mv,
-                        0,
-                        F[h0],
-                        F[h1],
-                        F[h2],
-                        F[h3],
-                        F[h4],
-                        F[h5],
-                        F[h6],
-                        F[h7],
-                        F[h8],
-                        F[h0 + h1 + h2 + h3 + h4 + h5 + h6 + h7 + h8],
-                        F[ps.trains],
-                        F[left - len(stations)],
-                        F[ps.route_points],
-                        F[len(ps.tickets)],
-                        F[len(offered)],
-                    )
-                except IndexError:  # a count beyond the table
-                    self.pack_own(mv, 0, *ps.hand.counts, *self._seat_counts(ps))
-                if old is None:
-                    self._write_offer(mv, offered, 1)
-                    self._write_stations(mv, 0, stations, 1)
-                else:
-                    if offered is not old.offered:
-                        self._write_offer(mv, old.offered, 0)
-                        self._write_offer(mv, offered, 1)
-                    if stations is not old.stations:
-                        self._write_stations(mv, 0, old.stations, 0)
-                        self._write_stations(mv, 0, stations, 1)
-            offsets = self.seat_offsets
-            for rel, seat in self.others[viewer]:
-                ps = players[seat]
-                old = seats[rel]
-                if ps is old:
-                    continue
-                seats[rel] = ps
-                stations = ps.stations
-                h0, h1, h2, h3, h4, h5, h6, h7, h8 = ps.hand.counts
-                try:
-                    self.pack_seat(
-                        mv,
-                        offsets[rel],
-                        F[h0 + h1 + h2 + h3 + h4 + h5 + h6 + h7 + h8],
-                        F[ps.trains],
-                        F[left - len(stations)],
-                        F[ps.route_points],
-                        F[len(ps.tickets)],
-                        F[len(ps.offered)],
-                    )
-                except IndexError:  # a count beyond the table
-                    self.pack_seat(mv, offsets[rel], *self._seat_counts(ps))
-                if old is None:
-                    self._write_stations(mv, rel, stations, 1)
-                elif stations is not old.stations:
-                    self._write_stations(mv, rel, old.stations, 0)
-                    self._write_stations(mv, rel, stations, 1)
-            seen.players = players
-        owners = state.route_owner
-        old_owners = seen.owners
-        if owners is not old_owners:
-            base, p, rows = self.route_owner, self.players, self.owner_rows[viewer]
-            if old_owners is None or len(old_owners) != len(owners):
-                changed: Iterable[int] = range(len(owners))
-                old_owners = None
-                seen.network = None
-            else:
-                changed = self._changes(old_owners, owners)
-            network = seen.network
-            for r in changed:
-                o = owners[r]
-                mv[base + r * p : base + r * p + p] = rows[o]
-                if o == viewer:
-                    if network is not None and network.join(*self.route_ends[r]):
-                        joined = True
-                elif old_owners is not None and old_owners[r] == viewer:  # not in a game
-                    seen.network = network = None
-            seen.owners = owners
-        kept = players[viewer].tickets
-        if kept is not seen.kept or seen.network is None:
-            if seen.network is None:
-                seen.network = self._network(owners, viewer)
-            seen.open = self._write_tickets(mv, kept, seen.network)
-            seen.kept = kept
-        elif joined and seen.open:
-            label, ta, tb, was_open = seen.network.label, self.ticket_a, self.ticket_b, seen.open
-            still = [t for t in was_open if label[ta[t]] != label[tb[t]]]
-            if len(still) < len(was_open):
-                completed = self.completed
-                for t in set(was_open).difference(still):
-                    mv[completed + t] = 1
-            seen.open = still
-        if state is not seen.state:
-            common = seen.common
-            if state is not common.state:
-                self._write_common(common, state)
-            mv[self.common_slice] = common.block
-            # tuple.index compares by identity first: cheaper than hashing an enum member.
-            rel = (state.current - viewer) % self.players
-            mv[self.onehot_slice] = self.onehots[rel][_PHASES.index(state.phase)]
-            seen.state = state
-            tunnel = state.tunnel
-            if tunnel is not seen.tunnel:
-                if seen.tunnel is not None:
-                    mv[self.tunnel_route + seen.tunnel.route] = 0
-                if tunnel is not None:
-                    mv[self.tunnel_route + tunnel.route] = 1
-                seen.tunnel = tunnel
-        return seen.array.copy()
-
     def _seat_counts(self, ps: PlayerState) -> tuple[int, ...]:
         """``ps``'s seat row (``SEAT_COLUMNS``)."""
         return (
@@ -703,74 +513,11 @@ class _Encoder:
             len(ps.offered),
         )
 
-    def _write_common(self, common: _Common, state: GameState) -> None:
-        """Bring ``common`` up to date with ``state``: the fields whose sources changed."""
-        mv = common.view
-        # The piles' sizes and the counters, adjacent in the layout: one write, unconditional
-        # (the deck or the turn changes on most steps; comparing costs about what writing does).
-        final, F = state.final_turns, self.floats
-        piles = (len(state.deck), len(state.ticket_deck), len(state.ticket_box))
-        try:
-            self.pack_counts(
-                mv,
-                4 * self.piles,
-                F[piles[0]],
-                F[piles[1]],
-                F[piles[2]],
-                F[len(state.out_of_play)],
-                F[final is not None],
-                F[final or 0],
-                F[state.passes],
-                float(state.turn),
-            )
-        except IndexError:  # a count beyond the table
-            self.pack_counts(
-                mv,
-                4 * self.piles,
-                *piles,
-                len(state.out_of_play),
-                final is not None,
-                final or 0,
-                state.passes,
-                state.turn,
-            )
-        discard = state.discard
-        if discard is not common.discard:
-            before = common.discard
-            if before is not None and discard[: len(before)] == before:
-                counts = common.discard_counts  # its own list: updated in place
-                for card in discard[len(before) :]:
-                    counts[card.code] += 1
-            else:
-                counts = _kinds(discard)
-            self.pack_kinds(mv, 4 * self.discard, *counts)
-            common.discard = discard
-            common.discard_counts = counts
-        face_up = state.face_up
-        before_row = common.face_up
-        if face_up is not before_row:
-            slots: Iterable[int] = range(len(face_up))
-            if before_row is not None and len(before_row) == len(face_up):
-                slots = compress(slots, map(is_not, before_row, face_up))
-            start, cards = self.face_up, self.card_onehot
-            for slot in slots:
-                at = start + slot * _KINDS
-                mv[at : at + _KINDS] = cards[face_up[slot]]
-            common.face_up = face_up
-        tunnel = state.tunnel
-        if tunnel is not common.tunnel:
-            if tunnel is None:
-                mv[self.tunnel] = self.no_tunnel
-            else:
-                self._write_tunnel_cards(mv, tunnel)
-            common.tunnel = tunnel
-        common.state = state
-
     def note_claim(
         self, before: tuple[int | None, ...], after: tuple[int | None, ...], route: int
     ) -> None:
         """Record that the route owners ``after`` are ``before`` with ``route`` claimed (what
-        an environment knows from the action it applied), so that :meth:`encode_state` finds
+        an environment knows from the action it applied), so that :meth:`_Board.update` finds
         the changed routes without comparing the two tuples entry by entry.
 
         Only the claimed route is checked (unowned before, owned after): a route changes hands
@@ -811,7 +558,294 @@ class _Encoder:
         return found
 
 
+class _Board:
+    """Every viewer's observation of one state, in one float32 buffer brought up to date
+    once per state, whoever observes (what an environment keeps).
+
+    The buffer holds one slab of the layout's size per seat and one for the fields that read
+    the same for every viewer, each field at its layout offsets. A seat's slab holds what is
+    written once per seat: its hand and its own seat row (the first row of the ``seats``
+    field), its tickets and offer; and what differs between viewers: its rotation of
+    ``route_owner`` and ``stations`` (a claimed route or a station is one entry in every
+    slab), and ``tunnel_route`` (so that the slab's tail is one piece). Viewer ``v``'s vector
+    is then ``players + 4`` pieces of the buffer joined by one ``bytearray.join``: ``v``'s
+    hand and row, the next seats' rows in turn order, two pieces of the shared slab with the
+    ``current_seat`` and ``phase`` entries between them, and ``v``'s slab's tail. (Gathering
+    the whole vector by ``ndarray.take`` costs three times as much as the join.)
+
+    Successive states share the values that did not change (the engine copies a state by
+    replacing fields), so :meth:`update` compares each source with the one last written, by
+    identity. The sources are kept alive here, so an identity match is never a reused id."""
+
+    __slots__ = (
+        "array",
+        "common",
+        "current",
+        "discard",
+        "discard_counts",
+        "encoder",
+        "face_up",
+        "kept",
+        "networks",
+        "open",
+        "owners",
+        "parts",
+        "players",
+        "seats",
+        "slabs",
+        "state",
+        "tunnel",
+        "view",
+    )
+
+    def __init__(self, encoder: _Encoder) -> None:
+        self.encoder = enc = encoder
+        p, size = enc.players, enc.size
+        self.array = np.zeros(enc.board_size, dtype=np.float32)
+        #: Writes go through a memoryview: several times cheaper than numpy's item assignment.
+        self.view = view = self.array.data
+        self.slabs = slabs = [view[v * size : (v + 1) * size] for v in range(p)]
+        self.common = common = view[p * size : (p + 1) * size]
+        own, row = enc.seats + len(SEAT_COLUMNS), slice(enc.seats, enc.seats + len(SEAT_COLUMNS))
+        current, tail = enc.onehot_slice, enc.route_owner
+        #: Per viewer, the pieces of its vector; the third from the end (``current_seat``
+        #: and ``phase``) is set per state from :attr:`current`.
+        self.parts = [
+            [
+                slab[:own],
+                *(slabs[(v + rel) % p][row] for rel in range(1, p)),
+                common[enc.piles : current.start],
+                enc.onehots[0][0],
+                common[current.stop : tail],
+                slab[tail:],
+            ]
+            for v, slab in enumerate(slabs)
+        ]
+        #: The state last written, its ``players`` tuple and each seat's player state.
+        self.state: object = None
+        self.players: object = None
+        self.seats: list[PlayerState | None] = [None] * p
+        self.owners: tuple[int | None, ...] | None = None
+        #: Per seat, the cities its routes join (None: to rebuild), the kept tickets its ticket
+        #: fields were written from, and those of them that its routes do not connect yet.
+        self.networks: list[_Network | None] = [None] * p
+        self.kept: list[tuple[int, ...] | None] = [None] * p
+        self.open: list[list[int]] = [[] for _ in range(p)]
+        self.discard: tuple[Color, ...] | None = None
+        self.discard_counts: list[int] = []
+        self.face_up: tuple[Color | None, ...] | None = None
+        self.tunnel: PendingTunnel | None = None
+        #: Per viewer, its ``current_seat`` and ``phase`` entries in the state last written.
+        self.current: tuple[memoryview, ...] = enc.current_onehots[0][0]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A cache: a copy starts afresh (memoryviews do not pickle).
+        return (_Board, (self.encoder,))
+
+    def encode(self, state: GameState, viewer: int) -> NDArray[np.float32]:
+        """``viewer``'s vector of ``state``, a new array."""
+        if state is not self.state:
+            self.update(state)
+        parts = self.parts[viewer]
+        parts[-3] = self.current[viewer]
+        return _frombuffer(_join(parts), _FLOAT32)
+
+    def update(self, state: GameState) -> None:
+        """Bring the buffer up to date with ``state``: the fields whose sources changed."""
+        enc = self.encoder
+        players = state.players
+        if players is not self.players:
+            seats = self.seats
+            # The seats whose ticket fields may have changed, among others.
+            check = list(compress(enc.seat_range, map(is_not, players, seats)))
+            for seat in check:
+                self._write_player(seat, players[seat], seats[seat])
+                seats[seat] = players[seat]
+            self.players = players
+        else:
+            check = []
+        owners = state.route_owner
+        joined: list[int] = []
+        if owners is not self.owners:
+            joined = self._write_owners(owners, check)
+        if check:
+            networks, slabs = self.networks, self.slabs
+            for seat in check:
+                kept = players[seat].tickets
+                network = networks[seat]
+                if network is None:
+                    network = networks[seat] = enc._network(owners, seat)
+                elif kept is self.kept[seat]:
+                    was_open = self.open[seat]
+                    if seat in joined and was_open:
+                        label, ta, tb = network.label, enc.ticket_a, enc.ticket_b
+                        still = [t for t in was_open if label[ta[t]] != label[tb[t]]]
+                        if len(still) < len(was_open):
+                            mv, completed = slabs[seat], enc.completed
+                            for t in set(was_open).difference(still):
+                                mv[completed + t] = 1
+                        self.open[seat] = still
+                    continue
+                self.open[seat] = enc._write_tickets(slabs[seat], kept, network)
+                self.kept[seat] = kept
+        self._write_common(state)
+        # tuple.index compares by identity first: cheaper than hashing an enum member.
+        self.current = enc.current_onehots[state.current][_PHASES.index(state.phase)]
+        self.state = state
+
+    def _write_player(self, seat: int, ps: PlayerState, old: PlayerState | None) -> None:
+        """``seat``'s hand and row, and its stations and offer where they changed."""
+        enc = self.encoder
+        F, slab = enc.floats, self.slabs[seat]
+        stations, offered = ps.stations, ps.offered
+        h0, h1, h2, h3, h4, h5, h6, h7, h8 = ps.hand.counts
+        try:
+            enc.pack_own(
+                slab,
+                0,
+                F[h0],
+                F[h1],
+                F[h2],
+                F[h3],
+                F[h4],
+                F[h5],
+                F[h6],
+                F[h7],
+                F[h8],
+                F[h0 + h1 + h2 + h3 + h4 + h5 + h6 + h7 + h8],
+                F[ps.trains],
+                F[enc.stations_per_player - len(stations)],
+                F[ps.route_points],
+                F[len(ps.tickets)],
+                F[len(offered)],
+            )
+        except IndexError:  # a count beyond the table
+            enc.pack_own(slab, 0, *ps.hand.counts, *enc._seat_counts(ps))
+        if old is None:
+            enc._write_offer(slab, offered, 1)
+            self._mark_stations(seat, stations, 1)
+        else:
+            if offered is not old.offered:
+                enc._write_offer(slab, old.offered, 0)
+                enc._write_offer(slab, offered, 1)
+            if stations is not old.stations:
+                self._mark_stations(seat, old.stations, 0)
+                self._mark_stations(seat, stations, 1)
+
+    def _mark_stations(self, seat: int, cities: tuple[str, ...], value: int) -> None:
+        view, cells, index = self.view, self.encoder.station_cells[seat], self.encoder.city_index
+        for city in cities:
+            for i in cells[index[city]]:
+                view[i] = value
+
+    def _write_owners(self, owners: tuple[int | None, ...], check: list[int]) -> list[int]:
+        """The routes whose owner changed, in every slab, and the owners' networks; the seats
+        whose network joined two of its components (added to ``check`` with the seats whose
+        network is to rebuild)."""
+        enc, view, networks = self.encoder, self.view, self.networks
+        cells, ends = enc.route_cells, enc.route_ends
+        old = self.owners
+        changed: Iterable[int]
+        if old is None:  # the slabs' routes are all unowned
+            changed = [r for r, o in enumerate(owners) if o is not None]
+        else:
+            changed = enc._changes(old, owners)
+        joined = []
+        for r in changed:
+            if old is not None:
+                was = old[r]
+                if was is not None:  # not in a game: a route changes hands only when claimed
+                    for i in cells[was][r]:
+                        view[i] = 0
+                    networks[was] = None
+                    if was not in check:
+                        check.append(was)
+            o = owners[r]
+            if o is not None:
+                for i in cells[o][r]:
+                    view[i] = 1
+                network = networks[o]
+                if network is not None and network.join(*ends[r]):
+                    joined.append(o)
+                    if o not in check:  # a claimer's player state changed too, in a game
+                        check.append(o)
+        self.owners = owners
+        return joined
+
+    def _write_common(self, state: GameState) -> None:
+        """The fields that read the same for every viewer, where their sources changed."""
+        enc, mv = self.encoder, self.common
+        # The piles' sizes and the counters, adjacent in the layout: one write, unconditional
+        # (the deck or the turn changes on most steps; comparing costs about what writing does).
+        final, F = state.final_turns, enc.floats
+        piles = (len(state.deck), len(state.ticket_deck), len(state.ticket_box))
+        try:
+            enc.pack_counts(
+                mv,
+                4 * enc.piles,
+                F[piles[0]],
+                F[piles[1]],
+                F[piles[2]],
+                F[len(state.out_of_play)],
+                F[final is not None],
+                F[final or 0],
+                F[state.passes],
+                float(state.turn),
+            )
+        except IndexError:  # a count beyond the table
+            enc.pack_counts(
+                mv,
+                4 * enc.piles,
+                *piles,
+                len(state.out_of_play),
+                final is not None,
+                final or 0,
+                state.passes,
+                state.turn,
+            )
+        discard = state.discard
+        if discard is not self.discard:
+            before = self.discard
+            if before is not None and discard[: len(before)] == before:
+                counts = self.discard_counts  # its own list: updated in place
+                for card in discard[len(before) :]:
+                    counts[card.code] += 1
+            else:
+                counts = _kinds(discard)
+            enc.pack_kinds(mv, 4 * enc.discard, *counts)
+            self.discard = discard
+            self.discard_counts = counts
+        face_up = state.face_up
+        before_row = self.face_up
+        if face_up is not before_row:
+            slots: Iterable[int] = range(len(face_up))
+            if before_row is not None and len(before_row) == len(face_up):
+                slots = compress(slots, map(is_not, before_row, face_up))
+            start, cards = enc.face_up, enc.card_onehot
+            for slot in slots:
+                at = start + slot * _KINDS
+                mv[at : at + _KINDS] = cards[face_up[slot]]
+            self.face_up = face_up
+        tunnel = state.tunnel
+        if tunnel is not self.tunnel:
+            view, cells = self.view, enc.tunnel_cells
+            if self.tunnel is not None:
+                for i in cells[self.tunnel.route]:
+                    view[i] = 0
+            if tunnel is None:
+                mv[enc.tunnel] = enc.no_tunnel
+            else:
+                enc._write_tunnel_cards(mv, tunnel)
+                for i in cells[tunnel.route]:
+                    view[i] = 1
+            self.tunnel = tunnel
+
+
 _LOCOMOTIVE: Final = Color.LOCOMOTIVE
+_FLOAT32: Final = np.dtype(np.float32)
+_frombuffer: Final = np.frombuffer
+#: Joins a board's pieces into a new, writable buffer (the separator is never changed).
+_join: Final = bytearray().join
 _COLORS: Final = tuple(Color)
 _GAME_OVER: Final = Phase.GAME_OVER
 #: Stands for a face-up slot not written yet (no card is this object).
@@ -872,4 +906,4 @@ def encode_state_observation(state: GameState, player: int) -> NDArray[np.float3
     if not isinstance(player, int) or not 0 <= player < players:
         raise ValueError(f"player must be a seat from 0 to {players - 1}, got {player!r}")
     enc = _encoder(state.map, players, state.rules)
-    return enc.encode_state(enc.thread_seen()[player], state, player)
+    return enc.thread_board().encode(state, player)

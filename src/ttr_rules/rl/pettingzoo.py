@@ -123,9 +123,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
         #: The action of each index that needs no state (None for the ticket keeps).
         self._fixed = self.space._fixed
-        #: The encoder, and each seat's last observation that it brings up to date.
+        #: The encoder, and the board it keeps every seat's observation of the state on.
         self._encoder = layout._encoder
-        self._seen = self._encoder.seen()
+        self._board = self._encoder.board()
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
         #: The state whose mask this is.
@@ -183,7 +183,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         else:
             mask = self._legal_mask()
         return {
-            "observation": self._encoder.encode_state(self._seen[seat], state, seat),
+            "observation": self._board.encode(state, seat),
             "action_mask": mask,
         }
 
