@@ -6,7 +6,7 @@ interleaved, in several rounds; each way's time is its best round (like ``timeit
 time of this process, which discounts the moments other processes took the CPU:
 
 * engine: ``legal_actions`` then ``apply_action`` of a uniformly random legal action;
-* raw env: ``ttr_rules.rl.pettingzoo.raw_env`` stepped the PettingZoo way (``last()``
+* raw: ``ttr_rules.rl.pettingzoo.raw_env`` stepped the PettingZoo way (``last()``
   observes the agent to act — observation vector and action mask — then ``step(index)`` of a
   uniformly random index among the mask's ones, found with ``mask.view(bool).nonzero()``:
   ``np.flatnonzero`` of the int8 mask costs a dozen times more, and gymnasium's
@@ -381,7 +381,7 @@ def main() -> int:
     raw, wrapped = raw_env(game_map, players), env(game_map, players)
     runs: dict[str, Callable[[range], int]] = {
         "engine": lambda seeds: engine_games(game_map, players, seeds),
-        "raw env": lambda seeds: env_games(raw, seeds),
+        "raw": lambda seeds: env_games(raw, seeds),
         "env": lambda seeds: env_games(wrapped, seeds),
     }
     for run in runs.values():  # warm up: per-map tables, caches
