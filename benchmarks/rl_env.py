@@ -61,7 +61,8 @@ import random
 import sys
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -113,6 +114,28 @@ def picks(masks: list[Any], seed: int) -> int:
     return len(masks)
 
 
+#: Stands for an attribute an owner did not have itself (see :func:`swapped`).
+_MISSING = object()
+
+
+@contextmanager
+def swapped(switches: Iterable[tuple[Any, str, Any]]) -> Iterator[None]:
+    """Each ``(owner, name, value)`` set for the block; afterwards what the owner had itself
+    is set back, and an attribute it did not have (one over its class's method) removed."""
+    switches = list(switches)
+    saved = [(owner, name, vars(owner).get(name, _MISSING)) for owner, name, _ in switches]
+    for owner, name, value in switches:
+        setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        for owner, name, before in saved:
+            if before is _MISSING:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, before)
+
+
 def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> None:
     """Print where the wall time of an env step goes (see ``--breakdown`` above)."""
     from collections import Counter
@@ -152,8 +175,6 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
     # The board has slots: a stand-in whose encode is the board's, timed.
     board: Any = types.SimpleNamespace(encode=timed(e._board.encode, "observation"))
     patches.append((e, "_board", board))
-    originals = [getattr(owner, name) for owner, name, _ in patches]
-    own = [name in vars(owner) for owner, name, _ in patches]
 
     def env_run(seeds: range) -> int:
         decisions = 0
@@ -182,27 +203,15 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
     engine_games(game_map, players, warm)
     env_games(plain_env, warm)
 
-    def patch(on: bool) -> None:
-        """The timers in place (``on``) or the environment's own calls back."""
-        for (owner, name, timer), original, mine in zip(patches, originals, own, strict=True):
-            if on:
-                setattr(owner, name, timer)
-            elif isinstance(owner, types.ModuleType) or mine:
-                setattr(owner, name, original)
-            elif name in vars(owner):  # an instance's own attribute over its class's method
-                delattr(owner, name)
-
     rows: list[dict[str, float]] = []
-    try:
-        patch(True)
+    with swapped(patches):
         engine_games(game_map, players, warm)
         env_run(warm)
-        patch(False)
-        gc.collect()
-        gc.freeze()
-        for _ in range(rounds):
-            row: dict[str, float] = {}
-            patch(True)
+    gc.collect()
+    gc.freeze()
+    for _ in range(rounds):
+        row: dict[str, float] = {}
+        with swapped(patches):
             acc.clear()
             began = ns()
             steps = env_run(seeds)
@@ -231,16 +240,13 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
             row["engine decision (timed)"] = whole / decisions / 1000
             row["  legal_actions "] = acc["legal_actions"] / decisions / 1000
             row["  apply_action "] = acc["apply_action"] / decisions / 1000
-            patch(False)
-            began = ns()
-            decisions = engine_games(game_map, players, seeds)
-            row["engine decision (plain)"] = (ns() - began) / decisions / 1000
-            began = ns()
-            steps = env_games(plain_env, seeds)
-            row["env step (plain)"] = (ns() - began) / steps / 1000
-            rows.append(row)
-    finally:
-        patch(False)
+        began = ns()
+        decisions = engine_games(game_map, players, seeds)
+        row["engine decision (plain)"] = (ns() - began) / decisions / 1000
+        began = ns()
+        steps = env_games(plain_env, seeds)
+        row["env step (plain)"] = (ns() - began) / steps / 1000
+        rows.append(row)
 
     def nothing() -> None:
         pass
@@ -283,14 +289,12 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
     stale = np.zeros(e._encoder.size, np.float32)
     # The board has slots: a stand-in for it that returns a stale vector, never updated.
     no_board: Any = types.SimpleNamespace(encode=lambda _state, _viewer: stale)
-    own_board = e._board
 
-    e._legal_mask = record  # type: ignore[method-assign]
-    for seed in seeds:
-        replay.clear()
-        env_games(e, range(seed, seed + 1))
-        recorded[seed] = replay[::-1]
-    del e._legal_mask
+    with swapped([(e, "_legal_mask", record)]):
+        for seed in seeds:
+            replay.clear()
+            env_games(e, range(seed, seed + 1))
+            recorded[seed] = replay[::-1]
     no_observation = (e, "_board", no_board)
     masks_replayed = (e, "_legal_mask", replayed)
     ways: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
@@ -313,21 +317,14 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
             random.Random(round_ * len(seeds) + seed).shuffle(order)
             for name in order:
                 games = range(seed, seed + 1)
-                switched = ways[name]
-                for switch in switched:
-                    setattr(*switch)
                 replay[:] = recorded[seed]
-                began = time.process_time()
-                if name == "engine":
-                    played[name] += engine_games(game_map, players, games)
-                else:
-                    played[name] += env_games(e, games)
-                spent[name] += time.process_time() - began
-                for obj, attribute, _ in switched:
-                    if obj is e and attribute == "_board":
-                        e._board = own_board
-                    else:  # an instance's own attribute over its class's method
-                        delattr(obj, attribute)
+                with swapped(ways[name]):
+                    began = time.process_time()
+                    if name == "engine":
+                        played[name] += engine_games(game_map, players, games)
+                    else:
+                        played[name] += env_games(e, games)
+                    spent[name] += time.process_time() - began
     per_step = {name: spent[name] / played[name] * 1e6 for name in ways}
     print(f"{players} players, {len(seeds)} games, {rounds} rounds, game by game")
     for name in ways:
