@@ -444,15 +444,15 @@ class _Encoder:
         face_up: tuple[Color | None, ...],
         old: tuple[Color | None, ...] | None,
     ) -> None:
-        """The face-up slots that differ from ``old`` (all of them when None)."""
-        start, onehot = self.face_up, self.card_onehot
-        before_row: tuple[object, ...] = old or ()
-        if len(before_row) != len(face_up):
-            before_row = (_UNSEEN,) * len(face_up)
-        for card, before in zip(face_up, before_row, strict=True):
-            if card is not before:
-                mv[start : start + _KINDS] = onehot[card]
-            start += _KINDS
+        """The face-up slots whose card is not ``old``'s (all of them when ``old`` is None or
+        of another length)."""
+        slots: Iterable[int] = range(len(face_up))
+        if old is not None and len(old) == len(face_up):
+            slots = compress(slots, map(is_not, old, face_up))
+        start, cards = self.face_up, self.card_onehot
+        for slot in slots:
+            at = start + slot * _KINDS
+            mv[at : at + _KINDS] = cards[face_up[slot]]
 
     # ------------------------------------------------------------------ a view
 
@@ -816,15 +816,8 @@ class _Board:
             self.discard = discard
             self.discard_counts = counts
         face_up = state.face_up
-        before_row = self.face_up
-        if face_up is not before_row:
-            slots: Iterable[int] = range(len(face_up))
-            if before_row is not None and len(before_row) == len(face_up):
-                slots = compress(slots, map(is_not, before_row, face_up))
-            start, cards = enc.face_up, enc.card_onehot
-            for slot in slots:
-                at = start + slot * _KINDS
-                mv[at : at + _KINDS] = cards[face_up[slot]]
+        if face_up is not self.face_up:
+            enc._write_face_up(mv, face_up, self.face_up)
             self.face_up = face_up
         tunnel = state.tunnel
         if tunnel is not self.tunnel:
@@ -848,8 +841,6 @@ _frombuffer: Final = np.frombuffer
 _join: Final = bytearray().join
 _COLORS: Final = tuple(Color)
 _GAME_OVER: Final = Phase.GAME_OVER
-#: Stands for a face-up slot not written yet (no card is this object).
-_UNSEEN: Final = object()
 
 
 def _kinds(cards: Sequence[Color]) -> list[int]:
