@@ -7,7 +7,7 @@ without hashing enum members in the hot path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
 
 from attrs import frozen
@@ -18,7 +18,9 @@ __all__ = [
     "LOCOMOTIVE_CODE",
     "Color",
     "Hand",
+    "count_colors",
     "parse_color",
+    "pile_counts",
 ]
 
 
@@ -133,3 +135,36 @@ class Hand:
         """
         parts = [f"{n} {COLORS[i].value}" for i, n in enumerate(self.counts) if n]
         return ", ".join(parts) or "no cards"
+
+
+def count_colors(cards: Iterable[Color], counts: list[int] | None = None) -> list[int]:
+    """Add one to ``counts`` (one count per :data:`COLORS` entry, by ``code``) for each of
+    ``cards``, and return it; without ``counts``, a new list of zeros is counted into.
+
+    >>> count_colors([Color.RED, Color.LOCOMOTIVE, Color.RED])
+    [0, 0, 0, 0, 0, 0, 2, 0, 1]
+    >>> count_colors([Color.BLUE], [1, 0, 0, 0, 0, 0, 0, 0, 0])
+    [1, 0, 1, 0, 0, 0, 0, 0, 0]
+    """
+    if counts is None:
+        counts = [0] * len(COLORS)
+    for card in cards:
+        counts[card.code] += 1
+    return counts
+
+
+def pile_counts(pile: Sequence[Color], before: Sequence[Color], counts: Sequence[int]) -> list[int]:
+    """The colour counts of ``pile``, given the ``counts`` of an earlier pile ``before``: a
+    discard pile grows at its end, so when ``pile`` starts with ``before`` only the cards added
+    since are counted (otherwise, after a reshuffle, all of them). Cost: the added cards.
+
+    >>> before = (Color.RED,)
+    >>> pile_counts((Color.RED, Color.BLUE), before, count_colors(before))
+    [0, 0, 1, 0, 0, 0, 1, 0, 0]
+    >>> pile_counts((Color.GREEN,), before, count_colors(before))
+    [0, 0, 0, 0, 0, 0, 0, 1, 0]
+    """
+    n = len(before)
+    if len(pile) >= n and pile[:n] == before:
+        return count_colors(pile[n:], list(counts))
+    return count_colors(pile)

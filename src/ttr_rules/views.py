@@ -29,7 +29,7 @@ import attrs
 from attrs import field, frozen
 
 from .actions import Action
-from .cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
+from .cards import COLORS, LOCOMOTIVE_CODE, Color, Hand, count_colors, pile_counts
 from .errors import MapError
 from .events import CardDrawn, Event
 from .game import legal_actions
@@ -520,11 +520,8 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     for s in view.seats:
         hand = s.hand
         if hand is None:
-            counts = [0] * len(COLORS)
-            for card in cards[at : at + s.hand_size]:
-                counts[card.code] += 1
+            hand = _hand(tuple(count_colors(cards[at : at + s.hand_size])))
             at += s.hand_size
-            hand = _hand(tuple(counts))
         else:
             known = _PLAYERS.get(id(s))
             if known is not None and known[0] is s:  # the viewer's own seat, from observe
@@ -815,16 +812,7 @@ def _discard_counts(discard: tuple[Color, ...]) -> tuple[int, ...]:
     last, counts = _LAST_DISCARD[0]
     if discard is last:
         return counts
-    n = len(last)
-    if len(discard) >= n and discard[:n] == last:  # the pile grew: count the new cards only
-        new = list(counts)
-        cards = discard[n:]
-    else:
-        new = [0] * len(COLORS)
-        cards = discard
-    for card in cards:
-        new[card.code] += 1
-    counts = tuple(new)
+    counts = tuple(pile_counts(discard, last, counts))
     _LAST_DISCARD[0] = (discard, counts)
     return counts
 
