@@ -53,14 +53,20 @@ def payment_indices(
         base = color_code * stride
         out += range(base + (low if low > ferry else ferry), base + high)
     else:
-        # Only colours held at least ``total - locos`` times (and once) give a payment.
+        # Only colours held at least ``total - locos`` times (and once) give a payment. A
+        # colour gives one or two payments as a rule: appending them costs less than a range
+        # (``range`` and extending a list by it: about 1,000 instructions a colour).
         need = total - locos if total - locos > 1 else 1
-        for code in _CARD_CODES:
-            n = counts[code]
+        base = 0
+        for n in counts[:LOCOMOTIVE_CODE]:
             if n >= need:
-                low = total - n
-                base = code * stride
-                out += range(base + (low if low > ferry else ferry), base + high)
+                k = total - n
+                if k < ferry:
+                    k = ferry
+                while k < high:
+                    out.append(base + k)
+                    k += 1
+            base += stride
     if locos >= total:
         out.append(LOCOMOTIVE_CODE * stride + total)
     return out
