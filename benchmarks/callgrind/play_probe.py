@@ -8,33 +8,14 @@ Run under ``valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math
 class). The previous state is freed outside the window (the ``partial`` holds it).
 """
 
-import math
 import sys
-from collections.abc import Callable
 from functools import partial
 from random import Random
-from typing import TypeVar
+
+from region import measured
 
 import ttr_rules
 from ttr_rules import GameMap, apply_action, legal_actions, new_game
-
-T = TypeVar("T")
-
-
-class _Region:
-    """``math.prod([0], start=_Region(call))`` is ``call()``, run inside ``math.prod``."""
-
-    def __init__(self, call: Callable[[], object]) -> None:
-        self.call = call
-
-    def __mul__(self, _other: object) -> object:
-        return self.call()
-
-
-def measured(call: Callable[[], T]) -> T:
-    """``call()``, counted by callgrind (``--toggle-collect=math_prod``)."""
-    return math.prod([0], start=_Region(call))  # type: ignore[return-value]
-
 
 mode = sys.argv[1]
 games = int(sys.argv[2])
