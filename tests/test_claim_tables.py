@@ -111,3 +111,28 @@ def test_the_memo_keys_never_mix_hands_with_many_locomotives(pairs: list[tuple[i
         player = evolve(start.players[0], hand=Hand((held,) * 8 + (locos,)))
         state = evolve(start, {"players": (player, *start.players[1:])})
         assert claim.claim_actions(state, board) == checked_claims(state)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    counts=st.lists(st.integers(0, 20), min_size=8, max_size=8),
+    locos=st.integers(0, 20),
+    trains=st.integers(6, 10),
+)
+def test_claims_from_the_spans_equal_the_reach_loop(
+    counts: list[int], locos: int, trains: int
+) -> None:
+    """``claim_spans`` (counts below ``CLAIM_SPAN``, ``max_length`` trains or more) against the
+    rule check, and the plain loop over ``claim_reach`` that serves every other hand."""
+    state = scenario("europe", players=4)
+    player = evolve(state.players[0], hand=Hand((*counts, locos)), trains=trains)
+    state = evolve(state, {"players": (player, *state.players[1:])})  # more cards than exist
+    board = map_index(state.map)
+    assert claim.claim_actions(state, board) == checked_claims(state)
+    spans = board.claim_spans
+    if locos < len(spans) and max(counts) < len(spans[0][1]) and trains >= board.max_length:
+        by_colour, gray = spans[locos]
+        found = [r for table, n in zip(by_colour, counts, strict=True) for r in table[n]]
+        found += gray[max(counts)]
+        hand_counts = state.players[0].hand.counts
+        assert sorted(found) == sorted(claim._reached(board, hand_counts, trains))

@@ -13,30 +13,18 @@ cards and tickets by them, with the views' plans made beforehand; nothing is bui
     python benchmarks/callgrind/det_probe.py MODE [DEALS]
 """
 
-import math
 import sys
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import decisions_of
+from region import measured
 
 import ttr_rules
 from ttr_rules import determinize, observe
 from ttr_rules.views import _plan, _random_keys
-
-
-class _Region:
-    """``math.prod([0], start=_Region(call))`` is ``call()``, run inside ``math.prod``."""
-
-    def __init__(self, call: Callable[[], object]) -> None:
-        self.call = call
-
-    def __mul__(self, _other: object) -> object:
-        return self.call()
-
 
 mode = sys.argv[1]
 deals = int(sys.argv[2]) if len(sys.argv) > 2 else 12
@@ -75,6 +63,6 @@ def shuffle() -> None:
 
 
 call = {"none": none, "fresh": fresh, "search": search, "shuffle": shuffle}[mode]
-math.prod([0], start=_Region(call))
+measured(call)
 calls = len(views) * deals
 print("calls", calls)

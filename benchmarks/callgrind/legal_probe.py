@@ -7,12 +7,12 @@ collects during those calls only, as for ``benchmarks/rl_env_instructions.sh``. 
 card', ...), or a family ('draws', 'claims', 'tickets', 'stations') for START states.
 """
 
-import math
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from random import Random
-from typing import TypeVar
+
+from region import measured
 
 import ttr_rules
 from ttr_rules import Action, GameMap, GameState, apply_action, legal_actions, new_game
@@ -21,24 +21,6 @@ from ttr_rules.moves.claim import claim_actions
 from ttr_rules.moves.draw import draw_actions
 from ttr_rules.moves.stations import station_actions
 from ttr_rules.moves.tickets import ticket_actions
-
-T = TypeVar("T")
-
-
-class _Region:
-    """``math.prod([0], start=_Region(call))`` is ``call()``, run inside ``math.prod``."""
-
-    def __init__(self, call: Callable[[], object]) -> None:
-        self.call = call
-
-    def __mul__(self, _other: object) -> object:
-        return self.call()
-
-
-def measured(call: Callable[[], T]) -> T:
-    """``call()``, counted by callgrind (``--toggle-collect=math_prod``)."""
-    return math.prod([0], start=_Region(call))  # type: ignore[return-value]
-
 
 mode = sys.argv[1]
 games = int(sys.argv[2]) if len(sys.argv) > 2 else 2

@@ -1,21 +1,22 @@
 """A playout decision's instructions by part, inside real random playouts (issue 16).
 
-Run under ``valgrind --tool=callgrind --collect-atstart=no`` (see ``play_probe.sh``): collection
-is toggled on around the measured calls only. MODE: ``none`` (toggle pairs around nothing: the
-overhead), ``legal`` or ``apply`` (every call), ``legal:PHASE`` (the calls in that phase),
-``apply:CLASS`` (the calls applying that action class).
+Run under ``valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math_prod`` (see
+``play_probe.sh``): each measured call runs inside a call of ``math.prod`` (as in
+``legal_probe.py``), so callgrind collects during those calls only. MODE: ``none`` (a
+``math.prod`` call around nothing: the overhead), ``legal`` or ``apply`` (every call),
+``legal:PHASE`` (the calls in that phase), ``apply:CLASS`` (the calls applying that action
+class). The previous state is freed outside the window (the ``partial`` holds it).
 """
 
-import ctypes
 import sys
-from collections.abc import Callable
+from functools import partial
 from random import Random
+
+from region import measured
 
 import ttr_rules
 from ttr_rules import GameMap, apply_action, legal_actions, new_game
 
-lib = ctypes.CDLL(sys.argv[3])
-toggle: Callable[[], object] = lib.cg_toggle
 mode = sys.argv[1]
 games = int(sys.argv[2])
 part, _, which = mode.partition(":")
@@ -30,21 +31,16 @@ def play(game_map: GameMap, seed: int, measure: bool) -> int:
     while not state.is_terminal:
         if measure and part == "legal" and which in ("", state.phase.value):
             calls += 1
-            toggle()
-            options = legal_actions(state)
-            toggle()
+            options = measured(partial(legal_actions, state))
         else:
             if measure and part == "none":
                 calls += 1
-                toggle()
-                toggle()
+                measured(lambda: None)
             options = legal_actions(state)
         action = options[rnd.randrange(len(options))]
         if measure and part == "apply" and which in ("", type(action).__name__):
             calls += 1
-            toggle()
-            state = apply_action(state, action)
-            toggle()
+            state = measured(partial(apply_action, state, action))
         else:
             state = apply_action(state, action)
         n += 1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Callgrind instructions of a random playout decision by part (issue 16): legal_actions and
 # apply_action inside real playouts (memos as they are, garbage collections included),
-# collection toggled on around the measured calls only (play_probe.py), minus the toggles' cost.
+# collected only inside the measured calls (each wrapped in math.prod, --toggle-collect=math_prod,
+# as legal_probe.sh does), minus the wrapper's cost; the previous state is freed outside.
 #
 #   benchmarks/callgrind/play_probe.sh [MODE...]   MODE: legal | apply | legal:PHASE |
 #       apply:CLASS (e.g. apply:DrawFaceUp, legal:start)
@@ -12,11 +13,9 @@ here=$(git rev-parse --show-toplevel)
 python=${PYTHON:-$here/.venv/bin/python}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-gcc -O2 -shared -fPIC -o "$out/toggle.so" "$here/benchmarks/callgrind/toggle.c"
 count() {
-  PYTHONHASHSEED=0 PYTHONPATH="$here/src:$here/maps" valgrind --tool=callgrind --collect-atstart=no \
-    --callgrind-out-file="$out/cg" "$python" "$here/benchmarks/callgrind/play_probe.py" "$1" 2 \
-    "$out/toggle.so" >"$out/line" 2>/dev/null
+  PYTHONHASHSEED=0 PYTHONPATH="$here/src:$here/maps" valgrind --tool=callgrind --collect-atstart=no --toggle-collect=math_prod \
+    --callgrind-out-file="$out/cg" "$python" "$here/benchmarks/callgrind/play_probe.py" "$1" 2 >"$out/line" 2>/dev/null
   [[ -z ${KEEP:-} ]] || cp "$out/cg" "$KEEP/cg.${1//[: ]/_}"
   callgrind_annotate "$out/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ && !t {gsub(",", "", $1); t = $1} END {print t}'
 }

@@ -20,10 +20,23 @@ from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from .model import GameMap, Route
 
-__all__ = ["MapIndex", "fold_name", "map_index", "payment_index", "payment_indices"]
+__all__ = [
+    "CLAIM_SPAN",
+    "MapIndex",
+    "Reach",
+    "fold_name",
+    "map_index",
+    "payment_index",
+    "payment_indices",
+]
 
 #: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
 Edge = tuple[int, int, int]
+#: Route ids by colour and by a count, and the gray ones by a count (``MapIndex.claim_reach``,
+#: ``MapIndex.claim_spans``).
+Reach = tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]
+#: The counts ``MapIndex.claim_spans`` is made for: locomotives held, and cards of a colour.
+CLAIM_SPAN = 16
 
 #: The codes of the eight card colours (every card kind but the locomotive).
 _CARD_CODES = range(len(CARD_COLORS))
@@ -53,14 +66,20 @@ def payment_indices(
         base = color_code * stride
         out += range(base + (low if low > ferry else ferry), base + high)
     else:
-        # Only colours held at least ``total - locos`` times (and once) give a payment.
+        # Only colours held at least ``total - locos`` times (and once) give a payment. A
+        # colour gives one or two payments as a rule: appending them costs less than a range
+        # (``range`` and extending a list by it: about 1,000 instructions a colour).
         need = total - locos if total - locos > 1 else 1
-        for code in _CARD_CODES:
-            n = counts[code]
+        base = 0
+        for n in counts[:LOCOMOTIVE_CODE]:
             if n >= need:
-                low = total - n
-                base = code * stride
-                out += range(base + (low if low > ferry else ferry), base + high)
+                k = total - n
+                if k < ferry:
+                    k = ferry
+                while k < high:
+                    out.append(base + k)
+                    k += 1
+            base += stride
     if locos >= total:
         out.append(LOCOMOTIVE_CODE * stride + total)
     return out
@@ -109,6 +128,7 @@ class MapIndex:
         "city_routes",
         "claim_memo",
         "claim_reach",
+        "claim_spans",
         "claim_tables",
         "color",
         "double",
@@ -148,9 +168,13 @@ class MapIndex:
     #: the ids of the routes of that colour with a length of at most ``n`` and at most ``f``
     #: ferry locomotives, ascending, and ``gray[n]`` the same for the gray routes. ``n`` runs
     #: to ``max_length``.
-    claim_reach: tuple[
-        tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]], ...
-    ]
+    claim_reach: tuple[Reach, ...]
+    #: The same tables read by the counts held, for a player with at least ``max_length``
+    #: trains: ``claim_spans[k]`` for ``k`` locomotives is ``(by_colour, gray)`` with
+    #: ``by_colour[code][n]`` the entry ``n + k`` (at most ``max_length``) of
+    #: ``claim_reach[min(k, max_ferry)]``'s, for ``n`` and ``k`` below :data:`CLAIM_SPAN`;
+    #: ``gray[n]`` the same for the gray routes.
+    claim_spans: tuple[Reach, ...]
     #: The claim actions of each coloured route by (cards of its colour held, locomotives
     #: held), as one int (``moves.claim``): a bounded memo per route (None for a gray route).
     claim_memo: tuple[dict[int, tuple[ClaimRoute, ...]] | None, ...]
@@ -202,6 +226,7 @@ def _engine_tables(index: MapIndex, game_map: GameMap) -> None:
     index.stride = stride
     index.max_ferry = max((r.ferry_locomotives for r in routes), default=0)
     index.claim_reach = _claim_reach(routes, index.max_ferry)
+    index.claim_spans = _claim_spans(index.claim_reach, max_length)
     index.claim_memo = tuple(None if r.color is None else {} for r in routes)
     index.station_cache = {}
 
@@ -252,6 +277,7 @@ _ENGINE = frozenset(
     {
         *("length", "color", "ferry", "tunnel", "double", "max_length", "max_ferry", "stride"),
         *("city_index", "claim_tables", "station_tables", "claim_reach", "claim_memo"),
+        "claim_spans",
         "station_cache",
     }
 )
@@ -270,9 +296,7 @@ def _color_code(route: Route) -> int:
     return -1 if route.color is None else route.color.code
 
 
-def _claim_reach(
-    routes: tuple[Route, ...], max_ferry: int
-) -> tuple[tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]], ...]:
+def _claim_reach(routes: tuple[Route, ...], max_ferry: int) -> tuple[Reach, ...]:
     """``MapIndex.claim_reach``: route ids by ferry locomotives held, colour and reach."""
     longest = max((r.length for r in routes), default=0)
 
@@ -284,6 +308,19 @@ def _claim_reach(
         (tuple(table(code, locos) for code in _CARD_CODES), table(-1, locos))
         for locos in range(max_ferry + 1)
     )
+
+
+def _claim_spans(reach: tuple[Reach, ...], max_length: int) -> tuple[Reach, ...]:
+    """``MapIndex.claim_spans``: ``claim_reach`` read by the counts held, by locomotives."""
+
+    def shifted(table: tuple[tuple[int, ...], ...], locos: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(table[min(n + locos, max_length)] for n in range(CLAIM_SPAN))
+
+    spans: list[Reach] = []
+    for locos in range(CLAIM_SPAN):
+        by_colour, gray = reach[min(locos, len(reach) - 1)]
+        spans.append((tuple(shifted(table, locos) for table in by_colour), shifted(gray, locos)))
+    return tuple(spans)
 
 
 _SPECIAL_LETTERS = str.maketrans(

@@ -11,7 +11,7 @@ from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
 from ..cards import LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
-from ..maps.index import MapIndex, map_index, payment_indices
+from ..maps.index import CLAIM_SPAN, MapIndex, map_index, payment_indices
 from ..state import GameState, PendingTunnel, Phase, evolve
 from .common import (
     LOCOMOTIVE,
@@ -62,23 +62,38 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     player = state.players[seat]
     counts = player.hand.counts
     locos = counts[LOCOMOTIVE_CODE]
-    trains = player.trains
-    top = board.max_ferry
-    colours, gray = board.claim_reach[locos if locos < top else top]
-    cap = board.max_length
-    if trains < cap:
-        cap = trains
     # The routes the hand and the trains reach, whoever owns them (the map's tables by the
     # cards of each colour plus the locomotives held), in route order.
-    candidates: list[int] = []
-    most = 0  # cards of the commonest colour: gray routes take any one colour
-    for table, held in zip(colours, counts, strict=False):  # the 8 colours
-        if held > most:
-            most = held
-        held += locos
-        candidates += table[held if held < cap else cap]
-    most += locos
-    candidates += gray[most if most < cap else cap]
+    candidates: list[int]
+    if locos < CLAIM_SPAN and player.trains >= board.max_length:
+        # Unrolled over the 8 colours: a list display and 8 comparisons execute about a
+        # third of the bytecodes of a loop over them (6,700 instructions a call).
+        (t0, t1, t2, t3, t4, t5, t6, t7), gray = board.claim_spans[locos]
+        n0, n1, n2, n3, n4, n5, n6, n7, _ = counts
+        most = n0  # cards of the commonest colour: gray routes take any one colour
+        if n1 > most:
+            most = n1
+        if n2 > most:
+            most = n2
+        if n3 > most:
+            most = n3
+        if n4 > most:
+            most = n4
+        if n5 > most:
+            most = n5
+        if n6 > most:
+            most = n6
+        if n7 > most:
+            most = n7
+        try:
+            candidates = [
+                *t0[n0], *t1[n1], *t2[n2], *t3[n3], *t4[n4], *t5[n5], *t6[n6], *t7[n7],
+                *gray[most],
+            ]  # fmt: skip
+        except IndexError:  # CLAIM_SPAN cards or more of a colour
+            candidates = _reached(board, counts, player.trains)
+    else:
+        candidates = _reached(board, counts, player.trains)
     candidates.sort()
     owner = state.route_owner
     doubles = board.double
@@ -110,8 +125,33 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
                 payments = gray_payments[kind] = payment_indices(
                     counts, kind[0], -1, kind[1], board.stride
                 )
-            out += map(board.claim_tables[r].__getitem__, payments)  # type: ignore[arg-type]
+            # One append per payment (1.8 a route on average): cheaper than ``out += map(...)``,
+            # whose map object and bound method cost about 2,000 instructions a route.
+            route_claims = board.claim_tables[r]
+            for i in payments:
+                out.append(route_claims[i])  # type: ignore[arg-type]
     return out
+
+
+def _reached(board: MapIndex, counts: tuple[int, ...], trains: int) -> list[int]:
+    """The routes that ``counts`` and ``trains`` reach, whoever owns them, unsorted: any hand
+    (``claim_actions`` reads ``MapIndex.claim_spans`` for the usual ones)."""
+    locos = counts[LOCOMOTIVE_CODE]
+    top = board.max_ferry
+    colours, gray = board.claim_reach[locos if locos < top else top]
+    cap = board.max_length
+    if trains < cap:
+        cap = trains
+    found: list[int] = []
+    most = 0
+    for table, held in zip(colours, counts, strict=False):  # the 8 colours
+        if held > most:
+            most = held
+        held += locos
+        found += table[held if held < cap else cap]
+    most += locos
+    found += gray[most if most < cap else cap]
+    return found
 
 
 def _route_claims(board: MapIndex, route: int, counts: tuple[int, ...]) -> tuple[ClaimRoute, ...]:

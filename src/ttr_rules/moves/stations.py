@@ -9,7 +9,8 @@ Stations use no trains, so they are legal with none left and never trigger the e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
+from itertools import chain
+from operator import attrgetter, itemgetter
 
 from ..actions import Action, BuildStation
 from ..cards import COLORS
@@ -58,12 +59,18 @@ def station_actions(state: GameState, board: MapIndex) -> Sequence[Action]:
         if len(board.station_cache) > 4096:
             board.station_cache.clear()
         taken = built_cities(state)
-        actions = board.station_cache[key] = tuple(
-            table[i]  # type: ignore[misc]
+        free = [
+            table
             for city, table in zip(state.map.cities, board.station_tables, strict=True)
             if city not in taken
-            for i in payments
-        )
+        ]
+        # Each city's payments taken by an itemgetter, city by city (C loops: a generator
+        # over cities and payments cost about 70,000 instructions a miss, one in 14 calls).
+        if len(payments) == 1:
+            actions = tuple(map(itemgetter(payments[0]), free))
+        else:
+            actions = tuple(chain.from_iterable(map(itemgetter(*payments), free)))
+        board.station_cache[key] = actions
     return actions
 
 
