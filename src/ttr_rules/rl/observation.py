@@ -674,16 +674,19 @@ class _Board:
         """Bring the buffer up to date with ``state``: the fields whose sources changed."""
         enc = self.encoder
         players = state.players
+        # The seats whose ticket fields may have changed: their kept tickets did, or (added by
+        # the route owners' write) their network. A seat whose player state changed otherwise
+        # (a card drawn) is left out: its ticket fields stay as they are.
+        check: list[int] = []
         if players is not self.players:
-            seats = self.seats
-            # The seats whose ticket fields may have changed, among others.
-            check = list(compress(enc.seat_range, map(is_not, players, seats)))
-            for seat in check:
-                self._write_player(seat, players[seat], seats[seat])
-                seats[seat] = players[seat]
+            seats, written = self.seats, self.kept
+            for seat in list(compress(enc.seat_range, map(is_not, players, seats))):
+                ps = players[seat]
+                self._write_player(seat, ps, seats[seat])
+                seats[seat] = ps
+                if ps.tickets is not written[seat]:
+                    check.append(seat)
             self.players = players
-        else:
-            check = []
         owners = state.route_owner
         joined: list[int] = []
         if owners is not self.owners:
@@ -798,14 +801,13 @@ class _Board:
         # The piles' sizes and the counters, adjacent in the layout: one write, unconditional
         # (the deck or the turn changes on most steps; comparing costs about what writing does).
         final, F = state.final_turns, enc.floats
-        piles = (len(state.deck), len(state.ticket_deck), len(state.ticket_box))
         try:
             enc.pack_counts(
                 mv,
                 4 * enc.piles,
-                F[piles[0]],
-                F[piles[1]],
-                F[piles[2]],
+                F[len(state.deck)],
+                F[len(state.ticket_deck)],
+                F[len(state.ticket_box)],
                 F[len(state.out_of_play)],
                 F[final is not None],
                 F[final or 0],
@@ -816,7 +818,9 @@ class _Board:
             enc.pack_counts(
                 mv,
                 4 * enc.piles,
-                *piles,
+                len(state.deck),
+                len(state.ticket_deck),
+                len(state.ticket_box),
                 len(state.out_of_play),
                 final is not None,
                 final or 0,
@@ -829,10 +833,26 @@ class _Board:
             if before is not None and discard[: len(before)] == before:
                 counts = self.discard_counts  # its own list: updated in place
                 for card in discard[len(before) :]:
-                    counts[card.code] += 1
+                    counts[_CODE[card]] += 1
             else:
                 counts = _kinds(discard)
-            enc.pack_kinds(mv, 4 * enc.discard, *counts)
+            c0, c1, c2, c3, c4, c5, c6, c7, c8 = counts
+            try:
+                enc.pack_kinds(
+                    mv,
+                    4 * enc.discard,
+                    F[c0],
+                    F[c1],
+                    F[c2],
+                    F[c3],
+                    F[c4],
+                    F[c5],
+                    F[c6],
+                    F[c7],
+                    F[c8],
+                )
+            except IndexError:  # a count beyond the table
+                enc.pack_kinds(mv, 4 * enc.discard, *counts)
             self.discard = discard
             self.discard_counts = counts
         face_up = state.face_up
@@ -863,10 +883,14 @@ _COLORS: Final = tuple(Color)
 _GAME_OVER: Final = Phase.GAME_OVER
 
 
+#: Each card kind's code: a dict look-up costs less than reading ``Color.code``.
+_CODE: Final = {c: c.code for c in _COLORS}
+
+
 def _kinds(cards: Sequence[Color]) -> list[int]:
     counts = [0] * _KINDS
     for card in cards:
-        counts[card.code] += 1
+        counts[_CODE[card]] += 1
     return counts
 
 
