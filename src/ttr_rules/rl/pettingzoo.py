@@ -198,13 +198,17 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: None is accepted only once the game is over")
         index = int(action)
-        fixed = self._fixed
-        if not 0 <= index < len(fixed):
-            raise ValueError(f"action {action!r} outside the action space 0..{len(fixed) - 1}")
+        try:
+            if index < 0:
+                raise IndexError
+            chosen = self._fixed[index]
+        except IndexError:
+            raise ValueError(
+                f"action {action!r} outside the action space 0..{len(self._fixed) - 1}"
+            ) from None
         # PettingZoo zeroes the acting agent's accumulated reward here; before the end of the
         # game (the only time an agent acts) every reward is 0 already.
         before = self.state
-        chosen = fixed[index]
         # The engine checks the action (is_legal's and apply_action's one check, U22), and it
         # accepts exactly the mask's ones (tested for every index): checking the mask too
         # would need a copy of it that no agent can change.
