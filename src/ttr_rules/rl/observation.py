@@ -680,12 +680,13 @@ class _Board:
         check: list[int] = []
         if players is not self.players:
             seats, written = self.seats, self.kept
-            for seat in list(compress(enc.seat_range, map(is_not, players, seats))):
+            for seat in enc.seat_range:
                 ps = players[seat]
-                self._write_player(seat, ps, seats[seat])
-                seats[seat] = ps
-                if ps.tickets is not written[seat]:
-                    check.append(seat)
+                if ps is not seats[seat]:
+                    self._write_player(seat, ps, seats[seat])
+                    seats[seat] = ps
+                    if ps.tickets is not written[seat]:
+                        check.append(seat)
             self.players = players
         owners = state.route_owner
         joined: list[int] = []
