@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import networkx as nx
@@ -112,9 +112,10 @@ def test_station_pieces_written_from_their_shape(state: GameState) -> None:
     city of the piece) has the bytes of the piece written action by action; a piece of
     another shape is refused, with nothing written."""
     space = SPACES[state.num_players]
-    for piece in _legal_pieces(state):
-        if not piece or type(piece[0]) is not BuildStation:
+    for actions in _legal_pieces(state):
+        if not actions or type(actions[0]) is not BuildStation:
             continue
+        piece = cast("tuple[BuildStation, ...]", tuple(actions))
         reference = bytearray(space.size)
         space._write(piece, reference, state)
         shaped = bytearray(space.size)
