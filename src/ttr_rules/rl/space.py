@@ -550,7 +550,11 @@ class ActionSpace:
         and their bytes, one city's block of the layout, are copied to every other city of
         the piece: one join over the map's cities instead of a look-up per action (a piece
         has about 90 actions, and most station pieces are new). False, with nothing written,
-        for a piece of another shape (not written by the engine, then)."""
+        when the piece does not hold the same number of actions for each of its cities.
+
+        That every city's payments are the same is not checked here: it is how the station
+        family builds its pieces (``test_station_pieces_written_from_their_shape`` compares
+        this with the piece written action by action on random states)."""
         first = piece[0].city
         count = len(piece)
         n = 1
