@@ -39,12 +39,13 @@ timed total exceeds the plain step.
 included: env games with the part switched off, interleaved game by game (in shuffled order)
 with unchanged env games and engine games, in CPU time; it prints each way's µs per step, its
 ratio to the engine's decision and the time it saves. Switched off: the observation (a
-stand-in for the env's board returns one stale vector: no update, no new array) and the mask's bytes
-(the masks of the same games, recorded beforehand, handed out again; the engine's pieces of
-the legal actions are still made), and both ("neither"). A ceiling for what making a part
-cheaper can save; the parts' savings need not add up (together they may take the step under a
-cache's capacity). "neither" bounds the target: what it leaves over one engine decision is
-what the environment costs with a free observation and a free mask.
+stand-in for the env's board returns one stale vector: no update, no new array) and the
+mask's bytes (``ActionSpace._state_bytes`` of the same games, recorded beforehand, handed
+out again and wrapped as usual; the engine's pieces of the legal actions are still made),
+and both ("neither"). A ceiling for what making a part cheaper can save; the parts' savings
+need not add up (together they may take the step under a cache's capacity). "neither" bounds
+the target: what it leaves over one engine decision is what the environment costs with a free
+observation and a free mask.
 
 ``--regions engine,raw,env`` instead runs each named way once over the games, after a warm-up
 game, inside a call of ``math.prod`` (and nothing else there), and prints its decisions:
@@ -272,31 +273,28 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
     e = env(game_map, players)
     recorded: dict[int, list[Any]] = {}
     replay: list[Any] = []
-    own_mask = e._legal_mask
+    own_bytes = e.space._state_bytes
 
-    def record() -> Any:
-        mask = own_mask()
-        replay.append(mask)
-        return mask
+    def record(state: Any) -> Any:
+        legal = own_bytes(state)
+        replay.append(legal)
+        return legal
 
-    def replayed() -> Any:
-        state = e.state
-        if e._mask_of is not state:
-            _legal_pieces(state)
-            e._mask, e._mask_of = replay.pop(), state
-        return e._mask
+    def replayed(state: Any) -> Any:
+        _legal_pieces(state)
+        return replay.pop()
 
     stale = np.zeros(e._encoder.size, np.float32)
     # The board has slots: a stand-in for it that returns a stale vector, never updated.
     no_board: Any = types.SimpleNamespace(encode=lambda _state, _viewer: stale)
 
-    with swapped([(e, "_legal_mask", record)]):
+    with swapped([(e.space, "_state_bytes", record)]):
         for seed in seeds:
             replay.clear()
             env_games(e, range(seed, seed + 1))
             recorded[seed] = replay[::-1]
     no_observation = (e, "_board", no_board)
-    masks_replayed = (e, "_legal_mask", replayed)
+    masks_replayed = (e.space, "_state_bytes", replayed)
     ways: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
         "engine": (),
         "env as is": (),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import networkx as nx
@@ -104,6 +104,68 @@ def test_masks_from_the_engines_pieces(state: GameState) -> None:
     assert fresh._state_bytes(state) == reference
     if not state.is_terminal:
         assert (space.mask(state) == np.frombuffer(reference, np.bool_)).all()
+
+
+@given(states(players=st.integers(2, 5)))
+def test_station_pieces_written_from_their_shape(state: GameState) -> None:
+    """A station piece written from its shape (the first city's payments copied to every
+    city of the piece) has the bytes of the piece written action by action; a piece of
+    another shape is refused, with nothing written."""
+    space = SPACES[state.num_players]
+    for actions in _legal_pieces(state):
+        if not actions or type(actions[0]) is not BuildStation:
+            continue
+        piece = cast("tuple[BuildStation, ...]", tuple(actions))
+        reference = bytearray(space.size)
+        space._write(piece, reference, state)
+        shaped = bytearray(space.size)
+        assert space._write_stations(piece, shaped, state)
+        assert shaped == reference
+        for other in (piece[:-1], piece[1:], (*piece, piece[0])):
+            if other:
+                untouched = bytearray(space.size)
+                if not space._write_stations(other, untouched, state):
+                    assert untouched == bytearray(space.size)
+
+
+def test_a_station_piece_of_another_shape_is_written_action_by_action() -> None:
+    space = ActionSpace(EUROPE, 2)
+    cities = EUROPE.cities
+    piece = (
+        BuildStation(cities[0], Color.RED, 0),
+        BuildStation(cities[0], Color.BLUE, 0),
+        BuildStation(cities[1], Color.RED, 0),
+    )
+    state = new_game(EUROPE, 2, seed=1)
+    assert not space._write_stations(piece, bytearray(space.size), state)
+    legal = bytearray(space.size)
+    space._learn(piece, legal, state)
+    assert [i for i, b in enumerate(legal) if b] == sorted(space.index(a) for a in piece)
+
+
+@given(
+    st.sampled_from([3, 5, 7]).flatmap(
+        lambda n: st.lists(
+            st.tuples(*[st.sampled_from([None, *Color])] * n), min_size=1, max_size=6
+        )
+    )
+)
+def test_face_up_rows_written_slot_by_slot(rows: list[tuple[Color | None, ...]]) -> None:
+    """The face-up writer, given the row written before (the official five slots
+    unrolled, other lengths through the general loop), leaves the same entries as the row
+    written from scratch."""
+    from ttr_rules.rl.observation import _encoder
+
+    rules = attrs.evolve(EUROPE.rules, face_up_size=len(rows[0]))
+    encoder = _encoder(EUROPE, 2, rules)
+    buffer = np.zeros(encoder.size, dtype=np.float32)
+    previous = None
+    for row in rows:
+        encoder._write_face_up(buffer.data, row, previous)
+        scratch = np.zeros(encoder.size, dtype=np.float32)
+        encoder._write_face_up(scratch.data, row, None)
+        assert (buffer == scratch).all()
+        previous = row
 
 
 def test_the_pieces_memo_is_bounded_and_keeps_its_pieces() -> None:

@@ -160,16 +160,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.state.current]
         self._reset_done = True
 
-    def _legal_mask(self) -> NDArray[np.int8]:
-        state = self.state
-        if self._mask_of is not state:
-            # The agent's mask wraps the bytes themselves: step() does not read them (the
-            # engine's own check decides what is legal), so what an agent does to its mask
-            # changes nothing.
-            self._mask = np.frombuffer(self.space._state_bytes(state), INT8)
-            self._mask_of = state
-        return self._mask
-
     def observe(self, agent: str) -> Observation:
         """``{"observation": vector, "action_mask": int8 mask}`` of ``agent``."""
         if not self._reset_done:
@@ -181,7 +171,11 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         elif self._mask_of is state:
             mask = self._mask
         else:
-            mask = self._legal_mask()
+            # The agent's mask wraps the bytes themselves: step() does not read them (the
+            # engine's own check decides what is legal), so what an agent does to its mask
+            # changes nothing.
+            mask = self._mask = np.frombuffer(self.space._state_bytes(state), INT8)
+            self._mask_of = state
         return {
             "observation": self._board.encode(state, seat),
             "action_mask": mask,
@@ -198,13 +192,17 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: None is accepted only once the game is over")
         index = int(action)
-        fixed = self._fixed
-        if not 0 <= index < len(fixed):
-            raise ValueError(f"action {action!r} outside the action space 0..{len(fixed) - 1}")
+        try:
+            if index < 0:
+                raise IndexError
+            chosen = self._fixed[index]
+        except IndexError:
+            raise ValueError(
+                f"action {action!r} outside the action space 0..{len(self._fixed) - 1}"
+            ) from None
         # PettingZoo zeroes the acting agent's accumulated reward here; before the end of the
         # game (the only time an agent acts) every reward is 0 already.
         before = self.state
-        chosen = fixed[index]
         # The engine checks the action (is_legal's and apply_action's one check, U22), and it
         # accepts exactly the mask's ones (tested for every index): checking the mask too
         # would need a copy of it that no agent can change.

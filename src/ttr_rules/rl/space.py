@@ -29,7 +29,8 @@ station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index whateve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
 
@@ -154,6 +155,8 @@ class ActionSpace:
         fixed += [None] * (1 << self.offer_positions)
         self._station_base = len(fixed)
         stations = self._stations
+        #: A city's entries in the station block.
+        self._station_block = len(Color) * stations
         for city in self.map.cities:
             fixed += (BuildStation(city, c, k) for c in _CARD_COLORS for k in range(stations))
             fixed += (BuildStation(city, Color.LOCOMOTIVE, k) for k in range(1, stations + 1))
@@ -505,6 +508,8 @@ class ActionSpace:
         legal = bytearray(self._zeros)
         known = self._pieces
         for piece in _legal_pieces(state):
+            if not piece:  # no ticket draw, no station: nothing to look up
+                continue
             if type(piece) is tuple:
                 try:
                     span, ones = known[id(piece)]
@@ -521,7 +526,12 @@ class ActionSpace:
         :meth:`_state_bytes`), kept as a ``bytearray`` (assigning ``bytes`` to a slice
         copies them into a new bytearray first). The piece is kept alive beside its entry,
         so that its id is not reused while the entry lives."""
-        self._write(piece, legal, state)
+        if (
+            not piece
+            or type(piece[0]) is not BuildStation
+            or not self._write_stations(cast("tuple[BuildStation, ...]", piece), legal, state)
+        ):
+            self._write(piece, legal, state)
         low = self.index(piece[0], state) if piece else 0
         high = self.index(piece[-1], state) + 1 if piece else 0
         pieces = self._pieces
@@ -531,9 +541,45 @@ class ActionSpace:
         pieces[id(piece)] = (slice(low, high), legal[low:high])
         self._pieces_alive.append(piece)
 
+    def _write_stations(
+        self, piece: tuple[BuildStation, ...], legal: bytearray, state: GameState
+    ) -> bool:
+        """Write a station piece's ones into ``legal`` from its shape, as the station family
+        makes it (``moves.stations``): every city without a station, in map order, each with
+        the same payments in the same order. The first city's payments are found by identity
+        and their bytes, one city's block of the layout, are copied to every other city of
+        the piece: one join over the map's cities instead of a look-up per action (a piece
+        has about 90 actions, and most station pieces are new). False, with nothing written,
+        when the piece does not hold the same number of actions for each of its cities.
+
+        That every city's payments are the same is not checked here: it is how the station
+        family builds its pieces (``test_station_pieces_written_from_their_shape`` compares
+        this with the piece written action by action on random states)."""
+        first = piece[0].city
+        count = len(piece)
+        n = 1
+        while n < count and piece[n].city == first:
+            n += 1
+        cities = set(map(_CITY, piece[::n]))
+        if len(cities) * n != count:
+            return False
+        block, base = self._station_block, self._station_base
+        at = base + self._city_index[first] * block
+        self._write(piece[:n], legal, state)
+        blocks = (self._zeros[:block], bytes(legal[at : at + block]))
+        legal[base : base + len(self.map.cities) * block] = _join(
+            map(blocks.__getitem__, map(cities.__contains__, self.map.cities))
+        )
+        return True
+
 
 def _rebuild(game_map: GameMap, players: int, rules: Rules) -> ActionSpace:
     return ActionSpace(game_map, players, rules=rules)
+
+
+_CITY: Final = attrgetter("city")
+#: Joins byte blocks into a new bytearray (the separator is never changed).
+_join: Final = bytearray().join
 
 
 def _positions(bits: int) -> tuple[int, ...]:
