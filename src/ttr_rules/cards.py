@@ -149,14 +149,19 @@ def count_colors(cards: Iterable[Color], counts: list[int] | None = None) -> lis
     if counts is None:
         counts = [0] * len(COLORS)
     for card in cards:
-        counts[card.code] += 1
+        counts[_CODE[card]] += 1
     return counts
 
 
-def pile_counts(pile: Sequence[Color], before: Sequence[Color], counts: Sequence[int]) -> list[int]:
+#: Each card kind's code: a dict look-up costs less than reading ``Color.code``.
+_CODE: dict[Color, int] = {c: c.code for c in COLORS}
+
+
+def pile_counts(pile: Sequence[Color], before: Sequence[Color], counts: list[int]) -> list[int]:
     """The colour counts of ``pile``, given the ``counts`` of an earlier pile ``before``: a
     discard pile grows at its end, so when ``pile`` starts with ``before`` only the cards added
-    since are counted (otherwise, after a reshuffle, all of them). Cost: the added cards.
+    since are counted, into ``counts`` itself (otherwise, after a reshuffle, all of them, into
+    a new list). Cost: the added cards.
 
     >>> before = (Color.RED,)
     >>> pile_counts((Color.RED, Color.BLUE), before, count_colors(before))
@@ -166,5 +171,5 @@ def pile_counts(pile: Sequence[Color], before: Sequence[Color], counts: Sequence
     """
     n = len(before)
     if len(pile) >= n and pile[:n] == before:
-        return count_colors(pile[n:], list(counts))
+        return count_colors(pile[n:], counts)
     return count_colors(pile)

@@ -812,7 +812,7 @@ def _discard_counts(discard: tuple[Color, ...]) -> tuple[int, ...]:
     last, counts = _LAST_DISCARD[0]
     if discard is last:
         return counts
-    counts = tuple(pile_counts(discard, last, counts))
+    counts = tuple(pile_counts(discard, last, list(counts)))
     _LAST_DISCARD[0] = (discard, counts)
     return counts
 

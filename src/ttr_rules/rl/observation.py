@@ -34,6 +34,7 @@ from ttr_rules import (
     Rules,
 )
 
+from ..cards import count_colors, pile_counts
 from .space import offer_positions
 
 if TYPE_CHECKING:
@@ -435,7 +436,9 @@ class _Encoder:
         else:
             payment[tunnel.color.code] = length - tunnel.locomotives
             payment[-1] = tunnel.locomotives
-        self.pack_tunnel(mv, 4 * self.tunnel.start, *payment, *_kinds(tunnel.revealed), tunnel.owed)
+        self.pack_tunnel(
+            mv, 4 * self.tunnel.start, *payment, *count_colors(tunnel.revealed), tunnel.owed
+        )
 
     def _write_scalars(self, mv: memoryview, final: int | None, passes: int, turn: int) -> None:
         if final is None:
@@ -504,7 +507,7 @@ class _Encoder:
         self._write_scalars(mv, view.final_turns, view.passes, view.turn)
         rel = (view.current - viewer) % self.players
         mv[self.onehot_slice] = self.onehots[rel][_PHASES.index(view.phase)]
-        self.pack_kinds(mv, 4 * self.discard, *_kinds(view.discard))
+        self.pack_kinds(mv, 4 * self.discard, *count_colors(view.discard))
         if view.tunnel is not None:
             self._write_tunnel(mv, view.tunnel)
         self._write_face_up(mv, view.face_up, None)
@@ -831,12 +834,10 @@ class _Board:
         discard = state.discard
         if discard is not self.discard:
             before = self.discard
-            if before is not None and discard[: len(before)] == before:
-                counts = self.discard_counts  # its own list: updated in place
-                for card in discard[len(before) :]:
-                    counts[_CODE[card]] += 1
+            if before is None:
+                counts = count_colors(discard)
             else:
-                counts = _kinds(discard)
+                counts = pile_counts(discard, before, self.discard_counts)  # its own list
             c0, c1, c2, c3, c4, c5, c6, c7, c8 = counts
             try:
                 enc.pack_kinds(
@@ -882,17 +883,6 @@ _frombuffer: Final = np.frombuffer
 _join: Final = bytearray().join
 _COLORS: Final = tuple(Color)
 _GAME_OVER: Final = Phase.GAME_OVER
-
-
-#: Each card kind's code: a dict look-up costs less than reading ``Color.code``.
-_CODE: Final = {c: c.code for c in _COLORS}
-
-
-def _kinds(cards: Sequence[Color]) -> list[int]:
-    counts = [0] * _KINDS
-    for card in cards:
-        counts[_CODE[card]] += 1
-    return counts
 
 
 _last_encoder: list[tuple[GameMap, int, Rules, _Encoder]] = []
