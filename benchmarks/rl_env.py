@@ -57,13 +57,14 @@ from __future__ import annotations
 
 import argparse
 import gc
-import math
 import random
 import sys
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -339,20 +340,16 @@ def run_regions(
     seeds: range,
     before_pick: Callable[[], object],
 ) -> None:
-    """Each named run inside ``math.prod`` (callgrind's measured region), with its decisions;
-    ``before_pick`` is called, unmeasured, just before the pick run."""
-
-    class Region:
-        def __init__(self, name: str) -> None:
-            self.name = name
-
-        def __mul__(self, _other: object) -> int:
-            return runs[self.name](seeds)
+    """Each named run inside ``math.prod`` (callgrind's measured region, see
+    ``callgrind/region.py``), with its decisions; ``before_pick`` is called, unmeasured, just
+    before the pick run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "callgrind"))
+    from region import measured
 
     for name in names:
         if name == "pick":
             before_pick()
-        decisions = math.prod([0], start=Region(name))
+        decisions = measured(partial(runs[name], seeds))
         print(f"{name} {decisions}", flush=True)
 
 

@@ -137,6 +137,10 @@ class Hand:
         return ", ".join(parts) or "no cards"
 
 
+#: Each card kind's code: a dict look-up costs less than reading ``Color.code``.
+_CODE: dict[Color, int] = {c: c.code for c in COLORS}
+
+
 def count_colors(cards: Iterable[Color], counts: list[int] | None = None) -> list[int]:
     """Add one to ``counts`` (one count per :data:`COLORS` entry, by ``code``) for each of
     ``cards``, and return it; without ``counts``, a new list of zeros is counted into.
@@ -151,10 +155,6 @@ def count_colors(cards: Iterable[Color], counts: list[int] | None = None) -> lis
     for card in cards:
         counts[_CODE[card]] += 1
     return counts
-
-
-#: Each card kind's code: a dict look-up costs less than reading ``Color.code``.
-_CODE: dict[Color, int] = {c: c.code for c in COLORS}
 
 
 def pile_counts(pile: Sequence[Color], before: Sequence[Color], counts: list[int]) -> list[int]:

@@ -33,8 +33,8 @@ from ttr_rules import (
     PlayerView,
     Rules,
 )
+from ttr_rules.cards import count_colors, pile_counts
 
-from ..cards import count_colors, pile_counts
 from .space import offer_positions
 
 if TYPE_CHECKING:
