@@ -24,7 +24,7 @@ from ..moves.turn import termination
 from ..rules import Rules
 from ..state import GameState
 from .tickets import ticket_result
-from .trail import longest_trail
+from .trail import longest_trail, network_trail
 
 __all__ = [
     "Outcome",
@@ -96,8 +96,9 @@ def longest_path(state: GameState, player: int) -> int:
     >>> longest_path(state, 0), longest_path(state, 1)
     (6, 0)
     """
-    ends = map_index(state.map).route_ends
-    return longest_trail([ends[rid] for rid in state.routes_of(player)])
+    index = map_index(state.map)
+    ends = index.route_ends
+    return network_trail([ends[rid] for rid in state.routes_of(player)], len(index.city_routes))
 
 
 # --------------------------------------------------------------------------------------------
@@ -118,8 +119,10 @@ def final_scores(state: GameState) -> tuple[PlayerScore, ...]:
     """
     rules = state.rules
     owned = _owned_routes(state)
-    ends = map_index(state.map).route_ends
-    paths = [longest_trail([ends[rid] for rid in routes]) for routes in owned]
+    index = map_index(state.map)
+    ends = index.route_ends
+    size = len(index.city_routes)
+    paths = [network_trail([ends[rid] for rid in routes], size) for routes in owned]
     holders = _express_holders(paths, rules)
     scores = []
     for seat, player in enumerate(state.players):

@@ -14,7 +14,7 @@ from attrs import frozen
 
 from ..maps.index import Edge, MapIndex, map_index
 from ..state import GameState
-from .unionfind import DisjointSets
+from .unionfind import DisjointSets, component_labels
 
 __all__ = ["Assignment", "TicketResult", "ticket_result"]
 
@@ -40,18 +40,20 @@ _Option = tuple[int, int, int, int]
 def ticket_result(state: GameState, player: int, owned: Sequence[int]) -> TicketResult:
     """Kept tickets scored on the final network (E65), with the best station assignment.
 
-    The own network's components come from a union-find over city indices. Tickets already
+    The own network's components label the cities (:func:`component_labels`). Tickets already
     connected score whatever the stations do; the others ("open" tickets) are decided by the
     search over station assignments (:func:`_best_assignment`).
     """
     index = map_index(state.map)
     ends = index.route_ends
-    network = DisjointSets.joined(ends[rid][:2] for rid in owned)
+    network = component_labels(len(index.city_routes), [ends[rid] for rid in owned])
     points = completed = 0
     open_tickets: list[Edge] = []
+    ticket_ends = index.ticket_ends
     for tid in state.players[player].tickets:
-        a, b, value = index.ticket_ends[tid]
-        ra, rb = network.find(a), network.find(b)
+        a, b, value = ticket_ends[tid]
+        ra = network[a]
+        rb = network[b]
         if ra == rb:
             points += value
             completed += 1
@@ -70,9 +72,10 @@ def ticket_result(state: GameState, player: int, owned: Sequence[int]) -> Ticket
 
 
 def _station_options(
-    state: GameState, index: MapIndex, player: int, network: DisjointSets
+    state: GameState, index: MapIndex, player: int, network: list[int]
 ) -> list[_Option]:
-    """Every opponent route a station may use (E55, E58), by station then route id.
+    """Every opponent route a station may use (E55, E58), by station then route id, between
+    the components ``network`` labels.
 
     Only a claimed route of another player touching the station's city qualifies. A route
     inside one component of the own network changes nothing and is dropped; of several routes
@@ -89,7 +92,8 @@ def _station_options(
             if holder is None or holder == player:
                 continue
             a, b, _ = ends[rid]
-            ra, rb = network.find(a), network.find(b)
+            ra = network[a]
+            rb = network[b]
             pair = (ra, rb) if ra < rb else (rb, ra)
             if ra != rb and pair not in seen:
                 seen.add(pair)
@@ -97,16 +101,25 @@ def _station_options(
     return options
 
 
-def _useful_options(options: list[_Option], open_tickets: list[Edge]) -> list[_Option]:
-    """Drop the options that can never complete a ticket in any assignment.
+def _useful_options(
+    options: list[_Option], open_tickets: list[Edge]
+) -> tuple[list[_Option], list[Edge]]:
+    """The options that may complete a ticket in some assignment, and the open tickets they
+    may complete together.
 
-    Options are edges between own-network components. An edge to a component that no other
-    option touches and that holds no ticket end cannot lie on a path between ticket ends, so
-    such dangling edges are removed repeatedly; then edges of option-graph components holding
-    no ticket whose ends they connect are removed. A dropped option scores exactly as "no
-    route", which the tie-break prefers, so the result is unchanged (U9).
+    Options are edges between own-network components. Only a ticket with both ends on option
+    edges can be completed by them ("candidates"); without one no option helps, which is
+    usually known at once. An edge to a component that no other option touches and that holds
+    no candidate's end cannot lie on a path between the ends of a candidate, so such dangling
+    edges are removed repeatedly; then edges of option-graph components holding no candidate
+    whose ends they connect are removed. A dropped option scores exactly as "no route", which
+    the tie-break prefers, so the result is unchanged (U9).
     """
-    terminals = {x for a, b, _ in open_tickets for x in (a, b)}
+    touched = {x for option in options for x in option[2:]}
+    candidates = [t for t in open_tickets if t[0] in touched and t[1] in touched]
+    if not candidates:
+        return [], []
+    terminals = {x for a, b, _ in candidates for x in (a, b)}
     while True:
         degree: dict[int, int] = {}
         for _, _, a, b in options:
@@ -121,8 +134,9 @@ def _useful_options(options: list[_Option], open_tickets: list[Edge]) -> list[_O
             break
         options = kept
     link = DisjointSets.joined((a, b) for _, _, a, b in options)
-    reachable = {link.find(a) for a, b, _ in open_tickets if link.connected(a, b)}
-    return [o for o in options if link.find(o[2]) in reachable]
+    reachable = [t for t in candidates if link.connected(t[0], t[1])]
+    roots = {link.find(a) for a, _, _ in reachable}
+    return [o for o in options if link.find(o[2]) in roots], reachable
 
 
 def _best_assignment(
@@ -136,25 +150,19 @@ def _best_assignment(
     stations in building order) and one replaces the best only when strictly better in
     (points, completed), so the first best found has the lowest route ids.
     """
-    options = _useful_options(options, open_tickets)
+    options, reachable = _useful_options(options, open_tickets)
     none: Assignment = (None,) * station_count
     if not options:
         return 0, 0, none
     choices: list[list[_Option | None]] = [[None] for _ in range(station_count)]
     for usable in options:
         choices[usable[0]].append(usable)
-    reachable = _reachable_tickets(options, open_tickets)
     ceiling = (sum(2 * v for _, _, v in reachable), len(reachable))
     can_stop = all(v >= 0 for _, _, v in reachable)
     best_key = (0, 0)
     best = none
     for combo in product(*choices):
-        link = DisjointSets.joined((o[2], o[3]) for o in combo if o is not None)
-        gain = done = 0
-        for a, b, value in reachable:
-            if link.connected(a, b):
-                gain += 2 * value
-                done += 1
+        gain, done = _gain(combo, reachable)
         if (gain, done) > best_key:
             best_key = (gain, done)
             best = tuple(None if o is None else o[1] for o in combo)
@@ -163,7 +171,30 @@ def _best_assignment(
     return best_key[0], best_key[1], best
 
 
-def _reachable_tickets(options: list[_Option], open_tickets: list[Edge]) -> list[Edge]:
-    """The open tickets whose ends all the options together could connect."""
-    link = DisjointSets.joined((a, b) for _, _, a, b in options)
-    return [t for t in open_tickets if link.connected(t[0], t[1])]
+def _gain(combo: Sequence[_Option | None], tickets: list[Edge]) -> tuple[int, int]:
+    """The points gained (twice each value: a failed ticket's loss undone) and the tickets
+    completed when the stations use the routes of ``combo`` (E57: they chain).
+
+    A union-find in a dict over the few joined components, without path compression: a combo
+    has one edge per station at most."""
+    parent: dict[int, int] = {}
+    for option in combo:
+        if option is not None:
+            a = option[2]
+            while a in parent:
+                a = parent[a]
+            b = option[3]
+            while b in parent:
+                b = parent[b]
+            if a != b:
+                parent[a] = b
+    gain = done = 0
+    for a, b, value in tickets:
+        while a in parent:
+            a = parent[a]
+        while b in parent:
+            b = parent[b]
+        if a == b:
+            gain += 2 * value
+            done += 1
+    return gain, done

@@ -30,11 +30,33 @@ def longest_trail(edges: Sequence[Edge]) -> int:
     """The length of the longest trail over ``edges`` (``(u, v, length)``, ``length >= 1``):
     each edge used at most once, vertices revisitable, loops and parallel edges allowed (E72).
 
-    Exact; each connected component is solved on its own (:func:`_component_trail`).
+    Exact. The vertices are numbered ``0 .. n - 1`` in order of appearance and the graph goes to
+    :func:`network_trail`.
     """
-    best = 0
-    for component in _components(edges):
-        best = max(best, _component_trail(component))
+    number: dict[int, int] = {}
+    numbered = [
+        (number.setdefault(u, len(number)), number.setdefault(v, len(number)), length)
+        for u, v, length in edges
+    ]
+    return network_trail(numbered, len(number))
+
+
+def network_trail(edges: Sequence[Edge], size: int, search_limit: int = _SEARCH_LIMIT) -> int:
+    """The longest trail over ``edges`` whose vertices are ``0 .. size - 1`` (E72): a player's
+    routes by city index.
+
+    The hanging trees of every component are cut off at once (:func:`_peel`), which measures
+    the longest trail of each component that is a tree (a path included); what is left, the
+    core, is solved one connected component at a time (:func:`_core_trail`; the core of a
+    connected graph is connected).
+    """
+    peeled = _peel(edges, size)
+    best = peeled.inside
+    if peeled.core:
+        for component in _components(peeled.core):
+            length = _core_trail(component, peeled, search_limit)
+            if length > best:
+                best = length
     return best
 
 
@@ -45,98 +67,113 @@ def _components(edges: Sequence[Edge]) -> list[list[Edge]]:
 
 @frozen(eq=False)
 class _Peeled:
-    """A component with its hanging trees cut off (see :func:`_peel`)."""
+    """A graph with its hanging trees cut off (see :func:`_peel`)."""
 
     #: The edges of the 2-core: every vertex has degree >= 2 in it.
     core: list[Edge]
-    #: The two longest descents into the trees hanging at each core vertex (0 when none).
-    down1: dict[int, int]
-    down2: dict[int, int]
+    #: The two longest descents into the trees hanging at each core vertex (0 when none), by
+    #: vertex.
+    down1: list[int]
+    down2: list[int]
     #: The longest path lying in the trees without entering the core.
     inside: int
 
 
-def _peel(edges: list[Edge]) -> _Peeled:
-    """Cut the trees off the component by repeatedly removing degree-1 vertices.
+def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
+    """Cut the trees off the graph (vertices ``0 .. size - 1``) by repeatedly removing
+    degree-1 vertices.
 
     Tree parts can be left and entered once only, so a trail meets the trees hanging at a core
     vertex ``x`` in at most two descents from ``x`` (at its start and at its end); only the two
-    longest matter. Paths that stay in a tree are measured on the way (``inside``).
+    longest matter. Paths that stay in a tree are measured on the way (``inside``): through a
+    vertex when its last edge goes. The one edge left at a leaf is the exclusive or of the ids
+    of the edges still at it (a loop adds its id twice, and keeps its vertex off the leaves).
     """
-    degree: dict[int, int] = {}
-    incident: dict[int, set[int]] = {}
+    degree = [0] * size
+    incident = [0] * size
     for eid, (u, v, _) in enumerate(edges):
-        for x in (u, v):
-            degree[x] = degree.get(x, 0) + 1
-            incident.setdefault(x, set()).add(eid)
-    down1 = dict.fromkeys(degree, 0)
-    down2 = dict.fromkeys(degree, 0)
+        degree[u] += 1
+        degree[v] += 1
+        incident[u] ^= eid
+        incident[v] ^= eid
+    down1 = [0] * size
+    down2 = [0] * size
     alive = [True] * len(edges)
     inside = 0
-    leaves = [v for v, d in degree.items() if d == 1]
+    leaves = [x for x, d in enumerate(degree) if d == 1]
     while leaves:
         leaf = leaves.pop()
         if degree[leaf] != 1:
             continue  # the other end of an edge whose leaf was removed first
-        (eid,) = incident[leaf]
-        u, v, length = edges[eid]
-        x = v if u == leaf else u
-        inside = max(inside, down1[leaf] + down2[leaf])
+        eid = incident[leaf]
+        u, x, length = edges[eid]
+        if x == leaf:
+            x = u
+        through = down1[leaf] + down2[leaf]
+        if through > inside:
+            inside = through
         height = length + down1[leaf]
         if height > down1[x]:
-            down1[x], down2[x] = height, down1[x]
+            down2[x] = down1[x]
+            down1[x] = height
         elif height > down2[x]:
             down2[x] = height
         alive[eid] = False
-        incident[leaf].clear()
-        incident[x].discard(eid)
         degree[leaf] = 0
+        incident[x] ^= eid
         degree[x] -= 1
         if degree[x] == 1:
             leaves.append(x)
-    for x, d in degree.items():
-        if d == 0:
-            inside = max(inside, down1[x] + down2[x])
+        elif not degree[x]:
+            through = down1[x] + down2[x]  # the last vertex of a tree
+            if through > inside:
+                inside = through
     core = [edge for edge, kept in zip(edges, alive, strict=True) if kept]
     return _Peeled(core, down1, down2, inside)
 
 
 def _component_trail(edges: list[Edge], search_limit: int = _SEARCH_LIMIT) -> int:
-    """The longest trail of one connected component.
+    """The longest trail of one connected component (any integer vertices): see
+    :func:`network_trail`; a core of more than ``search_limit`` contracted edges goes to
+    :func:`_branch_and_bound`."""
+    number: dict[int, int] = {}
+    numbered = [
+        (number.setdefault(u, len(number)), number.setdefault(v, len(number)), length)
+        for u, v, length in edges
+    ]
+    return network_trail(numbered, len(number), search_limit)
 
-    The hanging trees are cut off (:func:`_peel`); on the remaining core a trail is one
-    optional tree descent, a trail of core edges from ``x`` to ``y``, and one optional tree
-    descent. If no trees hang and every core degree is even, an Euler circuit uses every edge.
-    Otherwise every longest trail ends at odd-degree vertices (a longest trail ending at an even
-    vertex, or a closed one, could be extended by an unused edge there), so core vertices of
-    degree 2 without trees are never endpoints and their two edges merge into one
-    (:func:`_contract`); a memoized depth-first search then starts from every possible end.
-    A component without a city of degree 3 or more is a path or a cycle: all of it. A core of
-    more than ``search_limit`` contracted edges goes to :func:`_branch_and_bound` instead.
+
+def _core_trail(core: list[Edge], peeled: _Peeled, search_limit: int) -> int:
+    """The longest trail of one connected component of the core, with its tree descents.
+
+    A trail is one optional tree descent, a trail of core edges from ``x`` to ``y``, and one
+    optional tree descent. If no trees hang and every core degree is even, an Euler circuit
+    uses every edge. Otherwise every longest trail ends at odd-degree vertices (a longest trail
+    ending at an even vertex, or a closed one, could be extended by an unused edge there), so
+    core vertices of degree 2 without trees are never endpoints and their two edges merge into
+    one (:func:`_contract`); a memoized depth-first search then starts from every possible end.
+    A core of more than ``search_limit`` contracted edges goes to :func:`_branch_and_bound`
+    instead.
     """
-    if len(edges) < 3 or _max_degree(edges) <= 2:
-        return sum(length for _, _, length in edges)
-    peeled = _peel(edges)
-    core = peeled.core
-    if not core:
-        return peeled.inside
     degree: dict[int, int] = {}
     total = 0
     for u, v, length in core:
         degree[u] = degree.get(u, 0) + 1
         degree[v] = degree.get(v, 0) + 1
         total += length
-    hanging = {x for x in degree if peeled.down1[x]}
-    odd = [x for x in degree if (degree[x] + (x in hanging) + (peeled.down2[x] > 0)) % 2]
+    down1, down2 = peeled.down1, peeled.down2
+    hanging = {x for x in degree if down1[x]}
+    odd = [x for x in degree if (degree[x] + (x in hanging) + (down2[x] > 0)) % 2]
     if not odd and not hanging:
         return total  # an Euler circuit uses every edge
     contracted = _contract(core, degree, hanging)
     if len(contracted) > search_limit:
         with_descents = contracted + _descent_edges(degree, peeled)
-        return max(peeled.inside, _branch_and_bound(with_descents))
+        return _branch_and_bound(with_descents)
     starts = sorted(hanging.union(odd))
     bound = _upper_bound(contracted, peeled)
-    return max(peeled.inside, _search(contracted, starts, peeled, bound))
+    return _search(contracted, starts, peeled, bound)
 
 
 def _descent_edges(core_degree: dict[int, int], peeled: _Peeled) -> list[Edge]:
@@ -154,14 +191,6 @@ def _descent_edges(core_degree: dict[int, int], peeled: _Peeled) -> list[Edge]:
                 pendants.append((x, fresh, descent))
                 fresh += 1
     return pendants
-
-
-def _max_degree(edges: list[Edge]) -> int:
-    degree: dict[int, int] = {}
-    for u, v, _ in edges:
-        degree[u] = degree.get(u, 0) + 1
-        degree[v] = degree.get(v, 0) + 1
-    return max(degree.values())
 
 
 def _contract(edges: list[Edge], degree: dict[int, int], keep: set[int]) -> list[Edge]:
