@@ -25,6 +25,7 @@ from ..rules import Rules
 from ..state import GameState
 from .tickets import ticket_result
 from .trail import longest_trail, network_trail
+from .unionfind import component_labels
 
 __all__ = [
     "Outcome",
@@ -118,15 +119,20 @@ def final_scores(state: GameState) -> tuple[PlayerScore, ...]:
     [(8, 6, 10, 12, 30), (1, 1, 0, 12, 13)]
     """
     rules = state.rules
-    owned = _owned_routes(state)
     index = map_index(state.map)
     ends = index.route_ends
     size = len(index.city_routes)
-    paths = [network_trail([ends[rid] for rid in routes], size) for routes in owned]
+    networks = []
+    paths = []
+    for routes in _owned_routes(state):
+        edges = [ends[rid] for rid in routes]
+        network = component_labels(size, edges)
+        networks.append(network)
+        paths.append(network_trail(edges, size, network))
     holders = _express_holders(paths, rules)
     scores = []
     for seat, player in enumerate(state.players):
-        tickets = ticket_result(state, seat, owned[seat])
+        tickets = ticket_result(state, seat, networks[seat])
         reserve = max(0, rules.stations_per_player - len(player.stations))
         station_bonus = reserve * rules.station_bonus
         express = rules.longest_path_bonus if seat in holders else 0

@@ -14,7 +14,7 @@ from attrs import frozen
 
 from ..maps.index import Edge, MapIndex, map_index
 from ..state import GameState
-from .unionfind import DisjointSets, component_labels
+from .unionfind import DisjointSets
 
 __all__ = ["Assignment", "TicketResult", "ticket_result"]
 
@@ -37,16 +37,15 @@ class TicketResult:
 _Option = tuple[int, int, int, int]
 
 
-def ticket_result(state: GameState, player: int, owned: Sequence[int]) -> TicketResult:
+def ticket_result(state: GameState, player: int, network: Sequence[int]) -> TicketResult:
     """Kept tickets scored on the final network (E65), with the best station assignment.
 
-    The own network's components label the cities (:func:`component_labels`). Tickets already
+    ``network`` labels each city by its component of the player's own routes
+    (:func:`~ttr_rules.scoring.unionfind.component_labels`). Tickets already
     connected score whatever the stations do; the others ("open" tickets) are decided by the
     search over station assignments (:func:`_best_assignment`).
     """
     index = map_index(state.map)
-    ends = index.route_ends
-    network = component_labels(len(index.city_routes), [ends[rid] for rid in owned])
     points = completed = 0
     open_tickets: list[Edge] = []
     ticket_ends = index.ticket_ends
@@ -72,7 +71,7 @@ def ticket_result(state: GameState, player: int, owned: Sequence[int]) -> Ticket
 
 
 def _station_options(
-    state: GameState, index: MapIndex, player: int, network: list[int]
+    state: GameState, index: MapIndex, player: int, network: Sequence[int]
 ) -> list[_Option]:
     """Every opponent route a station may use (E55, E58), by station then route id, between
     the components ``network`` labels.

@@ -8,12 +8,12 @@ branch and bound over T-join relaxations.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from heapq import heappop, heappush
+from operator import itemgetter
 
-from attrs import frozen
-
-from .unionfind import DisjointSets
+from .unionfind import DisjointSets, component_labels
 
 __all__ = ["Edge", "longest_trail"]
 
@@ -41,23 +41,58 @@ def longest_trail(edges: Sequence[Edge]) -> int:
     return network_trail(numbered, len(number))
 
 
-def network_trail(edges: Sequence[Edge], size: int, search_limit: int = _SEARCH_LIMIT) -> int:
+def network_trail(
+    edges: Sequence[Edge],
+    size: int,
+    labels: Sequence[int] | None = None,
+    search_limit: int = _SEARCH_LIMIT,
+) -> int:
     """The longest trail over ``edges`` whose vertices are ``0 .. size - 1`` (E72): a player's
-    routes by city index.
+    routes by city index. ``labels``: the component label of each vertex
+    (:func:`~ttr_rules.scoring.unionfind.component_labels` of ``edges``), when known.
 
-    The hanging trees of every component are cut off at once (:func:`_peel`), which measures
-    the longest trail of each component that is a tree (a path included); what is left, the
-    core, is solved one connected component at a time (:func:`_core_trail`; the core of a
-    connected graph is connected).
+    A trail stays in one connected component and is no longer than the component's total
+    length. A component of at most two edges is one trail; the others are solved by decreasing
+    total (:func:`_connected_trail`), until no total beats the longest trail found.
+    """
+    if labels is None:
+        labels = component_labels(size, edges)
+    components: defaultdict[int, list[Edge]] = defaultdict(list)
+    for edge in edges:
+        components[labels[edge[0]]].append(edge)
+    best = 0
+    large: list[tuple[int, list[Edge]]] = []
+    for component in components.values():
+        if len(component) > 2:
+            large.append((sum(map(_length, component)), component))
+        else:
+            total = component[0][2] if len(component) == 1 else component[0][2] + component[1][2]
+            if total > best:
+                best = total
+    large.sort(key=_length_first, reverse=True)
+    for total, component in large:
+        if total <= best:
+            break
+        length = _connected_trail(component, size, search_limit)
+        if length > best:
+            best = length
+    return best
+
+
+_length = itemgetter(2)
+_length_first = itemgetter(0)
+
+
+def _connected_trail(edges: Sequence[Edge], size: int, search_limit: int) -> int:
+    """The longest trail of one connected component (vertices below ``size``).
+
+    Its hanging trees are cut off (:func:`_peel`), which measures it if it is a tree (a path
+    included); the core that is left, connected, is solved by :func:`_core_trail`.
     """
     peeled = _peel(edges, size)
-    best = peeled.inside
-    if peeled.core:
-        for component in _components(peeled.core):
-            length = _core_trail(component, peeled, search_limit)
-            if length > best:
-                best = length
-    return best
+    if not peeled.core:
+        return peeled.inside
+    return max(peeled.inside, _core_trail(peeled.core, peeled, search_limit))
 
 
 def _components(edges: Sequence[Edge]) -> list[list[Edge]]:
@@ -65,18 +100,20 @@ def _components(edges: Sequence[Edge]) -> list[list[Edge]]:
     return [[edges[eid] for eid in group] for group in _edge_components(edges, range(len(edges)))]
 
 
-@frozen(eq=False)
 class _Peeled:
     """A graph with its hanging trees cut off (see :func:`_peel`)."""
 
-    #: The edges of the 2-core: every vertex has degree >= 2 in it.
-    core: list[Edge]
-    #: The two longest descents into the trees hanging at each core vertex (0 when none), by
-    #: vertex.
-    down1: list[int]
-    down2: list[int]
-    #: The longest path lying in the trees without entering the core.
-    inside: int
+    __slots__ = ("core", "down1", "down2", "inside")
+
+    def __init__(self, core: list[Edge], down1: list[int], down2: list[int], inside: int) -> None:
+        #: The edges of the 2-core: every vertex has degree >= 2 in it.
+        self.core = core
+        #: The two longest descents into the trees hanging at each core vertex (0 when none),
+        #: by vertex.
+        self.down1 = down1
+        self.down2 = down2
+        #: The longest path lying in the trees without entering the core.
+        self.inside = inside
 
 
 def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
@@ -96,11 +133,17 @@ def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
         degree[v] += 1
         incident[u] ^= eid
         incident[v] ^= eid
+    leaves = []
+    for u, v, _ in edges:
+        if degree[u] == 1:
+            leaves.append(u)
+        if degree[v] == 1:
+            leaves.append(v)
     down1 = [0] * size
     down2 = [0] * size
     alive = [True] * len(edges)
+    removed = 0
     inside = 0
-    leaves = [x for x, d in enumerate(degree) if d == 1]
     while leaves:
         leaf = leaves.pop()
         if degree[leaf] != 1:
@@ -109,9 +152,10 @@ def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
         u, x, length = edges[eid]
         if x == leaf:
             x = u
-        through = down1[leaf] + down2[leaf]
-        if through > inside:
-            inside = through
+        if down2[leaf]:  # a path through the leaf; with one descent, x's paths are longer
+            through = down1[leaf] + down2[leaf]
+            if through > inside:
+                inside = through
         height = length + down1[leaf]
         if height > down1[x]:
             down2[x] = down1[x]
@@ -119,6 +163,7 @@ def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
         elif height > down2[x]:
             down2[x] = height
         alive[eid] = False
+        removed += 1
         degree[leaf] = 0
         incident[x] ^= eid
         degree[x] -= 1
@@ -128,6 +173,8 @@ def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
             through = down1[x] + down2[x]  # the last vertex of a tree
             if through > inside:
                 inside = through
+    if removed == len(edges):
+        return _Peeled([], down1, down2, inside)
     core = [edge for edge, kept in zip(edges, alive, strict=True) if kept]
     return _Peeled(core, down1, down2, inside)
 
@@ -141,7 +188,7 @@ def _component_trail(edges: list[Edge], search_limit: int = _SEARCH_LIMIT) -> in
         (number.setdefault(u, len(number)), number.setdefault(v, len(number)), length)
         for u, v, length in edges
     ]
-    return network_trail(numbered, len(number), search_limit)
+    return network_trail(numbered, len(number), search_limit=search_limit)
 
 
 def _core_trail(core: list[Edge], peeled: _Peeled, search_limit: int) -> int:
