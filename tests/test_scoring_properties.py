@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ttr_rules import (
     GameMap,
     GameState,
+    PlayerScore,
     Rules,
     final_scores,
     longest_path,
@@ -24,7 +25,9 @@ from ttr_rules import (
     winners,
 )
 from ttr_rules.scenario import InjectedTicket
+from ttr_rules.scoring import rank_winners
 from ttr_rules.scoring.trail import _branch_and_bound, _component_trail, _components, longest_trail
+from ttr_rules.scoring.unionfind import component_labels
 from ttr_rules.testing import playout, random_chooser
 
 Edge = tuple[int, int, int]
@@ -371,3 +374,173 @@ def test_e20b_every_route_owned_is_scored() -> None:
     assert scores[1].longest_path == brute_longest_trail(europe_edges(state.routes_of(1)))
     assert scores[0].express_bonus == state.rules.longest_path_bonus
     check_breakdown(state)
+
+
+# -- fast paths of final scoring against their plain computations ------------------------------
+
+
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=40),
+        )
+    )
+)
+def test_component_labels_are_the_smallest_vertex_of_each_component(
+    case: tuple[int, list[tuple[int, int]]],
+) -> None:
+    size, pairs = case
+    graph = nx.Graph()
+    graph.add_nodes_from(range(size))
+    graph.add_edges_from(pairs)
+    expected = [0] * size
+    for component in nx.connected_components(graph):
+        for x in component:
+            expected[x] = min(component)
+    assert component_labels(size, pairs) == expected
+
+
+@st.composite
+def forests_of_small_graphs(draw: st.DrawFn) -> list[Edge]:
+    """Several small graphs side by side (each on its own vertices): trees, paths, cycles and
+    denser ones, so that components are skipped by their total and solved in turn."""
+    edges: list[Edge] = []
+    base = 0
+    for _ in range(draw(st.integers(1, 5))):
+        part = draw(
+            st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(1, 6)), max_size=7)
+        )
+        edges += [(u + base, v + base, w) for u, v, w in part]
+        base += 5
+    return draw(st.permutations(edges))
+
+
+def component_brute_force(edges: Sequence[Edge]) -> int:
+    """The best over the connected components (networkx) of the memoized brute force, or of the
+    branch and bound alone (tested against it above) on components too large for it."""
+    graph = nx.MultiGraph()
+    for eid, (u, v, _) in enumerate(edges):
+        graph.add_edge(u, v, key=eid)
+    best = 0
+    for vertices in nx.connected_components(graph):
+        component = [edge for edge in edges if edge[0] in vertices]
+        exact = (
+            memo_longest_trail if len(component) <= 14 else (lambda es: _branch_and_bound(es, 0))
+        )
+        best = max(best, exact(component))
+    return best
+
+
+@given(forests_of_small_graphs())
+def test_longest_trail_of_several_components_equals_brute_force(edges: list[Edge]) -> None:
+    assert longest_trail(edges) == memo_longest_trail(edges) == component_brute_force(edges)
+
+
+@given(st.integers(2, 5), st.integers(0, 10_000), st.sampled_from([100, 250, None]))
+def test_longest_paths_of_random_games_equal_brute_force(
+    players: int, seed: int, steps: int | None
+) -> None:
+    *_, state = random_play(players, seed, steps)
+    scores = final_scores(state)
+    for seat in range(players):
+        expected = component_brute_force(europe_edges(state.routes_of(seat)))
+        assert longest_path(state, seat) == scores[seat].longest_path == expected
+
+
+def exhaustive_tickets(state: GameState, seat: int) -> tuple[int, int, tuple[int | None, ...]]:
+    """:func:`brute_tickets` with connectivity by networkx: every assignment of every station
+    to no route or any adjacent opponent route, the best (points, completed), then the lowest
+    route ids, None first (U9). Fast enough for the three stations of a random game."""
+    game_map = state.map
+    own = [r for r, owner in enumerate(state.route_owner) if owner == seat]
+    choices = [
+        [None]
+        + [
+            r.id
+            for r in game_map.routes
+            if city in (r.a, r.b) and state.route_owner[r.id] not in (None, seat)
+        ]
+        for city in state.players[seat].stations
+    ]
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    chosen: tuple[int | None, ...] = ()
+    for combo in product(*choices):
+        graph = nx.Graph()
+        graph.add_nodes_from(game_map.cities)
+        routes = [game_map.routes[r] for r in own + [r for r in combo if r is not None]]
+        graph.add_edges_from((route.a, route.b) for route in routes)
+        points = done = 0
+        for t in state.players[seat].tickets:
+            ticket = game_map.tickets[t]
+            if nx.has_path(graph, ticket.a, ticket.b):
+                points, done = points + ticket.points, done + 1
+            else:
+                points -= ticket.points
+        key = (points, done, tuple(1 if r is None else -r for r in combo))
+        if best is None or key > best:
+            best, chosen = key, combo
+    assert best is not None
+    return best[0], best[1], chosen
+
+
+@given(st.integers(2, 5), st.integers(0, 10_000), st.sampled_from([150, None]))
+def test_tickets_of_random_games_equal_the_exhaustive_assignment(
+    players: int, seed: int, steps: int | None
+) -> None:
+    *_, state = random_play(players, seed, steps)
+    for score in final_scores(state):
+        points, done, chosen = exhaustive_tickets(state, score.player)
+        assert (score.ticket_points, score.tickets_completed) == (points, done)
+        assert tuple(route for _, route in score.station_routes) == chosen
+
+
+def plain_winners(scores: Sequence[PlayerScore], rules: Rules) -> tuple[int, ...]:
+    """Most points, then each tie-breaker in turn, among everybody (E77, U11, U12)."""
+    top = max(s.longest_path for s in scores)
+    express = {
+        s.player for s in scores if top >= rules.longest_path_min_length and s.longest_path == top
+    }
+    keys = {
+        s.player: (
+            s.total,
+            *(
+                {
+                    "tickets": s.tickets_completed,
+                    "stations": -len(s.station_routes),
+                    "express": int(s.player in express),
+                }[name]
+                for name in rules.tie_breakers
+            ),
+        )
+        for s in scores
+    }
+    return tuple(sorted(p for p, k in keys.items() if k == max(keys.values())))
+
+
+@st.composite
+def score_tables(draw: st.DrawFn) -> tuple[list[PlayerScore], Rules]:
+    scores = [
+        PlayerScore(
+            player=seat,
+            route_points=0,
+            ticket_points=0,
+            tickets_completed=draw(st.integers(0, 2)),
+            tickets_failed=0,
+            station_bonus=0,
+            longest_path=draw(st.integers(0, 3)),
+            express_bonus=0,
+            total=draw(st.integers(-2, 2)),
+            station_routes=(("Paris", None),) * draw(st.integers(0, 2)),
+        )
+        for seat in range(draw(st.integers(1, 5)))
+    ]
+    breakers = draw(st.permutations(["tickets", "stations", "express"]))
+    rules = Rules(tie_breakers=tuple(breakers[: draw(st.integers(0, 3))]))
+    return scores, rules
+
+
+@given(score_tables())
+def test_winners_equal_the_plain_ranking(table: tuple[list[PlayerScore], Rules]) -> None:
+    scores, rules = table
+    assert rank_winners(scores, rules) == plain_winners(scores, rules)

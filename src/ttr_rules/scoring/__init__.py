@@ -168,7 +168,12 @@ def rank_winners(scores: Sequence[PlayerScore], rules: Rules) -> tuple[int, ...]
 
     ``"tickets"``: most completed tickets; ``"stations"``: fewest stations built (E60, U12);
     ``"express"``: holding the European Express (E74). Players still tied all win (U11).
+    The tie-breakers are only weighed when the most points are tied.
     """
+    totals = [score.total for score in scores]
+    top_total = max(totals, default=None)
+    if top_total is not None and totals.count(top_total) == 1:
+        return (scores[totals.index(top_total)].player,)
     holders = _express_holders([s.longest_path for s in scores], rules)
 
     def key(score: PlayerScore) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from attrs import frozen
 
 from ..maps.index import Edge, MapIndex, map_index
 from ..state import GameState
-from .unionfind import DisjointSets
+from .unionfind import component_labels
 
 __all__ = ["Assignment", "TicketResult", "ticket_result"]
 
@@ -33,7 +33,8 @@ class TicketResult:
     assignment: Assignment
 
 
-#: A station's usable route: ``(station index, route id, component, component)``.
+#: A station's usable route: ``(component, component, station index, route id)``, the two
+#: components of the own network it joins first.
 _Option = tuple[int, int, int, int]
 
 
@@ -63,7 +64,9 @@ def ticket_result(state: GameState, player: int, network: Sequence[int]) -> Tick
     assignment: Assignment = (None,) * len(stations)
     if stations and open_tickets:
         options = _station_options(state, index, player, network)
-        gain, extra, assignment = _best_assignment(len(stations), options, open_tickets)
+        gain, extra, assignment = _best_assignment(
+            len(stations), options, open_tickets, len(network)
+        )
         points += gain
         completed += extra
     failed = len(state.players[player].tickets) - completed
@@ -96,12 +99,12 @@ def _station_options(
             pair = (ra, rb) if ra < rb else (rb, ra)
             if ra != rb and pair not in seen:
                 seen.add(pair)
-                options.append((s, rid, ra, rb))
+                options.append((ra, rb, s, rid))
     return options
 
 
 def _useful_options(
-    options: list[_Option], open_tickets: list[Edge]
+    options: list[_Option], open_tickets: list[Edge], size: int
 ) -> tuple[list[_Option], list[Edge]]:
     """The options that may complete a ticket in some assignment, and the open tickets they
     may complete together.
@@ -114,48 +117,49 @@ def _useful_options(
     whose ends they connect are removed. A dropped option scores exactly as "no route", which
     the tie-break prefers, so the result is unchanged (U9).
     """
-    touched = {x for option in options for x in option[2:]}
+    touched = {x for option in options for x in option[:2]}
     candidates = [t for t in open_tickets if t[0] in touched and t[1] in touched]
     if not candidates:
         return [], []
     terminals = {x for a, b, _ in candidates for x in (a, b)}
     while True:
         degree: dict[int, int] = {}
-        for _, _, a, b in options:
+        for a, b, _, _ in options:
             degree[a] = degree.get(a, 0) + 1
             degree[b] = degree.get(b, 0) + 1
         kept = [
             o
             for o in options
-            if (degree[o[2]] > 1 or o[2] in terminals) and (degree[o[3]] > 1 or o[3] in terminals)
+            if (degree[o[0]] > 1 or o[0] in terminals) and (degree[o[1]] > 1 or o[1] in terminals)
         ]
         if len(kept) == len(options):
             break
         options = kept
-    link = DisjointSets.joined((a, b) for _, _, a, b in options)
-    reachable = [t for t in candidates if link.connected(t[0], t[1])]
-    roots = {link.find(a) for a, _, _ in reachable}
-    return [o for o in options if link.find(o[2]) in roots], reachable
+    link = component_labels(size, options)
+    reachable = [t for t in candidates if link[t[0]] == link[t[1]]]
+    roots = {link[a] for a, _, _ in reachable}
+    return [o for o in options if link[o[0]] in roots], reachable
 
 
 def _best_assignment(
-    station_count: int, options: list[_Option], open_tickets: list[Edge]
+    station_count: int, options: list[_Option], open_tickets: list[Edge], size: int
 ) -> tuple[int, int, Assignment]:
     """Search every assignment of stations to usable routes (U9). The routes of several
     stations chain, so a ticket may be completed through station routes alone (E57).
 
     Returns the ticket points gained over "no station route", the extra tickets completed and
-    the assignment. Assignments are visited in lexicographic order (None before any route id,
-    stations in building order) and one replaces the best only when strictly better in
-    (points, completed), so the first best found has the lowest route ids.
+    the assignment (components are labelled below ``size``). Assignments are visited in
+    lexicographic order (None before any route id, stations in building order) and one replaces
+    the best only when strictly better in (points, completed), so the first best found has the
+    lowest route ids.
     """
-    options, reachable = _useful_options(options, open_tickets)
+    options, reachable = _useful_options(options, open_tickets, size)
     none: Assignment = (None,) * station_count
     if not options:
         return 0, 0, none
     choices: list[list[_Option | None]] = [[None] for _ in range(station_count)]
     for usable in options:
-        choices[usable[0]].append(usable)
+        choices[usable[2]].append(usable)
     ceiling = (sum(2 * v for _, _, v in reachable), len(reachable))
     can_stop = all(v >= 0 for _, _, v in reachable)
     best_key = (0, 0)
@@ -164,7 +168,7 @@ def _best_assignment(
         gain, done = _gain(combo, reachable)
         if (gain, done) > best_key:
             best_key = (gain, done)
-            best = tuple(None if o is None else o[1] for o in combo)
+            best = tuple(None if o is None else o[3] for o in combo)
             if can_stop and best_key == ceiling:
                 break
     return best_key[0], best_key[1], best
@@ -179,10 +183,10 @@ def _gain(combo: Sequence[_Option | None], tickets: list[Edge]) -> tuple[int, in
     parent: dict[int, int] = {}
     for option in combo:
         if option is not None:
-            a = option[2]
+            a = option[0]
             while a in parent:
                 a = parent[a]
-            b = option[3]
+            b = option[1]
             while b in parent:
                 b = parent[b]
             if a != b:
