@@ -15,15 +15,16 @@ Cities are small ints (their index in ``GameMap.cities``, from the map's index
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from attrs import frozen
 
 from ..events import Termination
-from ..maps.index import map_index
+from ..maps.index import Edge, map_index
 from ..moves.turn import termination
 from ..rules import Rules
 from ..state import GameState
-from .tickets import ticket_result
+from .tickets import TicketResult, ticket_result
 from .trail import longest_trail, network_trail
 from .unionfind import component_labels
 
@@ -77,12 +78,12 @@ class PlayerScore:
         )
 
 
-def _owned_routes(state: GameState) -> list[list[int]]:
-    """Route ids by owner seat."""
-    owned: list[list[int]] = [[] for _ in state.players]
+def _owned_edges(state: GameState, ends: Sequence[Edge]) -> list[list[Edge]]:
+    """The ends and length of every claimed route, by owner seat."""
+    owned: list[list[Edge]] = [[] for _ in state.players]
     for rid, owner in enumerate(state.route_owner):
         if owner is not None:
-            owned[owner].append(rid)
+            owned[owner].append(ends[rid])
     return owned
 
 
@@ -118,40 +119,60 @@ def final_scores(state: GameState) -> tuple[PlayerScore, ...]:
     ...  for s in final_scores(state)]
     [(8, 6, 10, 12, 30), (1, 1, 0, 12, 13)]
     """
+    return tuple(
+        PlayerScore(
+            player=tally.seat,
+            route_points=tally.route_points,
+            ticket_points=tally.tickets.points,
+            tickets_completed=tally.tickets.completed,
+            tickets_failed=tally.tickets.failed,
+            station_bonus=tally.station_bonus,
+            longest_path=tally.longest_path,
+            express_bonus=tally.express_bonus,
+            total=tally.total,
+            station_routes=tuple(zip(player.stations, tally.tickets.assignment, strict=True)),
+        )
+        for tally, player in zip(_tallies(state), state.players, strict=True)
+    )
+
+
+class _Tally(NamedTuple):
+    """One player's score in plain numbers: :class:`PlayerScore` without the records (what
+    :func:`winners` needs)."""
+
+    seat: int
+    route_points: int
+    tickets: TicketResult
+    station_bonus: int
+    longest_path: int
+    express_bonus: int
+    total: int
+
+
+def _tallies(state: GameState) -> list[_Tally]:
+    """Every player's score, by seat, in the scoring order of E78: tickets with the stations
+    assigned (E55–E58, E65), stations in reserve (E59), the European Express (E72–E75)."""
     rules = state.rules
     index = map_index(state.map)
-    ends = index.route_ends
     size = len(index.city_routes)
     networks = []
     paths = []
-    for routes in _owned_routes(state):
-        edges = [ends[rid] for rid in routes]
+    for edges in _owned_edges(state, index.route_ends):
         network = component_labels(size, edges)
         networks.append(network)
         paths.append(network_trail(edges, size, network))
     holders = _express_holders(paths, rules)
-    scores = []
+    tallies = []
     for seat, player in enumerate(state.players):
         tickets = ticket_result(state, seat, networks[seat])
         reserve = max(0, rules.stations_per_player - len(player.stations))
         station_bonus = reserve * rules.station_bonus
         express = rules.longest_path_bonus if seat in holders else 0
         total = player.route_points + tickets.points + station_bonus + express
-        scores.append(
-            PlayerScore(
-                player=seat,
-                route_points=player.route_points,
-                ticket_points=tickets.points,
-                tickets_completed=tickets.completed,
-                tickets_failed=tickets.failed,
-                station_bonus=station_bonus,
-                longest_path=paths[seat],
-                express_bonus=express,
-                total=total,
-                station_routes=tuple(zip(player.stations, tickets.assignment, strict=True)),
-            )
+        tallies.append(
+            _Tally(seat, player.route_points, tickets, station_bonus, paths[seat], express, total)
         )
-    return tuple(scores)
+    return tallies
 
 
 def _express_holders(paths: Sequence[int], rules: Rules) -> frozenset[int]:
@@ -163,35 +184,51 @@ def _express_holders(paths: Sequence[int], rules: Rules) -> frozenset[int]:
     return frozenset(seat for seat, length in enumerate(paths) if length == top)
 
 
+#: What the ranking reads of a player: ``(player, total, tickets completed, stations built,
+#: longest path)``.
+_Entry = tuple[int, int, int, int, int]
+
+
 def rank_winners(scores: Sequence[PlayerScore], rules: Rules) -> tuple[int, ...]:
     """The winners among ``scores``: most points, then ``rules.tie_breakers`` in order (E77).
 
     ``"tickets"``: most completed tickets; ``"stations"``: fewest stations built (E60, U12);
     ``"express"``: holding the European Express (E74). Players still tied all win (U11).
-    The tie-breakers are only weighed when the most points are tied.
     """
-    totals = [score.total for score in scores]
-    top_total = max(totals, default=None)
-    if top_total is not None and totals.count(top_total) == 1:
-        return (scores[totals.index(top_total)].player,)
-    holders = _express_holders([s.longest_path for s in scores], rules)
+    return _ranked(
+        [
+            (s.player, s.total, s.tickets_completed, len(s.station_routes), s.longest_path)
+            for s in scores
+        ],
+        rules,
+    )
 
-    def key(score: PlayerScore) -> tuple[int, ...]:
-        parts = [score.total]
+
+def _ranked(entries: Sequence[_Entry], rules: Rules) -> tuple[int, ...]:
+    """:func:`rank_winners` on plain entries. The tie-breakers are only weighed when the most
+    points are tied."""
+    if not entries:
+        return ()
+    totals = [entry[1] for entry in entries]
+    top_total = max(totals)
+    if totals.count(top_total) == 1:
+        return (entries[totals.index(top_total)][0],)
+    holders = _express_holders([entry[4] for entry in entries], rules)
+
+    def key(entry: _Entry) -> tuple[int, ...]:
+        parts = [entry[1]]
         for name in rules.tie_breakers:
             if name == "tickets":
-                parts.append(score.tickets_completed)
+                parts.append(entry[2])
             elif name == "stations":
-                parts.append(-len(score.station_routes))
+                parts.append(-entry[3])
             elif name == "express":
-                parts.append(int(score.player in holders))
+                parts.append(int(entry[0] in holders))
             else:
                 raise ValueError(f"unknown tie-breaker {name!r}")
         return tuple(parts)
 
-    if not scores:
-        return ()
-    keys = {score.player: key(score) for score in scores}
+    keys = {entry[0]: key(entry) for entry in entries}
     top = max(keys.values())
     return tuple(sorted(seat for seat, k in keys.items() if k == top))
 
@@ -207,7 +244,11 @@ def winners(state: GameState) -> tuple[int, ...]:
     >>> winners(scenario(players=3))  # nobody has scored: a three-way tie
     (0, 1, 2)
     """
-    return rank_winners(final_scores(state), state.rules)
+    entries = [
+        (t.seat, t.total, t.tickets.completed, len(p.stations), t.longest_path)
+        for t, p in zip(_tallies(state), state.players, strict=True)
+    ]
+    return _ranked(entries, state.rules)
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
-
-from attrs import frozen
+from typing import NamedTuple
 
 from ..maps.index import Edge, MapIndex, map_index
 from ..state import GameState
@@ -22,8 +21,7 @@ __all__ = ["Assignment", "TicketResult", "ticket_result"]
 Assignment = tuple[int | None, ...]
 
 
-@frozen
-class TicketResult:
+class TicketResult(NamedTuple):
     """One player's kept tickets scored: points, completed and failed counts, and the route
     each built station uses (None: no route), in building order."""
 
@@ -117,7 +115,10 @@ def _useful_options(
     whose ends they connect are removed. A dropped option scores exactly as "no route", which
     the tie-break prefers, so the result is unchanged (U9).
     """
-    touched = {x for option in options for x in option[:2]}
+    touched = set()
+    for a, b, _, _ in options:
+        touched.add(a)
+        touched.add(b)
     candidates = [t for t in open_tickets if t[0] in touched and t[1] in touched]
     if not candidates:
         return [], []

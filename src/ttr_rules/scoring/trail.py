@@ -53,7 +53,8 @@ def network_trail(
 
     A trail stays in one connected component and is no longer than the component's total
     length. A component of at most two edges is one trail; the others are solved by decreasing
-    total (:func:`_connected_trail`), until no total beats the longest trail found.
+    total, until no total beats the longest trail found: their hanging trees cut off
+    (:func:`_peel`), then the core left (:func:`_core_trail`).
     """
     if labels is None:
         labels = component_labels(size, edges)
@@ -73,26 +74,20 @@ def network_trail(
     for total, component in large:
         if total <= best:
             break
-        length = _connected_trail(component, size, search_limit)
-        if length > best:
-            best = length
+        # The hanging trees cut off measure a tree (a path included); the core left of a
+        # connected component is connected.
+        peeled = _peel(component, size)
+        if peeled.inside > best:
+            best = peeled.inside
+        if peeled.core:
+            length = _core_trail(peeled.core, peeled, search_limit)
+            if length > best:
+                best = length
     return best
 
 
 _length = itemgetter(2)
 _length_first = itemgetter(0)
-
-
-def _connected_trail(edges: Sequence[Edge], size: int, search_limit: int) -> int:
-    """The longest trail of one connected component (vertices below ``size``).
-
-    Its hanging trees are cut off (:func:`_peel`), which measures it if it is a tree (a path
-    included); the core that is left, connected, is solved by :func:`_core_trail`.
-    """
-    peeled = _peel(edges, size)
-    if not peeled.core:
-        return peeled.inside
-    return max(peeled.inside, _core_trail(peeled.core, peeled, search_limit))
 
 
 def _components(edges: Sequence[Edge]) -> list[list[Edge]]:
