@@ -448,49 +448,13 @@ def test_longest_paths_of_random_games_equal_brute_force(
         assert longest_path(state, seat) == scores[seat].longest_path == expected
 
 
-def exhaustive_tickets(state: GameState, seat: int) -> tuple[int, int, tuple[int | None, ...]]:
-    """:func:`brute_tickets` with connectivity by networkx: every assignment of every station
-    to no route or any adjacent opponent route, the best (points, completed), then the lowest
-    route ids, None first (U9). Fast enough for the three stations of a random game."""
-    game_map = state.map
-    own = [r for r, owner in enumerate(state.route_owner) if owner == seat]
-    choices = [
-        [None]
-        + [
-            r.id
-            for r in game_map.routes
-            if city in (r.a, r.b) and state.route_owner[r.id] not in (None, seat)
-        ]
-        for city in state.players[seat].stations
-    ]
-    best: tuple[int, int, tuple[int, ...]] | None = None
-    chosen: tuple[int | None, ...] = ()
-    for combo in product(*choices):
-        graph = nx.Graph()
-        graph.add_nodes_from(game_map.cities)
-        routes = [game_map.routes[r] for r in own + [r for r in combo if r is not None]]
-        graph.add_edges_from((route.a, route.b) for route in routes)
-        points = done = 0
-        for t in state.players[seat].tickets:
-            ticket = game_map.tickets[t]
-            if nx.has_path(graph, ticket.a, ticket.b):
-                points, done = points + ticket.points, done + 1
-            else:
-                points -= ticket.points
-        key = (points, done, tuple(1 if r is None else -r for r in combo))
-        if best is None or key > best:
-            best, chosen = key, combo
-    assert best is not None
-    return best[0], best[1], chosen
-
-
 @given(st.integers(2, 5), st.integers(0, 10_000), st.sampled_from([150, None]))
 def test_tickets_of_random_games_equal_the_exhaustive_assignment(
     players: int, seed: int, steps: int | None
 ) -> None:
     *_, state = random_play(players, seed, steps)
     for score in final_scores(state):
-        points, done, chosen = exhaustive_tickets(state, score.player)
+        points, done, chosen = brute_tickets(state, score.player)
         assert (score.ticket_points, score.tickets_completed) == (points, done)
         assert tuple(route for _, route in score.station_routes) == chosen
 
