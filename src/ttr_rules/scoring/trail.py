@@ -76,11 +76,11 @@ def network_trail(
             break
         # The hanging trees cut off measure a tree (a path included); the core left of a
         # connected component is connected.
-        peeled = _peel(component, size)
-        if peeled.inside > best:
-            best = peeled.inside
-        if peeled.core:
-            length = _core_trail(peeled.core, peeled, search_limit)
+        core, down1, down2, inside = _peel(component, size)
+        if inside > best:
+            best = inside
+        if core:
+            length = _core_trail(core, _Peeled(core, down1, down2, inside), search_limit)
             if length > best:
                 best = length
     return best
@@ -111,9 +111,10 @@ class _Peeled:
         self.inside = inside
 
 
-def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
+def _peel(edges: Sequence[Edge], size: int) -> tuple[list[Edge], list[int], list[int], int]:
     """Cut the trees off the graph (vertices ``0 .. size - 1``) by repeatedly removing
-    degree-1 vertices.
+    degree-1 vertices: the fields of :class:`_Peeled` (a tuple: most components are trees,
+    which need no record).
 
     Tree parts can be left and entered once only, so a trail meets the trees hanging at a core
     vertex ``x`` in at most two descents from ``x`` (at its start and at its end); only the two
@@ -136,7 +137,6 @@ def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
             leaves.append(v)
     down1 = [0] * size
     down2 = [0] * size
-    alive = [True] * len(edges)
     removed = 0
     inside = 0
     while leaves:
@@ -157,7 +157,6 @@ def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
             down1[x] = height
         elif height > down2[x]:
             down2[x] = height
-        alive[eid] = False
         removed += 1
         degree[leaf] = 0
         incident[x] ^= eid
@@ -169,9 +168,10 @@ def _peel(edges: Sequence[Edge], size: int) -> _Peeled:
             if through > inside:
                 inside = through
     if removed == len(edges):
-        return _Peeled([], down1, down2, inside)
-    core = [edge for edge, kept in zip(edges, alive, strict=True) if kept]
-    return _Peeled(core, down1, down2, inside)
+        return [], down1, down2, inside
+    # a removed edge left its leaf at degree 0; a core edge keeps both ends at 2 or more
+    core = [edge for edge in edges if degree[edge[0]] and degree[edge[1]]]
+    return core, down1, down2, inside
 
 
 def _component_trail(edges: list[Edge], search_limit: int = _SEARCH_LIMIT) -> int:
