@@ -107,11 +107,11 @@ def test_masks_from_the_engines_pieces(state: GameState) -> None:
         assert (space.mask(state) == np.frombuffer(reference, np.bool_)).all()
 
 
-@given(states(players=st.integers(2, 5)))
-def test_station_pieces_written_from_their_shape(state: GameState) -> None:
-    """A station piece written from its shape (the first city's payments copied to every
-    city of the piece) has the bytes of the piece written action by action; a piece of
-    another shape is refused, with nothing written."""
+def _check_station_pieces(state: GameState) -> None:
+    """Every station piece of ``state`` written from its shape (the first city's payments
+    copied to every city, the cities with a station in the state cleared) has the bytes of
+    the piece written action by action; a piece of another shape, or of a state with other
+    stations, is refused, with nothing written."""
     space = SPACES[state.num_players]
     for actions in _legal_pieces(state):
         if not actions or type(actions[0]) is not BuildStation:
@@ -127,6 +127,37 @@ def test_station_pieces_written_from_their_shape(state: GameState) -> None:
                 untouched = bytearray(space.size)
                 if not space._write_stations(other, untouched, state):
                     assert untouched == bytearray(space.size)
+        fresh = new_game(EUROPE, state.num_players, seed=1)
+        more = attrs.evolve(
+            state,
+            players=tuple(
+                attrs.evolve(p, stations=(*p.stations, piece[-1].city)) if seat == 0 else p
+                for seat, p in enumerate(state.players)
+            ),
+        )
+        built = {city for p in state.players for city in p.stations}
+        for elsewhere in (fresh, more):
+            if {city for p in elsewhere.players for city in p.stations} != built:
+                untouched = bytearray(space.size)
+                assert not space._write_stations(piece, untouched, elsewhere)
+                assert untouched == bytearray(space.size)
+
+
+@given(states(players=st.integers(2, 5)))
+def test_station_pieces_written_from_their_shape(state: GameState) -> None:
+    _check_station_pieces(state)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 2**32))
+def test_station_pieces_written_from_their_shape_along_games(seed: int) -> None:
+    """The same along whole random games, where stations get built (most legal actions are
+    stations when one is affordable), so that some cities of a piece's map have one."""
+    start, actions, _ = random_game(seed)
+    state = start
+    for action in actions:
+        _check_station_pieces(state)
+        state = apply_action(state, action)
 
 
 @given(states(players=st.integers(2, 5)))
