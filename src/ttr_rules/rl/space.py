@@ -29,7 +29,6 @@ station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index whateve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
@@ -595,7 +594,9 @@ class ActionSpace:
         while n < count and piece[n].city == first:
             n += 1
         index = self._city_index
-        taken = _NO_CITIES.union(*map(_STATIONS, state.players))
+        taken: list[str] = []  # a city has one station at most (E51)
+        for player in state.players:
+            taken += player.stations
         top = len(index) - 1
         f, t = index.get(first, -1), index.get(last, top + 1)
         if count != n * (top + 1 - len(taken)) or first in taken or last in taken:
@@ -615,7 +616,7 @@ class ActionSpace:
         at = base + f * block
         self._write(piece[:n], legal, state)
         region = legal[at : at + block] * (top + 1)
-        nothing = self._zeros[:block]
+        nothing = bytearray(block)  # a bytes source would be copied into a new bytearray first
         for i in clear:
             region[i * block : i * block + block] = nothing
         legal[base : base + len(region)] = region
@@ -624,10 +625,6 @@ class ActionSpace:
 
 def _rebuild(game_map: GameMap, players: int, rules: Rules) -> ActionSpace:
     return ActionSpace(game_map, players, rules=rules)
-
-
-_STATIONS: Final = attrgetter("stations")
-_NO_CITIES: Final[frozenset[str]] = frozenset()
 
 
 def _positions(bits: int) -> tuple[int, ...]:
