@@ -539,7 +539,7 @@ class ActionSpace:
         every action of the space). The engine's claims are in the space (its legal actions
         are); anything else in the piece before the last action sends the whole piece the
         identity way (``test_claim_pieces_written_from_their_fields``)."""
-        claims = cast("Sequence[ClaimRoute]", piece)
+        claims: Sequence[ClaimRoute] = piece  # type: ignore[assignment]
         if type(piece[-1]) is DrawTickets:
             legal[self._draw_tickets] = 1
             claims = claims[:-1]
