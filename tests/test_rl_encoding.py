@@ -20,6 +20,7 @@ from ttr_rules import (
     Color,
     DrawBlind,
     DrawFaceUp,
+    DrawTickets,
     GameState,
     KeepTickets,
     PayTunnel,
@@ -106,11 +107,11 @@ def test_masks_from_the_engines_pieces(state: GameState) -> None:
         assert (space.mask(state) == np.frombuffer(reference, np.bool_)).all()
 
 
-@given(states(players=st.integers(2, 5)))
-def test_station_pieces_written_from_their_shape(state: GameState) -> None:
-    """A station piece written from its shape (the first city's payments copied to every
-    city of the piece) has the bytes of the piece written action by action; a piece of
-    another shape is refused, with nothing written."""
+def _check_station_pieces(state: GameState) -> None:
+    """Every station piece of ``state`` written from its shape (the first city's payments
+    copied to every city, the cities with a station in the state cleared) has the bytes of
+    the piece written action by action; a piece of another shape, or of a state with other
+    stations, is refused, with nothing written."""
     space = SPACES[state.num_players]
     for actions in _legal_pieces(state):
         if not actions or type(actions[0]) is not BuildStation:
@@ -126,6 +127,79 @@ def test_station_pieces_written_from_their_shape(state: GameState) -> None:
                 untouched = bytearray(space.size)
                 if not space._write_stations(other, untouched, state):
                     assert untouched == bytearray(space.size)
+        fresh = new_game(EUROPE, state.num_players, seed=1)
+        more = attrs.evolve(
+            state,
+            players=tuple(
+                attrs.evolve(p, stations=(*p.stations, piece[-1].city)) if seat == 0 else p
+                for seat, p in enumerate(state.players)
+            ),
+        )
+        built = {city for p in state.players for city in p.stations}
+        for elsewhere in (fresh, more):
+            if {city for p in elsewhere.players for city in p.stations} != built:
+                untouched = bytearray(space.size)
+                assert not space._write_stations(piece, untouched, elsewhere)
+                assert untouched == bytearray(space.size)
+
+
+@given(states(players=st.integers(2, 5)))
+def test_station_pieces_written_from_their_shape(state: GameState) -> None:
+    _check_station_pieces(state)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 2**32))
+def test_station_pieces_written_from_their_shape_along_games(seed: int) -> None:
+    """The same along whole random games, where stations get built (most legal actions are
+    stations when one is affordable), so that some cities of a piece's map have one."""
+    start, actions, _ = random_game(seed)
+    state = start
+    for action in actions:
+        _check_station_pieces(state)
+        state = apply_action(state, action)
+
+
+@given(states(players=st.integers(2, 5)))
+def test_claim_pieces_written_from_their_fields(state: GameState) -> None:
+    """The engine's pieces of claims (the ticket draw after them when it is legal), written
+    through the space's per-route table, have the bytes of the pieces written by identity."""
+    space = SPACES[state.num_players]
+    for actions in _legal_pieces(state):
+        if not actions or type(actions[0]) is not ClaimRoute:
+            continue
+        reference = bytearray(space.size)
+        space._write(actions, reference, state)
+        fast = bytearray(space.size)
+        space._write_claims(actions, fast, state)
+        assert fast == reference
+
+
+@given(st.data())
+def test_any_claims_written_from_their_fields(data: st.DataObject) -> None:
+    """Any claims of the space, new objects or the space's own, followed by any action or
+    with another action among them (written the identity way), set the bytes of their
+    indices and no other."""
+    space = SPACES[data.draw(st.integers(2, 5))]
+    claims = [a for a in space._fixed if type(a) is ClaimRoute]
+    piece: list[Any] = data.draw(
+        st.lists(
+            st.sampled_from(claims).map(
+                lambda a: a if data.draw(st.booleans()) else attrs.evolve(a)
+            ),
+            min_size=1,
+            max_size=20,
+        )
+    )
+    others = st.sampled_from([DrawTickets(), DrawBlind(), PayTunnel(1), DrawFaceUp(2)])
+    if data.draw(st.booleans()):
+        piece.append(data.draw(others))
+    if data.draw(st.booleans()):
+        piece.insert(data.draw(st.integers(0, len(piece) - 1)), data.draw(others))
+    state = new_game(EUROPE, space.players, seed=1)
+    legal = bytearray(space.size)
+    space._write_claims(piece, legal, state)
+    assert [i for i, b in enumerate(legal) if b] == sorted({space.index(a) for a in piece})
 
 
 def test_a_station_piece_of_another_shape_is_written_action_by_action() -> None:
