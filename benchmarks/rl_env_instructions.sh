@@ -26,7 +26,7 @@ PYTHONPATH="$tree/src:$tree/maps" valgrind --tool=callgrind --collect-atstart=no
   --games "$games" --players "$players" >"$out/log" 2>/dev/null
 count=$(wc -l <"$out/log")
 # One dump per math.prod call, the regions' the last ones, in order.
-mapfile -t dumps < <(ls "$out"/cg.* | sort -t. -k2 -n | tail -n "$count")
+mapfile -t dumps < <(cd "$out" && ls cg.* | sort -t. -k2 -n | tail -n "$count" | sed "s|^|$out/|")
 echo "$players players, $games games; instructions per decision:"
 engine=0 env=0 pick=0
 i=0

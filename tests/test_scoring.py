@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+import pytest
 from helpers import europe, route_id
 
 from ttr_rules import (
@@ -435,6 +436,15 @@ def test_e77e_variant_without_the_stations_step() -> None:
     )
     assert winners(state) == (B,)  # the Express decides instead of the stations (test b)
     assert rank_winners(final_scores(state), europe().rules) == (A,)
+
+
+def test_an_unknown_tie_breaker_is_refused_even_without_a_tie() -> None:
+    changes: dict[str, Any] = {"tie_breakers": ("tickets", "coins")}
+    variant = attrs.evolve(europe().rules, **changes)
+    scores = final_scores(position(2, A_ROUTES, {}, [(), ()]))
+    assert scores[0].total != scores[1].total
+    with pytest.raises(ValueError, match="coins"):
+        rank_winners(scores, variant)
 
 
 def test_e78_stations_assigned_before_the_tie_breakers() -> None:

@@ -22,7 +22,7 @@ from attrs import frozen
 from ..events import Termination
 from ..maps.index import Edge, map_index
 from ..moves.turn import termination
-from ..rules import Rules
+from ..rules import TIE_BREAKERS, Rules
 from ..state import GameState
 from .tickets import TicketResult, ticket_result
 from .trail import longest_trail, network_trail
@@ -212,6 +212,9 @@ def rank_winners(scores: Sequence[PlayerScore], rules: Rules) -> tuple[int, ...]
 def _ranked(entries: Sequence[_Entry], rules: Rules) -> tuple[int, ...]:
     """:func:`rank_winners` on plain entries. The tie-breakers are only weighed when the most
     points are tied."""
+    for name in rules.tie_breakers:
+        if name not in TIE_BREAKERS:  # refused even when no tie needs it
+            raise ValueError(f"unknown tie-breaker {name!r}")
     if not entries:
         return ()
     totals = [entry[1] for entry in entries]
