@@ -90,11 +90,6 @@ _length = itemgetter(2)
 _length_first = itemgetter(0)
 
 
-def _components(edges: Sequence[Edge]) -> list[list[Edge]]:
-    """The edges grouped by connected component."""
-    return [[edges[eid] for eid in group] for group in _edge_components(edges, range(len(edges)))]
-
-
 class _Peeled:
     """A graph with its hanging trees cut off (see :func:`_peel`)."""
 
