@@ -115,6 +115,8 @@ class RouteClaimed:
 
 @frozen
 class StationBuilt:
+    """``player`` built a station in ``city`` paying ``cards`` (payment order) (E51–E54)."""
+
     player: int
     city: str
     cards: tuple[Color, ...]
@@ -139,6 +141,8 @@ class TicketsKept:
 
 @frozen
 class Passed:
+    """``player`` had no other legal action and passed (U1)."""
+
     player: int
 
 
