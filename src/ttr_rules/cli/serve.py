@@ -10,6 +10,10 @@ __all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Run the web front end and its JSON API: play against the agents in the browser "
+        "(needs the 'web' extra: pip install 'ttr-rules[web]')."
+    )
     parser.add_argument(
         "--host",
         default="127.0.0.1",
