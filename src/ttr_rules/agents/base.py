@@ -75,6 +75,11 @@ def register_agent(name: str, factory: AgentFactory) -> None:
 
     Installed distributions use the ``ttr_rules.agents`` entry-point group instead, which
     needs no import. Re-registering a name replaces it.
+
+    >>> from ttr_rules.agents import RandomAgent, make_agent
+    >>> register_agent("doc-example", lambda seed=0, **options: RandomAgent(seed=seed))
+    >>> make_agent("doc-example", seed=3).name
+    'random'
     """
     _BUILTIN[name.strip().lower()] = factory
 
