@@ -48,6 +48,14 @@ def validate_map(game_map: GameMap) -> list[str]:
 
     Checks the ids, the cities, routes (ends, length, ferry locomotives, double routes), tickets,
     the rules, that every route length is scored, that the board is connected, and the digest.
+
+    >>> import attrs
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> validate_map(europe)
+    []
+    >>> validate_map(attrs.evolve(europe, version="2.0"))
+    ["digest: does not match the map's content"]
     """
     problems = list(_id_problems(game_map))
     problems.extend(content_problems(game_map))
