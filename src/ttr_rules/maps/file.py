@@ -162,7 +162,16 @@ def map_problems(data: Any) -> list[str]:
 
 
 def map_to_dict(game_map: GameMap) -> dict[str, Any]:
-    """The map-file JSON object of ``game_map`` (rules are written only where they differ)."""
+    """The map-file JSON object of ``game_map`` (rules are written only where they differ).
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> data = map_to_dict(europe)
+    >>> data["format"], len(data["routes"]), data["rules"]
+    ('ttr-rules-map', 101, {})
+    >>> map_from_dict(data) == europe
+    True
+    """
     locations = dict(zip(game_map.cities, game_map.locations, strict=False))
     aliases: dict[str, list[str]] = {}
     for alias, city in game_map.aliases:
