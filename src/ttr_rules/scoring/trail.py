@@ -32,6 +32,11 @@ def longest_trail(edges: Sequence[Edge]) -> int:
 
     Exact. The vertices are numbered ``0 .. n - 1`` in order of appearance and the graph goes to
     :func:`network_trail`.
+
+    >>> longest_trail([(0, 1, 3), (1, 2, 2), (1, 3, 4)])  # a fork: the two longer branches
+    7
+    >>> longest_trail([(0, 1, 2), (1, 2, 3), (2, 0, 1), (0, 3, 5)])  # round the loop, then on
+    11
     """
     number: dict[int, int] = {}
     numbered = [
