@@ -120,6 +120,11 @@ def resolve_city(name: str, game_map: GameMap) -> str:
     """The city called ``name`` (any case, an alias, with or without diacritics).
 
     Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> resolve_city("munich", europe), resolve_city("Kiev", europe), resolve_city("zurich", europe)
+    ('München', 'Kyiv', 'Zürich')
     """
     if not isinstance(name, str):
         raise InvalidActionError(f"expected a city name, got {type(name).__name__}")
