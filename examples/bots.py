@@ -2,8 +2,8 @@
 
 A greedy bot claims the longest route it can pay for and otherwise draws blind; a Monte Carlo
 bot samples the hidden cards (``determinize``), plays each candidate action forward with
-random play, and keeps the action with the best average final margin. They play against
-random players; run with ``python examples/bots.py [--games 4]``.
+random play, and keeps the action with the best average final margin. They play three-player
+games with a random player; run with ``python examples/bots.py [--games 4]``.
 """
 
 from __future__ import annotations
