@@ -199,6 +199,14 @@ def rank_winners(scores: Sequence[PlayerScore], rules: Rules) -> tuple[int, ...]
 
     ``"tickets"``: most completed tickets; ``"stations"``: fewest stations built (E60, U12);
     ``"express"``: holding the European Express (E74). Players still tied all win (U11).
+
+    >>> from ttr_rules import PlayerScore, Rules
+    >>> def tied(player: int, completed: int) -> PlayerScore:
+    ...     return PlayerScore(player, 40, 10, completed, 0, 0, 12, 0, 50)
+    >>> rank_winners([tied(0, 3), tied(1, 2)], Rules())  # more tickets completed
+    (0,)
+    >>> rank_winners([tied(0, 3), tied(1, 3)], Rules())  # still tied: a shared win
+    (0, 1)
     """
     return _ranked(
         [
