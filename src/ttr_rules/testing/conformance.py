@@ -97,6 +97,13 @@ def check_map(
     the invariants are checked; each finished game is scored (``final_scores``, ``winners``)
     and replayed from its record (``record_game``, ``replay``). With ``raise_on_failure`` a
     failed run raises :class:`ConformanceError` instead of returning.
+
+    >>> from ttr_rules import load_map
+    >>> report = check_map(load_map("usa"), games=1, players=[2])
+    >>> report.ok
+    True
+    >>> print(report)
+    map 'usa': 1 games, ... steps: all checks passed
     """
     failures = [Failure("validate", line) for line in validate_map(game_map)]
     played = steps = 0
