@@ -299,7 +299,11 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
 
 
 def record_schema() -> dict[str, Any]:
-    """The JSON Schema of record files (``ttr_rules/schemas/record.schema.json``)."""
+    """The JSON Schema of record files (``ttr_rules/schemas/record.schema.json``).
+
+    >>> record_schema()["title"]
+    'ttr-rules game record'
+    """
     text = files("ttr_rules").joinpath("schemas", "record.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

@@ -93,7 +93,11 @@ _TICKET_KEYS = ("a", "b", "points", "long")
 
 
 def map_schema() -> dict[str, Any]:
-    """The JSON Schema of the map format, as shipped in ``ttr_rules/schemas/map.schema.json``."""
+    """The JSON Schema of the map format, as shipped in ``ttr_rules/schemas/map.schema.json``.
+
+    >>> map_schema()["title"]
+    'ttr-rules map file'
+    """
     text = files("ttr_rules").joinpath("schemas", "map.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
