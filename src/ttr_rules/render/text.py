@@ -279,7 +279,12 @@ def score_table(
 
 def format_scores(state: GameState) -> str:
     """The score table of :func:`~ttr_rules.final_scores` for ``state``, the winners marked
-    ``*``, each built station's route, and what each column means."""
+    ``*``, each built station's route, and what each column means.
+
+    >>> from ttr_rules import new_game
+    >>> print(format_scores(new_game(players=2, seed=1)).splitlines()[0])
+    player  routes  tickets  done  failed  built  unbuilt+  path  express+  total
+    """
     scores = final_scores(state)
     return score_table(scores, winners=rank_winners(scores, state.rules), game_map=state.map)
 
