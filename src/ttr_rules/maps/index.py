@@ -329,8 +329,11 @@ _SPECIAL_LETTERS = str.maketrans(
 
 
 def fold_name(name: str) -> str:
-    """A city name folded for lenient matching: lowercase ASCII, single spaces
-    (``"  København"`` -> ``"kobenhavn"``, ``"İzmir"`` -> ``"izmir"``)."""
+    """A city name folded for lenient matching: lowercase ASCII, single spaces.
+
+    >>> fold_name("  København"), fold_name("İzmir"), fold_name("Rostov  on Don")
+    ('kobenhavn', 'izmir', 'rostov on don')
+    """
     text = unicodedata.normalize("NFKD", name.lower()).translate(_SPECIAL_LETTERS)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(text.split())
