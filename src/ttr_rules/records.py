@@ -209,6 +209,12 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
 
     Raises :class:`~ttr_rules.RecordError` (``index`` = the failing action) when an action
     cannot be read or is not legal, and (``index`` None) for a map that does not match.
+
+    >>> from ttr_rules import GameRecord
+    >>> record = GameRecord(map="europe", players=2, seed=1, actions=["tickets keep 4,32"])
+    >>> first = next(replay_steps(record))
+    >>> first.index, first.text, first.after.current
+    (0, 'tickets keep 4,32', 1)
     """
     if not isinstance(record, GameRecord):
         raise RecordError(f"expected a GameRecord, got {type(record).__name__}")
