@@ -108,6 +108,9 @@ def check_invariants(state: GameState, *, check_trains: bool = True) -> None:
 
     ``check_trains=False`` skips "trains + claimed lengths = starting trains", which does not
     hold for ``scenario(..., trains=...)`` positions.
+
+    >>> from ttr_rules import new_game
+    >>> check_invariants(new_game(players=3, seed=1))  # a consistent state: nothing happens
     """
     problems = invariant_problems(state, check_trains=check_trains)
     if problems:
