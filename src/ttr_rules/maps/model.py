@@ -79,6 +79,11 @@ def compute_digest(
     """The sha256 of the canonical JSON of everything that affects play.
 
     City coordinates, aliases and the title are presentation and do not enter the digest.
+
+    >>> from ttr_rules import load_map
+    >>> m = load_map("europe")
+    >>> compute_digest(m.name, m.version, m.cities, m.routes, m.tickets, m.rules) == m.digest
+    True
     """
     content = {
         "name": name,
