@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 from map_samples import small_map_data, write_map
 
-from ttr_rules import cli
+from ttr_rules import cli, load_map
+from ttr_rules.cli.maps import map_info_lines
 
 
 def test_maps_lists_europe(capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,6 +34,33 @@ def test_map_info_europe(capsys: pytest.CaptureFixture[str]) -> None:
     assert "double routes: 11" in out
     assert "tickets: 46 (6 long, 40 regular), 444 points" in out
     assert "20×3, 21×3" in out
+
+
+def test_maps_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["maps", "--json"]) == 0
+    maps = {m["name"]: m for m in json.loads(capsys.readouterr().out)}
+    europe = load_map("europe")
+    assert maps["europe"] == {
+        "name": "europe",
+        "version": "1.0",
+        "title": europe.title,
+        "cities": 47,
+        "routes": 101,
+        "tickets": 46,
+        "digest": europe.digest,
+    }
+
+
+def test_map_info_json_holds_what_the_text_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["map-info", "--json", "usa"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    lines = map_info_lines(load_map("usa"))
+    assert info["digest"] in lines[1] and f"cities: {info['cities']}" == lines[2]
+    assert f"routes: {info['routes']} tracks, {info['spaces']} spaces" == lines[3]
+    assert sum(info["routes_by_length"].values()) == info["routes"]
+    assert sum(info["routes_by_colour"].values()) == info["routes"]
+    assert sum(info["tickets_by_value"].values()) == info["tickets"]
+    assert info["long_tickets"] + info["regular_tickets"] == info["tickets"]
 
 
 def test_map_info_of_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

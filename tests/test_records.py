@@ -12,8 +12,11 @@ from random_games import random_game
 
 from ttr_rules import (
     GameRecord,
+    PlayerScore,
+    PlayerView,
     RecordError,
     SerializationError,
+    final_scores,
     from_json,
     new_game,
     observe,
@@ -141,3 +144,31 @@ def test_cli_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert header.count("game over") == 1, header  # not "game over, game over"
     assert main(["show", str(path), "--turn", "100000"]) == 1
     assert "there is no turn 100000" in capsys.readouterr().err
+
+
+def test_cli_replay_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = _recorded(0)
+    path = tmp_path / "game.json"
+    write_record(path, record)
+    assert main(["replay", "--json", str(path)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    steps, last = rows[:-1], rows[-1]
+    assert [row["action"] for row in steps] == list(record.actions)
+    assert steps[0]["turn"] is None and steps[0]["player"] == 0
+    turns = [row["turn"] for row in steps if row["turn"] is not None]
+    assert turns[0] == 0 and turns == sorted(turns)
+    assert all(row["events"] for row in steps)  # every action causes at least one event
+    assert last["game_over"] is True
+    scores = [from_json(json.dumps(s), PlayerScore) for s in last["scores"]]
+    assert tuple(scores) == final_scores(replay(record))
+
+
+def test_cli_show_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = _recorded(4)
+    path = tmp_path / "game.json"
+    write_record(path, record)
+    assert main(["show", str(path), "--turn", "12", "--player", "1", "--json"]) == 0
+    view = from_json(capsys.readouterr().out, PlayerView)
+    assert view == observe(state_at_turn(record, 12), 1)
+    assert main(["show", str(path), "--json"]) == 0
+    assert from_json(capsys.readouterr().out, PlayerView) == public_view(replay(record))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from ..cards import CARD_COLORS
 from ..errors import MapError, MapLoadError
@@ -15,6 +17,7 @@ __all__ = [
     "configure_map_info",
     "configure_maps",
     "configure_validate_map",
+    "map_info",
     "map_info_lines",
     "map_named",
     "run_map_info",
@@ -28,30 +31,46 @@ __all__ = [
 
 def configure_maps(parser: argparse.ArgumentParser) -> None:
     parser.description = "List the installed maps."
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON array, one object per map (name, version, title, cities, routes, "
+        "tickets, digest)",
+    )
 
 
 def run_maps(args: argparse.Namespace) -> int:
-    rows = [("name", "version", "cities", "routes", "tickets", "title")]
+    maps: list[GameMap] = []
     status = 0
     for name in available_maps():
         try:
-            m = load_map(name)
+            maps.append(load_map(name))
         except MapError as exc:
             error(str(exc))
             status = 1
-            continue
-        rows.append(
-            (
-                m.name,
-                m.version,
-                str(len(m.cities)),
-                str(len(m.routes)),
-                str(len(m.tickets)),
-                m.title,
-            )
-        )
+    if args.json:
+        print(json.dumps([_map_summary(m) for m in maps]))
+        return status
+    rows = [("name", "version", "cities", "routes", "tickets", "title")]
+    rows += [
+        (m.name, m.version, str(len(m.cities)), str(len(m.routes)), str(len(m.tickets)), m.title)
+        for m in maps
+    ]
     print(table(rows, numeric=(2, 3, 4)))
     return status
+
+
+def _map_summary(m: GameMap) -> dict[str, Any]:
+    """One map in ``ttr maps --json``."""
+    return {
+        "name": m.name,
+        "version": m.version,
+        "title": m.title,
+        "cities": len(m.cities),
+        "routes": len(m.routes),
+        "tickets": len(m.tickets),
+        "digest": m.digest,
+    }
 
 
 # --------------------------------------------------------------------------- ttr map-info
@@ -60,10 +79,17 @@ def run_maps(args: argparse.Namespace) -> int:
 def configure_map_info(parser: argparse.ArgumentParser) -> None:
     parser.description = "Show a map's statistics: routes by length and colour, tickets by value."
     parser.add_argument("name", metavar="NAME", help="an installed map's name, or a map file")
+    parser.add_argument(
+        "--json", action="store_true", help="print the statistics as one JSON object"
+    )
 
 
 def run_map_info(args: argparse.Namespace) -> int:
-    print("\n".join(map_info_lines(map_named(args.name))))
+    game_map = map_named(args.name)
+    if args.json:
+        print(json.dumps(map_info(game_map)))
+    else:
+        print("\n".join(map_info_lines(game_map)))
     return 0
 
 
@@ -74,36 +100,72 @@ def map_named(name: str) -> GameMap:
     return load_map(name)
 
 
-def map_info_lines(game_map: GameMap) -> list[str]:
-    """The text of ``ttr map-info``: counts by length, colour, tunnels, ferries, tickets."""
+def map_info(game_map: GameMap) -> dict[str, Any]:
+    """The statistics of ``ttr map-info``: counts by length, colour, tunnels, ferries, tickets
+    (the counters' keys as strings, JSON's object keys).
+
+    >>> info = map_info(load_map("europe"))
+    >>> info["routes"], info["spaces"], info["tunnels"], info["routes_by_length"]["8"]
+    (101, 300, 18, 1)
+    """
     m = game_map
     routes = m.routes
     ferries = [r for r in routes if r.ferry_locomotives]
     colours = Counter(r.color.value if r.color is not None else "gray" for r in routes)
     long_tickets = sum(t.long for t in m.tickets)
-    title = f" - {m.title}" if m.title else ""
+    return {
+        "name": m.name,
+        "version": m.version,
+        "title": m.title,
+        "digest": m.digest,
+        "cities": len(m.cities),
+        "routes": len(routes),
+        "spaces": sum(r.length for r in routes),
+        "routes_by_length": _by_key(Counter(r.length for r in routes)),
+        "routes_by_colour": {c: colours[c] for c in _COLOUR_ORDER if colours[c]},
+        "tunnels": sum(r.tunnel for r in routes),
+        "ferries": len(ferries),
+        "ferry_locomotives": sum(r.ferry_locomotives for r in ferries),
+        "double_routes": sum(r.double_of is not None for r in routes) // 2,
+        "tickets": len(m.tickets),
+        "long_tickets": long_tickets,
+        "regular_tickets": len(m.tickets) - long_tickets,
+        "ticket_points": sum(t.points for t in m.tickets),
+        "tickets_by_value": _by_key(Counter(t.points for t in m.tickets)),
+    }
+
+
+def map_info_lines(game_map: GameMap) -> list[str]:
+    """The text of ``ttr map-info`` (:func:`map_info` as lines)."""
+    info = map_info(game_map)
+    title = f" - {info['title']}" if info["title"] else ""
     return [
-        f"{m.name} {m.version}{title}",
-        f"digest: {m.digest}",
-        f"cities: {len(m.cities)}",
-        f"routes: {len(routes)} tracks, {sum(r.length for r in routes)} spaces",
-        "  by length: " + _counts(Counter(r.length for r in routes)),
-        "  by colour: " + ", ".join(f"{c} {colours[c]}" for c in _COLOUR_ORDER if colours[c]),
-        f"  tunnels: {sum(r.tunnel for r in routes)}",
-        f"  ferries: {len(ferries)} ({sum(r.ferry_locomotives for r in ferries)} locomotives)",
-        f"  double routes: {sum(r.double_of is not None for r in routes) // 2}",
-        f"tickets: {len(m.tickets)} ({long_tickets} long, {len(m.tickets) - long_tickets} "
-        f"regular), {sum(t.points for t in m.tickets)} points",
-        "  by value: " + _counts(Counter(t.points for t in m.tickets)),
+        f"{info['name']} {info['version']}{title}",
+        f"digest: {info['digest']}",
+        f"cities: {info['cities']}",
+        f"routes: {info['routes']} tracks, {info['spaces']} spaces",
+        "  by length: " + _counts(info["routes_by_length"]),
+        "  by colour: " + ", ".join(f"{c} {n}" for c, n in info["routes_by_colour"].items()),
+        f"  tunnels: {info['tunnels']}",
+        f"  ferries: {info['ferries']} ({info['ferry_locomotives']} locomotives)",
+        f"  double routes: {info['double_routes']}",
+        f"tickets: {info['tickets']} ({info['long_tickets']} long, {info['regular_tickets']} "
+        f"regular), {info['ticket_points']} points",
+        "  by value: " + _counts(info["tickets_by_value"]),
     ]
 
 
 _COLOUR_ORDER = (*(c.value for c in CARD_COLORS), "gray")
 
 
-def _counts(counter: Counter[int]) -> str:
-    """``1×4, 2×35`` for a counter of integers, in increasing order."""
-    return ", ".join(f"{value}×{n}" for value, n in sorted(counter.items()))
+def _by_key(counter: Counter[int]) -> dict[str, int]:
+    """A counter of integers as ``{"1": 4, "2": 35}``, in increasing order of the integers."""
+    return {str(value): n for value, n in sorted(counter.items())}
+
+
+def _counts(counts: dict[str, int]) -> str:
+    """``1×4, 2×35`` for :func:`_by_key`'s counts."""
+    return ", ".join(f"{value}×{n}" for value, n in counts.items())
 
 
 # --------------------------------------------------------------------------- ttr validate-map

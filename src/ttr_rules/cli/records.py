@@ -7,16 +7,21 @@ score breakdown. ``show`` prints what one player (or a spectator) sees at the st
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Iterator
+from typing import Any
 
 from ..records import GameRecord, ReplayStep, read_record, replay_steps, start_state
 from ..render import describe_event, format_scores, text
+from ..scoring import final_scores
+from ..serialization import to_json
 from ..state import GameState, Phase
 from ..views import observe, public_view
 
 __all__ = [
     "configure_replay",
     "configure_show",
+    "replay_json_lines",
     "replay_lines",
     "run_replay",
     "run_show",
@@ -33,12 +38,48 @@ def configure_replay(parser: argparse.ArgumentParser) -> None:
         "Replay a game record: every action turn by turn with its events, then the final scores."
     )
     parser.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON lines: one object per action (turn, player, action, events), then one with "
+        "the scores",
+    )
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    for line in replay_lines(read_record(args.file)):
+    record = read_record(args.file)
+    for line in replay_json_lines(record) if args.json else replay_lines(record):
         print(line)
     return 0
+
+
+def replay_json_lines(record: GameRecord) -> Iterator[str]:
+    """``ttr replay --json``: a JSON object per action, ``{"turn", "player", "action",
+    "events"}`` (the events as :func:`~ttr_rules.to_json` writes them; ``turn`` is null during
+    the initial ticket choices), then ``{"game_over", "scores"}`` (the scores as
+    :func:`~ttr_rules.final_scores` gives them, provisional when the game is not over)."""
+    state = start_state(record)
+    for replayed in replay_steps(record):
+        before = replayed.before
+        yield _compact(
+            {
+                "turn": None if before.phase is Phase.INITIAL_TICKETS else before.turn,
+                "player": before.current,
+                "action": replayed.text,
+                "events": [json.loads(to_json(event)) for event in replayed.events],
+            }
+        )
+        state = replayed.after
+    yield _compact(
+        {
+            "game_over": state.phase is Phase.GAME_OVER,
+            "scores": [json.loads(to_json(score)) for score in final_scores(state)],
+        }
+    )
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def replay_lines(record: GameRecord) -> Iterator[str]:
@@ -88,12 +129,17 @@ def configure_show(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--player", type=int, default=None, help="the seat whose view to show (default: spectator)"
     )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the view as JSON (readable by from_json(text, PlayerView))",
+    )
 
 
 def run_show(args: argparse.Namespace) -> int:
     state = state_at_turn(read_record(args.file), args.turn)
     view = public_view(state) if args.player is None else observe(state, args.player)
-    print(text(view))
+    print(to_json(view) if args.json else text(view))
     return 0
 
 
