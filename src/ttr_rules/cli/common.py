@@ -1,16 +1,27 @@
-"""What several ``ttr`` commands share: the error line and aligned text tables."""
+"""What several ``ttr`` commands share: the error line, aligned text tables and JSON lines."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-__all__ = ["error", "table"]
+__all__ = ["error", "json_line", "table"]
 
 
 def error(message: str) -> None:
     """Print ``ttr: error: message`` to stderr (the one form of every command's errors)."""
     print(f"ttr: error: {message}", file=sys.stderr)
+
+
+def json_line(value: Any) -> str:
+    """``value`` as one compact line of JSON (the ``--json`` output of the streaming commands).
+
+    >>> json_line({"turn": 0, "events": [1, 2]})
+    '{"turn":0,"events":[1,2]}'
+    """
+    return json.dumps(value, separators=(",", ":"))
 
 
 def table(rows: Sequence[Sequence[str]], numeric: Iterable[int] = ()) -> str:

@@ -7,16 +7,16 @@ score breakdown. ``show`` prints what one player (or a spectator) sees at the st
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterator
-from typing import Any
 
+from ..events import Event
 from ..records import GameRecord, ReplayStep, read_record, replay_steps, start_state
 from ..render import describe_event, format_scores, text
-from ..scoring import final_scores
-from ..serialization import to_json
+from ..scoring import PlayerScore, final_scores
+from ..serialization import converter, to_json
 from ..state import GameState, Phase
 from ..views import observe, public_view
+from .common import json_line
 
 __all__ = [
     "configure_replay",
@@ -61,25 +61,27 @@ def replay_json_lines(record: GameRecord) -> Iterator[str]:
     state = start_state(record)
     for replayed in replay_steps(record):
         before = replayed.before
-        yield _compact(
+        yield json_line(
             {
                 "turn": None if before.phase is Phase.INITIAL_TICKETS else before.turn,
                 "player": before.current,
                 "action": replayed.text,
-                "events": [json.loads(to_json(event)) for event in replayed.events],
+                "events": converter.unstructure(replayed.events, unstructure_as=_EVENTS),
             }
         )
         state = replayed.after
-    yield _compact(
+    yield json_line(
         {
             "game_over": state.phase is Phase.GAME_OVER,
-            "scores": [json.loads(to_json(score)) for score in final_scores(state)],
+            "scores": converter.unstructure(final_scores(state), unstructure_as=_SCORES),
         }
     )
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+#: What the events and the scores are unstructured as: each event then carries its ``"type"``
+#: tag, as :func:`~ttr_rules.to_json` writes it.
+_EVENTS = tuple[Event, ...]
+_SCORES = tuple[PlayerScore, ...]
 
 
 def replay_lines(record: GameRecord) -> Iterator[str]:

@@ -10,11 +10,11 @@ summary of the finished games and exits with status 130.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 from ..sim import BalanceStats, GameResult
+from .common import json_line
 from .games import GameSetup, add_game_arguments, game_setup, played, uninterrupted
 
 __all__ = ["configure", "run", "summary_lines"]
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                         )
                     stats.add(result)
                     if args.json:
-                        progress.line(json.dumps(result.to_dict(), separators=(",", ":")))
+                        progress.line(json_line(result.to_dict()))
                     elif not args.quiet:
                         progress.line(game_line(index, result))
     except KeyboardInterrupt:
