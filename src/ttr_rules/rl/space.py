@@ -54,6 +54,7 @@ from ttr_rules import (
     view_legal_actions,
 )
 from ttr_rules.game import _legal_pieces
+from ttr_rules.moves.stations import built_cities
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -594,9 +595,7 @@ class ActionSpace:
         while n < count and piece[n].city == first:
             n += 1
         index = self._city_index
-        taken: list[str] = []  # a city has one station at most (E51)
-        for player in state.players:
-            taken += player.stations
+        taken = built_cities(state)
         top = len(index) - 1
         f, t = index.get(first, -1), index.get(last, top + 1)
         if count != n * (top + 1 - len(taken)) or first in taken or last in taken:
