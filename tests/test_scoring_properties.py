@@ -26,7 +26,7 @@ from ttr_rules import (
 )
 from ttr_rules.scenario import InjectedTicket
 from ttr_rules.scoring import rank_winners
-from ttr_rules.scoring.trail import _branch_and_bound, _component_trail, longest_trail
+from ttr_rules.scoring.trail import _branch_and_bound, _renumbered_trail, longest_trail
 from ttr_rules.scoring.unionfind import component_labels
 from ttr_rules.testing import playout, random_chooser
 
@@ -353,7 +353,7 @@ def test_branch_and_bound_agrees_with_the_memoized_search_on_europe_subnetworks(
     while checked < 40:
         for component in by_component(rnd.sample(everything, rnd.randint(28, 40))):
             if len(component) >= 20:
-                assert _branch_and_bound(component, 0) == _component_trail(component, 10**9)
+                assert _branch_and_bound(component, 0) == _renumbered_trail(component, 10**9)
                 checked += 1
 
 

@@ -238,10 +238,8 @@ def _ranked(entries: Sequence[_Entry], rules: Rules) -> tuple[int, ...]:
                 parts.append(entry[2])
             elif name == "stations":
                 parts.append(-entry[3])
-            elif name == "express":
+            else:  # "express": the names were checked above
                 parts.append(int(entry[0] in holders))
-            else:
-                raise ValueError(f"unknown tie-breaker {name!r}")
         return tuple(parts)
 
     keys = {entry[0]: key(entry) for entry in entries}

@@ -38,12 +38,7 @@ def longest_trail(edges: Sequence[Edge]) -> int:
     >>> longest_trail([(0, 1, 2), (1, 2, 3), (2, 0, 1), (0, 3, 5)])  # round the loop, then on
     11
     """
-    number: dict[int, int] = {}
-    numbered = [
-        (number.setdefault(u, len(number)), number.setdefault(v, len(number)), length)
-        for u, v, length in edges
-    ]
-    return network_trail(numbered, len(number))
+    return _renumbered_trail(edges)
 
 
 def network_trail(
@@ -174,10 +169,10 @@ def _peel(edges: Sequence[Edge], size: int) -> tuple[list[Edge], list[int], list
     return core, down1, down2, inside
 
 
-def _component_trail(edges: list[Edge], search_limit: int = _SEARCH_LIMIT) -> int:
-    """The longest trail of one connected component (any integer vertices): see
-    :func:`network_trail`; a core of more than ``search_limit`` contracted edges goes to
-    :func:`_branch_and_bound`."""
+def _renumbered_trail(edges: Sequence[Edge], search_limit: int = _SEARCH_LIMIT) -> int:
+    """The longest trail over ``edges`` with any integer vertices, numbered ``0 .. n - 1`` in
+    order of appearance for :func:`network_trail`; a core of more than ``search_limit``
+    contracted edges goes to :func:`_branch_and_bound`."""
     number: dict[int, int] = {}
     numbered = [
         (number.setdefault(u, len(number)), number.setdefault(v, len(number)), length)
@@ -390,7 +385,7 @@ def _expand(
 
     A trail is connected, so it lies in one component of the allowed edges: the one with every
     kept edge (none if they are spread over several), or any one of them when nothing is kept.
-    A small component without kept edges is solved exactly by :func:`_component_trail` (with
+    A small component without kept edges is solved exactly by :func:`_renumbered_trail` (with
     a limit that keeps it on the memoized search: contraction never adds edges). Else
     the T-join relaxation gives a bound and a subgraph H whose components are all trails (H has
     at most two odd vertices, so each component has 0 or 2). If H is connected it is optimal.
@@ -417,7 +412,7 @@ def _expand(
     if _weight(edges, group) <= best:
         return 0, []
     if not kept and len(group) <= search_limit:
-        return _component_trail([edges[eid] for eid in group], len(group)), []
+        return _renumbered_trail([edges[eid] for eid in group], len(group)), []
     relaxed = _relaxation(edges, group, kept)
     if relaxed is None or relaxed[0] <= best:
         return 0, []
