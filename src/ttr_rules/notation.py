@@ -34,6 +34,7 @@ from .game import is_legal, legal_actions
 from .maps import GameMap, Route
 from .maps.index import fold_name, map_index
 from .state import GameState
+from .views import PlayerView, view_legal_actions
 
 __all__ = ["MAX_ACTION_TEXT", "fold_name", "format_action", "parse_action", "resolve_city"]
 
@@ -145,8 +146,12 @@ def _clip(text: str) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
-def parse_action(text: str, state: GameState) -> Action:
+def parse_action(text: str, state: GameState | PlayerView) -> Action:
     """The action written as ``text`` in ``state`` (see ``docs/notation.md``).
+
+    ``state`` may be the :class:`~ttr_rules.PlayerView` of the player to act: the text is then
+    read with what that player knows only (a server reads a seat's text this way, so that no
+    answer, not even an error message, depends on another player's hidden cards).
 
     Lenient: any case and spacing, city aliases and names without diacritics, either city order,
     ``pink`` for purple, routes by id (``#57``). A claim or station without a payment stands for
@@ -166,6 +171,9 @@ def parse_action(text: str, state: GameState) -> Action:
     'claim #23 black+1L'
     >>> parse_action("draw faceup 0", state), parse_action("tickets keep 3,7", state)
     (DrawFaceUp(slot=0), KeepTickets(tickets=frozenset({3, 7})))
+    >>> from ttr_rules import observe
+    >>> parse_action("claim brest-paris", observe(state, 0))
+    ClaimRoute(route=23, color=<Color.BLACK: 'black'>, locomotives=0)
     >>> parse_action("fly to paris", state)
     Traceback (most recent call last):
     ...
@@ -185,7 +193,7 @@ def parse_action(text: str, state: GameState) -> Action:
         raise InvalidActionError(f"cannot read {_clip(repr(text))}: {exc}") from None
 
 
-def _parse(text: str, state: GameState) -> Action:
+def _parse(text: str, state: GameState | PlayerView) -> Action:
     words = " ".join(text.split())
     lower = words.lower()
     if lower in _SIMPLE:
@@ -205,7 +213,7 @@ def _parse(text: str, state: GameState) -> Action:
     raise InvalidActionError(f"cannot read {_clip(repr(text))}: {_GRAMMAR}")
 
 
-def _parse_face_up(lower: str, state: GameState) -> DrawFaceUp:
+def _parse_face_up(lower: str, state: GameState | PlayerView) -> DrawFaceUp:
     match = _FACE_UP.fullmatch(lower)
     slots = len(state.face_up)
     if match is None or not _digits(match.group(1)) or int(match.group(1)) >= slots:
@@ -262,28 +270,26 @@ def _split_payment(rest: str) -> tuple[str, tuple[Color, int | None] | None]:
     return head, (color, int(locos or 0))
 
 
-def _parse_station(rest: str, state: GameState) -> BuildStation:
+def _parse_station(rest: str, state: GameState | PlayerView) -> BuildStation:
     place, payment = _split_payment(rest)
     if not place:
         raise InvalidActionError("expected 'station CITY PAYMENT', e.g. 'station Wien red'")
     city = resolve_city(place, state.map)
     if payment is None:
-        options = [
-            a for a in legal_actions(state) if isinstance(a, BuildStation) and a.city == city
-        ]
+        options = [a for a in _legal(state) if isinstance(a, BuildStation) and a.city == city]
         return _only(options, f"station {city}", state.map)
     color, locos = payment
     if locos is None:  # "locomotive": the whole cost in locomotives
-        locos = len(state.players[state.current].stations) + 1
+        locos = _stations_built(state) + 1
     return BuildStation(city, color, locos)
 
 
-def _parse_claim(rest: str, state: GameState) -> ClaimRoute:
+def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute:
     route_text, payment = _split_payment(rest)
     tracks = _parse_route(route_text, state.map)
     if payment is None:
         ids = {r.id for r in tracks}
-        options = [a for a in legal_actions(state) if isinstance(a, ClaimRoute) and a.route in ids]
+        options = [a for a in _legal(state) if isinstance(a, ClaimRoute) and a.route in ids]
         return _only(options, f"claim {route_text}", state.map)
     color, locos = payment
     claims = [ClaimRoute(r.id, color, r.length if locos is None else locos) for r in tracks]
@@ -297,8 +303,28 @@ def _parse_claim(rest: str, state: GameState) -> ClaimRoute:
             f"no track of {route_text} takes {payment_text(color, claims[0].locomotives)}: "
             + ", ".join(str(r) for r in tracks)
         )
-    legal = [c for c in fitting if is_legal(state, c)]
+    legal = [c for c in fitting if _is_legal(state, c)]
     return _only(legal if legal else fitting, f"claim {rest}", state.map)
+
+
+def _legal(position: GameState | PlayerView) -> tuple[Action, ...]:
+    """The legal actions of the player to act, from the state or from that player's view."""
+    if isinstance(position, PlayerView):
+        return view_legal_actions(position)  # ValueError when the viewer is not to act
+    return legal_actions(position)
+
+
+def _is_legal(position: GameState | PlayerView, action: Action) -> bool:
+    if isinstance(position, PlayerView):
+        return action in view_legal_actions(position)
+    return is_legal(position, action)
+
+
+def _stations_built(position: GameState | PlayerView) -> int:
+    """How many stations the player to act has built."""
+    if isinstance(position, PlayerView):
+        return len(position.seats[position.current].stations)
+    return len(position.players[position.current].stations)
 
 
 def _only(options: Sequence[A], what: str, game_map: GameMap) -> A:

@@ -16,13 +16,12 @@ if TYPE_CHECKING:
 __all__ = ["app", "create_app"]
 
 
-def create_app(
-    data_dir: str | None = None, *, max_games: int = 1000, agent_delay: float = 0.0
-) -> FastAPI:
-    """A new ASGI application holding its own games (see :mod:`ttr_rules.web.api`)."""
+def create_app(data_dir: str | None = None, **options: Any) -> FastAPI:
+    """A new ASGI application holding its own games; ``options`` are those of
+    :func:`ttr_rules.web.api.create_app` (limits, agent workers, idle expiry, allowed hosts)."""
     from .api import create_app as _create
 
-    return _create(data_dir, max_games=max_games, agent_delay=agent_delay)
+    return _create(data_dir, **options)
 
 
 _app: FastAPI | None = None

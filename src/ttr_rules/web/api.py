@@ -6,8 +6,12 @@ Built with FastAPI (the OpenAPI description is served at ``/api/openapi.json`` a
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -24,6 +28,7 @@ from .. import (
     AmbiguousActionError,
     IllegalActionError,
     InvalidActionError,
+    Reason,
     available_maps,
     load_map,
     to_json,
@@ -34,17 +39,23 @@ from .games import (
     GameNotFoundError,
     GameSetupError,
     GameStore,
+    NotYourTurnError,
+    SaveError,
     StoreFullError,
     agent_names,
 )
 from .labels import describe_legal_actions
 
-__all__ = ["MAX_BODY_BYTES", "ApiError", "create_app"]
+__all__ = ["LOCAL_HOSTS", "MAX_BODY_BYTES", "ApiError", "create_app"]
 
 log = logging.getLogger("ttr_rules.web")
 
 #: The largest request body accepted (bytes); larger ones get 413.
 MAX_BODY_BYTES = 16 * 1024
+
+#: The host names always accepted in the ``Host`` header: this machine's, and ``testserver``,
+#: the name Starlette's test client sends (no browser page can: it is no site's name).
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "testserver")
 
 _JSON = "application/json"
 _STATIC = {
@@ -71,10 +82,12 @@ class ApiError(Exception):
         self.reason = reason
         self.extra = extra
 
-    def response(self) -> JSONResponse:
+    def response(self, headers: dict[str, str] | None = None) -> JSONResponse:
         body = {"error": self.code, "message": self.message, "reason": self.reason, **self.extra}
-        headers = {"WWW-Authenticate": "Bearer"} if self.status == 401 else None
-        return JSONResponse(body, status_code=self.status, headers=headers)
+        headers = dict(headers or {})
+        if self.status == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+        return JSONResponse(body, status_code=self.status, headers=headers or None)
 
 
 # --------------------------------------------------------------------------- request bodies
@@ -164,6 +177,12 @@ class BodyLimit:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            malformed = ApiError(400, "malformed_json", "the request body is not UTF-8 JSON")
+            await malformed.response()(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> MutableMapping[str, Any]:
@@ -176,15 +195,82 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class HostCheck:
+    """Answer 421 ``unknown_host`` to a request whose ``Host`` header names no address this
+    server serves (a web page of another site reaching a local server by DNS rebinding sends
+    its own host name)."""
+
+    def __init__(self, app: Any, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] in ("http", "websocket") and _host_name(scope) not in self.allowed:
+            refused = ApiError(
+                421, "unknown_host", "this server does not serve the host named in the request"
+            )
+            await refused.response()(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def _host_name(scope: MutableMapping[str, Any]) -> str:
+    """The host of the request's ``Host`` header, lower-case, without its port."""
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            host: str = bytes(value).decode("latin-1").strip().lower()
+            if host.startswith("["):
+                return host.partition("]")[0] + "]"
+            return host.rpartition(":")[0] if host.count(":") == 1 else host
+    return ""
+
+
+class CreationLimit:
+    """At most ``per_minute`` games created per client address, in bursts of ``burst`` (a
+    token bucket per address)."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def wait(self, client: str, now: float | None = None) -> float:
+        """0 when ``client`` may create a game now (one is counted), else the seconds until
+        it may."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic() if now is None else now
+        if len(self._buckets) > 10_000:  # forget full buckets: they are the default
+            self._buckets = {
+                k: v for k, v in self._buckets.items() if self._level(v, now) < self.burst
+            }
+        level = self._level(self._buckets.get(client, (float(self.burst), now)), now)
+        if level < 1.0:
+            return (1.0 - level) / self.rate
+        self._buckets[client] = (level - 1.0, now)
+        return 0.0
+
+    def _level(self, bucket: tuple[float, float], now: float) -> float:
+        tokens, then = bucket
+        return min(float(self.burst), tokens + (now - then) * self.rate)
+
+
 # --------------------------------------------------------------------------- dependencies
 
 
 def find_game(request: Request, game_id: str) -> Game:
     store: GameStore = request.app.state.store
     try:
-        return store.get(game_id)
+        game = store.get(game_id)
     except GameNotFoundError:
-        raise ApiError(404, "game_not_found", f"no game {game_id!r}") from None
+        raise ApiError(404, "game_not_found", f"no game {game_id[:100]!r}") from None
+    game.touch()
+    return game
 
 
 GameDep = Annotated[Game, Depends(find_game)]
@@ -271,12 +357,42 @@ _VIEW_DOC: dict[int | str, dict[str, Any]] = {
 
 
 def create_app(
-    data_dir: str | None = None, *, max_games: int = 1000, agent_delay: float = 0.0
+    data_dir: str | None = None,
+    *,
+    max_games: int = 1000,
+    agent_delay: float = 0.0,
+    agent_workers: int = 2,
+    move_seconds: float = 30.0,
+    idle_seconds: float | None = 24 * 3600.0,
+    games_per_minute: float = 20.0,
+    games_burst: int = 20,
+    allowed_hosts: tuple[str, ...] = (),
 ) -> FastAPI:
     """A new ASGI application with its own games (in memory; saved as records under
-    ``data_dir`` and reloaded from there on start when given). ``agent_delay`` seconds pass
-    before each agent move (so a person can follow the game)."""
-    store = GameStore(data_dir, max_games=max_games, agent_delay=agent_delay)
+    ``data_dir`` and reloaded from there on start when given).
+
+    ``agent_delay`` seconds pass before each agent move (so a person can follow the game);
+    agents think in ``agent_workers`` processes (0: a thread), ``move_seconds`` at most per
+    move; unfinished games untouched for ``idle_seconds`` expire (None: never); a client
+    address creates at most ``games_per_minute`` games (bursts of ``games_burst``; 0: no
+    limit). Requests must name one of :data:`LOCAL_HOSTS` or ``allowed_hosts`` in ``Host``
+    (``"*"`` accepts any). Raises ``DataDirError`` for a ``data_dir`` that cannot hold games.
+    """
+    store = GameStore(
+        data_dir,
+        max_games=max_games,
+        agent_delay=agent_delay,
+        agent_workers=agent_workers,
+        move_seconds=move_seconds,
+        idle_seconds=idle_seconds,
+    )
+    limit = CreationLimit(games_per_minute, games_burst)
+
+    async def expire_now_and_then() -> None:
+        assert store.idle_seconds is not None
+        while True:
+            await asyncio.sleep(min(60.0, max(0.05, store.idle_seconds / 4)))
+            store.expire()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -284,7 +400,12 @@ def create_app(
         if failed:
             log.warning("%d saved games could not be reloaded: %s", len(failed), failed)
         store.resume()
+        expiry = None if idle_seconds is None else asyncio.create_task(expire_now_and_then())
         yield
+        if expiry is not None:
+            expiry.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await expiry
         await store.close()
 
     app = FastAPI(
@@ -300,6 +421,9 @@ def create_app(
     app.state.store = store
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
+    if "*" not in allowed_hosts:
+        hosts = frozenset(h.lower() for h in (*LOCAL_HOSTS, *allowed_hosts))
+        app.add_middleware(HostCheck, allowed=hosts)
 
     _install_error_handlers(app)
 
@@ -338,22 +462,38 @@ def create_app(
         return [game.summary() for game in store.games.values()]
 
     @app.post("/api/games", status_code=201, summary="Create a game", response_model=Created)
-    async def create_game(body: NewGame) -> dict[str, Any]:
+    async def create_game(request: Request, body: NewGame) -> Response:
         seats: dict[int, str] = {}
         for key, name in body.agents.items():
-            if not key.isdigit() or len(key) > 3:
-                raise ApiError(422, "invalid_request", f"agent seat {key!r} is not a seat number")
+            if not (key.isascii() and key.isdigit()) or len(key) > 3:
+                raise ApiError(
+                    422, "invalid_request", f"agent seat {key[:20]!r} is not a seat number"
+                )
             seats[int(key)] = name
+        wait = limit.wait(request.client.host if request.client else "")
+        if wait:
+            seconds = math.ceil(wait)
+            return ApiError(
+                429,
+                "too_many_games",
+                f"too many games created from your address; try again in {seconds} "
+                + ("second" if seconds == 1 else "seconds"),
+            ).response({"Retry-After": str(seconds)})
         try:
             game, tokens = store.create(body.map, body.players, seats, body.seed)
         except GameSetupError as exc:
             raise ApiError(422, "invalid_game", str(exc)) from None
         except StoreFullError as exc:
             raise ApiError(503, "server_full", str(exc)) from None
-        return {
+        except SaveError as exc:
+            raise ApiError(
+                503, "save_failed", f"the game could not be saved: {exc.strerror}"
+            ) from None
+        created = {
             "id": game.id,
             "seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
         }
+        return JSONResponse(created, status_code=201)
 
     @app.get("/api/games/{game_id}", summary="The view of your seat", responses=_VIEW_DOC)
     def get_view(game: GameDep, seat: SeatDep) -> Response:
@@ -375,6 +515,17 @@ def create_app(
     async def post_action(game: GameDep, seat: PlayerDep, body: NewAction) -> Response:
         try:
             await store.act(game, seat, body.action)
+        except NotYourTurnError as exc:
+            # the library's reason, answered before the text is read (so it reveals nothing)
+            raise ApiError(
+                409, "illegal_action", str(exc), reason=Reason.NOT_YOUR_TURN.value
+            ) from None
+        except SaveError as exc:
+            raise ApiError(
+                503,
+                "save_failed",
+                f"the action was not played: the server cannot save the game ({exc.strerror})",
+            ) from None
         except AmbiguousActionError as exc:
             raise ApiError(400, "ambiguous_action", str(exc)) from None
         except InvalidActionError as exc:
@@ -449,8 +600,8 @@ def create_app(
         since: Annotated[int, Query(ge=0)] = 0,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> EventSourceResponse:
-        if last_event_id is not None and last_event_id.isdigit():
-            since = int(last_event_id)
+        if last_event_id is not None and _is_count(last_event_id):
+            since = int(last_event_id)  # anything else is ignored, as browsers never send it
 
         async def updates() -> AsyncIterator[ServerSentEvent]:
             sent = min(since, game.seq)
@@ -477,6 +628,11 @@ def create_app(
         return EventSourceResponse(updates(), ping=15, headers={"Cache-Control": "no-store"})
 
     return app
+
+
+def _is_count(text: str) -> bool:
+    """ASCII digits, not too many (``"²"`` is ``isdigit()``; 5,000 digits are no step)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _install_error_handlers(app: FastAPI) -> None:

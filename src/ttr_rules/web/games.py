@@ -22,9 +22,12 @@ import hmac
 import json
 import logging
 import os
+import random
 import secrets
+import tempfile
 import time
 from collections.abc import Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,7 @@ from .. import (
     GameRecord,
     GameState,
     PlayerView,
+    StepResult,
     available_maps,
     current_player,
     final_scores,
@@ -51,9 +55,10 @@ from .. import (
     replay,
     step,
     to_json,
+    view_legal_actions,
     winners,
-    write_record,
 )
+from ..records import state_digest
 from .secrecy import seat_step
 
 __all__ = [
@@ -61,6 +66,8 @@ __all__ = [
     "GameNotFoundError",
     "GameSetupError",
     "GameStore",
+    "NotYourTurnError",
+    "SaveError",
     "Step",
     "StoreFullError",
     "agent_names",
@@ -82,6 +89,18 @@ class GameSetupError(ValueError):
 
 class StoreFullError(RuntimeError):
     """The server holds its maximum number of unfinished games."""
+
+
+class NotYourTurnError(RuntimeError):
+    """A seat posted an action while another seat is to act (its text is not read)."""
+
+
+class SaveError(OSError):
+    """The game could not be saved; the action was not applied."""
+
+
+class DataDirError(ValueError):
+    """The data directory cannot hold games (a file, or not writable)."""
 
 
 def agent_names() -> list[str]:
@@ -112,7 +131,7 @@ class Step:
 
 class Game:
     """One game on the server. Read :attr:`state` freely (it is immutable); change it only
-    through :meth:`act` / :meth:`run_agents`, which hold :attr:`lock`."""
+    through :meth:`GameStore.act` / the store's agent driver, which hold :attr:`lock`."""
 
     def __init__(
         self,
@@ -135,6 +154,8 @@ class Game:
         self.texts: list[str] = []
         self.lock = asyncio.Lock()
         self.agent_error: str | None = None
+        #: When a request or a move last touched the game (``time.monotonic()``).
+        self.touched = time.monotonic()
         self._players = {
             seat: _make_agent(name, agent_seed + seat) for seat, name in agents.items()
         }
@@ -151,6 +172,10 @@ class Game:
     @property
     def over(self) -> bool:
         return is_terminal(self.state)
+
+    def touch(self) -> None:
+        """Note that someone uses the game (it does not expire while used)."""
+        self.touched = time.monotonic()
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token is ``token``, or None. Compares every seat's digest in constant
@@ -175,8 +200,20 @@ class Game:
         ]
 
     def record(self) -> GameRecord:
-        """The game so far as a :class:`~ttr_rules.GameRecord`."""
-        return attrs.evolve(record_game(self.start, ()), actions=tuple(self.texts))
+        """The game so far as a :class:`~ttr_rules.GameRecord`; a finished game's record
+        carries its ``final_digest`` and ``scores`` (so a cut record cannot pass for it)."""
+        return self._record_of(self.texts, self.state)
+
+    def _record_of(self, texts: list[str], state: GameState) -> GameRecord:
+        """The record of this game's start followed by ``texts``, which lead to ``state``."""
+        record = attrs.evolve(record_game(self.start, ()), actions=tuple(texts))
+        if not is_terminal(state):
+            return record
+        return attrs.evolve(
+            record,
+            final_digest=state_digest(state),
+            scores=tuple(s.total for s in final_scores(state)),
+        )
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the game (no seed, no tokens)."""
@@ -248,13 +285,24 @@ class Game:
 
     # ------------------------------------------------------------------ changing
 
-    def _apply(self, seat: int, action: Action) -> None:
-        """Apply ``action`` of ``seat`` (raises ``IllegalActionError``); the caller holds the
-        lock."""
-        result = step(self.state, action, seat)
-        self.texts.append(format_action(action, self.state.map))
+    def check_turn(self, seat: int) -> None:
+        """Raise :class:`NotYourTurnError` unless ``seat`` is to act (or the game is over:
+        then the action is refused as illegal, for everyone alike)."""
+        current = current_player(self.state)
+        if current is not None and current != seat:
+            raise NotYourTurnError(f"seat {current} is to act, not seat {seat}")
+
+    def applied(self, seat: int, action: Action, text: str, result: StepResult) -> None:
+        """Record that ``seat``'s ``action`` (written ``text``) led to ``result``; the caller
+        holds the lock and has saved the game with it."""
+        self.texts.append(text)
         self.steps.append(Step(seat, action, result.events))
         self.state = result.state
+        self.touch()
+        self.notify()
+
+    def notify(self) -> None:
+        """Wake the streams waiting for a change."""
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
 
@@ -262,43 +310,100 @@ class Game:
         """Re-apply recorded actions (used when reloading a saved game)."""
         for text in texts:
             seat = self.state.current
-            self._apply(seat, parse_action(text, self.state))
+            action = parse_action(text, self.state)
+            self.applied(seat, action, text, step(self.state, action, seat))
 
     def is_agent_turn(self) -> bool:
         seat = current_player(self.state)
-        return seat is not None and seat in self._players and self.agent_error is None
+        return seat is not None and seat in self._players
 
-    async def agent_move(self) -> bool:
-        """Let the agent to act move once; False when it is no agent's turn. The caller holds
-        the lock."""
-        if not self.is_agent_turn():
-            return False
-        seat = self.state.current
-        view = observe(self.state, seat)
-        agent = self._players[seat]
-        try:
-            action = await asyncio.to_thread(agent.act, view)
-            self._apply(seat, action)
-        except Exception as exc:  # an agent's bug must not take the server down
-            self.agent_error = f"agent {self.agents[seat]!r} of seat {seat} failed: {exc}"
-            log.exception("game %s: %s", self.id, self.agent_error)
-            changed, self._changed = self._changed, asyncio.Event()
-            changed.set()
-            return False
-        return True
+    def agent_of(self, seat: int) -> Any:
+        return self._players[seat]
+
+    def set_agent(self, seat: int, agent: Any) -> None:
+        """Keep the agent as it came back from a worker (its random state moved on)."""
+        self._players[seat] = agent
 
 
 def _new_id() -> str:
     return secrets.token_hex(8)
 
 
+def _think(agent: Any, view: PlayerView) -> tuple[Action, Any]:
+    """Run in a worker process: the agent's action and the agent after it (its random state,
+    its caches) to send back."""
+    return agent.act(view), agent
+
+
+def _lower_priority() -> None:
+    """Worker processes think at a lower priority than the server answers requests."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def _fallback_action(view: PlayerView, seed: int) -> Action:
+    """A random legal action, for an agent that ran out of its time."""
+    return random.Random(seed).choice(view_legal_actions(view))
+
+
+def _write_private(path: Path, data: str) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, created
+    owner-only and exclusively (never through a symlink), flushed to disk, then renamed over
+    ``path`` (a symlink at ``path`` is replaced, never followed)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def check_data_dir(data_dir: str | os.PathLike[str]) -> Path:
+    """The data directory, created owner-only if missing; raises :class:`DataDirError` for a
+    path that is not a directory or that this process cannot write."""
+    path = Path(data_dir)
+    if path.exists() and not path.is_dir():
+        raise DataDirError(f"--data {str(path)!r} is not a directory")
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataDirError(
+            f"cannot create the data directory {str(path)!r}: {exc.strerror}"
+        ) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise DataDirError(f"the data directory {str(path)!r} is not writable")
+    return path
+
+
 class GameStore:
     """All games of a server, optionally saved under ``data_dir`` as records.
 
-    For every game two files are written after each action: ``<id>.record.json`` (the
-    :class:`~ttr_rules.GameRecord`, written with :func:`~ttr_rules.write_record`) and
+    For every game two files are written: ``<id>.record.json`` (the
+    :class:`~ttr_rules.GameRecord`, rewritten before each action is applied) and
     ``<id>.seats.json`` (which seats are agents, the SHA-256 digests of the tokens, the
-    creation time). :meth:`load` replays them after a restart.
+    creation time). An action whose save fails is not applied (:class:`SaveError`).
+    :meth:`load` replays them after a restart.
+
+    Agents think in a pool of ``agent_workers`` processes (0: in a thread of this process),
+    each move within ``move_seconds`` (past it, a random legal move is played for them).
+    Unfinished games nobody touched for ``idle_seconds`` are dropped (with their files);
+    ``max_games`` bounds the unfinished games held, and the finished ones kept besides.
     """
 
     def __init__(
@@ -307,12 +412,19 @@ class GameStore:
         *,
         max_games: int = 1000,
         agent_delay: float = 0.0,
+        agent_workers: int = 2,
+        move_seconds: float = 30.0,
+        idle_seconds: float | None = 24 * 3600.0,
     ) -> None:
-        self.data_dir = None if data_dir is None else Path(data_dir)
+        self.data_dir = None if data_dir is None else check_data_dir(data_dir)
         self.max_games = max_games
         self.agent_delay = agent_delay
+        self.agent_workers = agent_workers
+        self.move_seconds = move_seconds
+        self.idle_seconds = idle_seconds
         self.games: dict[str, Game] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._pool: Executor | None = None
 
     # ------------------------------------------------------------------ creating and finding
 
@@ -333,7 +445,8 @@ class GameStore:
 
         ``seed`` None draws one with :mod:`secrets` (a seed known to a player reveals the deck).
         Raises :class:`GameSetupError` for an unknown map or agent, a bad seat or player count,
-        :class:`StoreFullError` when the store is full of unfinished games.
+        :class:`StoreFullError` when the store is full of unfinished games,
+        :class:`SaveError` when the game cannot be saved (it is then not created).
         """
         agents = dict(agents or {})
         if map_name not in available_maps():
@@ -362,35 +475,74 @@ class GameStore:
             created=time.time(),
             agent_seed=seed,
         )
+        self._save(game, game.texts, game.state)
         self.games[game.id] = game
-        self.save(game)
         self.kick(game)
         return game, tokens
 
+    def live_games(self) -> int:
+        """How many games are not over."""
+        return sum(1 for game in self.games.values() if not game.over)
+
     def _make_room(self) -> None:
-        if len(self.games) < self.max_games:
-            return
-        finished = [g for g in self.games.values() if g.over]
-        if not finished:
-            raise StoreFullError(f"the server holds {self.max_games} unfinished games")
-        oldest = min(finished, key=lambda g: g.created)
-        del self.games[oldest.id]
+        self.expire()
+        if self.live_games() >= self.max_games:
+            raise StoreFullError(
+                f"the server holds {self.max_games} unfinished games; try again later"
+            )
+        finished = sorted((g for g in self.games.values() if g.over), key=lambda g: g.touched)
+        for game in finished[: max(0, len(finished) - self.max_games + 1)]:
+            del self.games[game.id]  # its files stay: a finished game is a record to keep
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Drop the unfinished games nobody touched for ``idle_seconds`` (and their files);
+        returns their ids."""
+        if self.idle_seconds is None:
+            return []
+        now = time.monotonic() if now is None else now
+        idle = [
+            game
+            for game in self.games.values()
+            if not game.over and now - game.touched > self.idle_seconds and not game.lock.locked()
+        ]
+        for game in idle:
+            del self.games[game.id]
+            if game._driver is not None:
+                game._driver.cancel()
+            self._delete_files(game.id)
+            log.info("game %s expired after %.0f idle seconds", game.id, self.idle_seconds)
+        return [game.id for game in idle]
 
     # ------------------------------------------------------------------ acting
 
     async def act(self, game: Game, seat: int, text: str) -> None:
-        """Parse ``text`` in the current state and apply it for ``seat``; raises
-        ``InvalidActionError`` / ``IllegalActionError`` (the state is then unchanged). The
-        agents to act next are started."""
+        """Apply ``seat``'s action written ``text``.
+
+        A seat that is not to act is refused (:class:`NotYourTurnError`) before its text is
+        read; the text is then read with the seat's own view only (``parse_action`` of
+        ``observe(state, seat)``), so no answer depends on another seat's hidden cards.
+        Raises ``InvalidActionError`` / ``IllegalActionError`` / :class:`SaveError` (the
+        state is then unchanged). The agents to act next are started."""
         async with game.lock:
-            action = parse_action(text, game.state)
-            game._apply(seat, action)
-            self.save(game)
+            game.touch()
+            game.check_turn(seat)
+            action = parse_action(text, game.view(seat))
+            self._commit(game, seat, action)
         self.kick(game)
+
+    def _commit(self, game: Game, seat: int, action: Action) -> None:
+        """Apply ``action`` once it is saved (raises ``IllegalActionError``, :class:`SaveError`
+        with nothing applied); the caller holds the lock."""
+        result = step(game.state, action, seat)
+        text = format_action(action, game.state.map)
+        self._save(game, [*game.texts, text], result.state)
+        game.applied(seat, action, text, result)
 
     def kick(self, game: Game) -> None:
         """Start the game's agent driver when an agent is to act and none runs."""
-        if not game.is_agent_turn() or (game._driver is not None and not game._driver.done()):
+        if game.agent_error is not None or not game.is_agent_turn():
+            return
+        if game._driver is not None and not game._driver.done():
             return
         task = asyncio.get_running_loop().create_task(self._drive(game))
         game._driver = task
@@ -398,15 +550,87 @@ class GameStore:
         task.add_done_callback(self._tasks.discard)
 
     async def _drive(self, game: Game) -> None:
-        while game.is_agent_turn():
+        while game.is_agent_turn() and game.agent_error is None and self.games.get(game.id):
             if self.agent_delay:
                 await asyncio.sleep(self.agent_delay)
-            async with game.lock:
-                moved = await game.agent_move()
-                if moved:
-                    self.save(game)
-            if not moved:
+            seat = game.state.current
+            seq = game.seq
+            try:
+                action = await self._agent_action(game, seat)
+            except Exception as exc:  # an agent's bug must not take the server down
+                self._agent_failed(game, seat, exc)
                 return
+            async with game.lock:
+                if game.seq != seq:  # cannot happen: only this driver moves for agents
+                    continue
+                await self._commit_agent_move(game, seat, action)
+
+    async def _commit_agent_move(self, game: Game, seat: int, action: Action) -> None:
+        """Apply an agent's action; while it cannot be saved, say so and try again."""
+        delay = 1.0
+        while True:
+            try:
+                self._commit(game, seat, action)
+            except SaveError as exc:
+                game.agent_error = f"the server cannot save the game ({exc.strerror}); retrying"
+                log.error("game %s: %s", game.id, game.agent_error)
+                game.notify()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 60.0)
+                if game.id not in self.games:
+                    return
+                continue
+            except Exception as exc:
+                self._agent_failed(game, seat, exc)
+                return
+            if game.agent_error is not None:
+                game.agent_error = None
+                game.notify()
+            return
+
+    def _agent_failed(self, game: Game, seat: int, exc: BaseException) -> None:
+        # The message names the agent and the kind of failure only: an exception's text may
+        # quote the agent's view (its hand), and every seat reads agent_error.
+        game.agent_error = (
+            f"agent {game.agents[seat]!r} of seat {seat} failed ({type(exc).__name__}); "
+            "the game waits"
+        )
+        log.error("game %s: %s", game.id, game.agent_error, exc_info=exc)
+        game.notify()
+
+    async def _agent_action(self, game: Game, seat: int) -> Action:
+        """The agent's action for its view, thought in the worker pool within
+        ``move_seconds``; past it, a random legal action."""
+        view = game.view(seat)
+        agent = game.agent_of(seat)
+        loop = asyncio.get_running_loop()
+        if self.agent_workers <= 0:
+            future = loop.run_in_executor(None, _think, agent, view)
+        else:
+            future = loop.run_in_executor(self._worker_pool(), _think, agent, view)
+        try:
+            action, agent = await asyncio.wait_for(future, self.move_seconds)
+        except TimeoutError:
+            log.warning(
+                "game %s: agent of seat %d took more than %g s; a random move is played",
+                game.id,
+                seat,
+                self.move_seconds,
+            )
+            return _fallback_action(view, game.agent_seed + game.seq)
+        game.set_agent(seat, agent)
+        return action
+
+    def _worker_pool(self) -> Executor:
+        if self._pool is None:
+            import multiprocessing
+
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.agent_workers,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_lower_priority,
+            )
+        return self._pool
 
     async def idle(self) -> None:
         """Wait until no agent is thinking (tests and shutdown)."""
@@ -417,30 +641,42 @@ class GameStore:
         for task in list(self._tasks):
             task.cancel()
         await self.idle()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     # ------------------------------------------------------------------ saving and loading
 
-    def save(self, game: Game) -> None:
-        """Write the game's record and seats file (atomically) when there is a data dir."""
+    def _save(self, game: Game, texts: list[str], state: GameState) -> None:
+        """Write the game's record (``texts`` leading to ``state``) and, once, its seats file,
+        when there is a data dir; raises :class:`SaveError` when that fails."""
         if self.data_dir is None:
             return
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        record_path = self.data_dir / f"{game.id}.record.json"
-        tmp = record_path.with_suffix(".tmp")
-        write_record(tmp, game.record())
-        os.replace(tmp, record_path)
-        seats_path = self.data_dir / f"{game.id}.seats.json"
-        if not seats_path.exists():
-            meta = {
-                "id": game.id,
-                "created": game.created,
-                "agents": {str(seat): name for seat, name in game.agents.items()},
-                "token_sha256": {str(seat): d for seat, d in game.token_digests.items()},
-                "agent_seed": game.agent_seed,
-            }
-            tmp = seats_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-            os.replace(tmp, seats_path)
+        record = game._record_of(texts, state)
+        try:
+            seats_path = self.data_dir / f"{game.id}.seats.json"
+            if not seats_path.is_file():
+                meta = {
+                    "id": game.id,
+                    "created": game.created,
+                    "agents": {str(seat): name for seat, name in game.agents.items()},
+                    "token_sha256": {str(seat): d for seat, d in game.token_digests.items()},
+                    "agent_seed": game.agent_seed,
+                }
+                _write_private(seats_path, json.dumps(meta, indent=2) + "\n")
+            _write_private(
+                self.data_dir / f"{game.id}.record.json", to_json(record, indent=2) + "\n"
+            )
+        except OSError as exc:
+            log.error("game %s: cannot save: %s", game.id, exc)
+            raise SaveError(exc.errno, exc.strerror or str(exc)) from None
+
+    def _delete_files(self, game_id: str) -> None:
+        if self.data_dir is None:
+            return
+        for suffix in (".record.json", ".seats.json"):
+            with contextlib.suppress(OSError):
+                (self.data_dir / f"{game_id}{suffix}").unlink()
 
     def load(self) -> list[str]:
         """Reload every saved game of the data dir by replaying its record; returns the ids of
@@ -461,6 +697,8 @@ class GameStore:
         return failed
 
     def _load_one(self, game_id: str, seats_path: Path, record_path: Path) -> Game:
+        if seats_path.is_symlink() or record_path.is_symlink():
+            raise DataDirError("a symbolic link in the data directory is not followed")
         meta = json.loads(seats_path.read_text(encoding="utf-8"))
         record = read_record(record_path)
         replay(record)  # raises RecordError naming the failing action
