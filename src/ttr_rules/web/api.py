@@ -196,7 +196,7 @@ class BodyLimit:
 
 
 class HostCheck:
-    """Answer 421 ``unknown_host`` to a request whose ``Host`` header names no address this
+    """Answer 400 ``unknown_host`` to a request whose ``Host`` header names no address this
     server serves (a web page of another site reaching a local server by DNS rebinding sends
     its own host name)."""
 
@@ -212,7 +212,7 @@ class HostCheck:
     ) -> None:
         if scope["type"] in ("http", "websocket") and _host_name(scope) not in self.allowed:
             refused = ApiError(
-                421, "unknown_host", "this server does not serve the host named in the request"
+                400, "unknown_host", "this server does not serve the host named in the request"
             )
             await refused.response()(scope, receive, send)
             return
