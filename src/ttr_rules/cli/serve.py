@@ -65,9 +65,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games-per-minute",
         type=float,
-        default=20.0,
+        default=60.0,
         metavar="N",
-        help="games one client address may create per minute (default 20; 0: no limit)",
+        help="games one client address may create per minute (default 60; 0: no limit)",
     )
     parser.add_argument(
         "--allow-host",
@@ -118,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
             idle_seconds=args.idle_timeout or None,
             max_games=args.max_games,
             games_per_minute=args.games_per_minute,
+            games_burst=max(1, int(args.games_per_minute)),
             allowed_hosts=(args.host, *args.allow_host),
         )
     except DataDirError as exc:

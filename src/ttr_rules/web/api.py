@@ -364,8 +364,8 @@ def create_app(
     agent_workers: int = 2,
     move_seconds: float = 30.0,
     idle_seconds: float | None = 24 * 3600.0,
-    games_per_minute: float = 20.0,
-    games_burst: int = 20,
+    games_per_minute: float = 60.0,
+    games_burst: int = 60,
     allowed_hosts: tuple[str, ...] = (),
 ) -> FastAPI:
     """A new ASGI application with its own games (in memory; saved as records under
