@@ -85,7 +85,16 @@ _TOP_KEYS = (
     "rules",
 )
 _CITY_KEYS = ("name", "lat", "lon", "aliases")
-_ROUTE_KEYS = ("a", "b", "length", "color", "tunnel", "ferry_locomotives", "double_of")
+_ROUTE_KEYS = (
+    "a",
+    "b",
+    "length",
+    "color",
+    "tunnel",
+    "ferry_locomotives",
+    "double_of",
+    "card_substitute",
+)
 _TICKET_KEYS = ("a", "b", "points", "long")
 
 
@@ -477,6 +486,7 @@ def _read_routes(raw: Any, out: _Collector) -> tuple[list[Route], dict[int, Any]
             ferry_locomotives=_read(
                 entry, "ferry_locomotives", path, out, _is_int, "an integer", 0
             ),
+            card_substitute=_read(entry, "card_substitute", path, out, _is_int, "an integer", 0),
         )
         routes.append(route)
         if entry.get("double_of") is not None:
@@ -596,6 +606,8 @@ def _rules_overrides(rules: Rules) -> dict[str, Any]:
     defaults = Rules()
     found: dict[str, Any] = {}
     for f in attrs.fields(Rules):
+        if not f.init:  # derived
+            continue
         value = getattr(rules, f.name)
         if value != getattr(defaults, f.name):
             found[f.name] = list(value) if isinstance(value, tuple) else value
@@ -657,4 +669,5 @@ def _route_to_dict(route: Route) -> dict[str, Any]:
         "color": route.color.value if route.color is not None else "gray",
         "tunnel": route.tunnel,
         "ferry_locomotives": route.ferry_locomotives,
+        **({"card_substitute": route.card_substitute} if route.card_substitute else {}),
     }
