@@ -112,7 +112,7 @@ def test_totals(nordic: GameMap) -> None:
         r
         for r in doubles
         if attrs.evolve(r, id=0, color=None, double_of=None)
-        != attrs.evolve(routes[r.double_of], id=0, color=None, double_of=None)
+        != attrs.evolve(routes[r.double_of or 0], id=0, color=None, double_of=None)
     ]
     ferries = [r for r in routes if r.ferry_locomotives]
     assert (len(routes), len(pairs), len(doubles), len(unlike)) == (81, 67, 14, 3)
