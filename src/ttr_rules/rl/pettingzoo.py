@@ -51,7 +51,15 @@ from ttr_rules import (
     new_game,
 )
 
-from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
+from ._common import (
+    action_index,
+    check_reward,
+    game_seed,
+    render_modes,
+    render_state,
+    terminal_rewards,
+)
+from .encoding import encoder_of
 from .observation import observation_layout
 from .space import INT8, ActionSpace
 
@@ -124,7 +132,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         #: The action of each index that needs no state (None for the ticket keeps).
         self._fixed = self.space._fixed
         #: The encoder, and the board it keeps every seat's observation of the state on.
-        self._encoder = layout._encoder
+        self._encoder = encoder_of(layout)
         self._board = self._encoder.board()
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
@@ -191,7 +199,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is accepted only once the game is over")
-        index = int(action)
+        index = action_index(action)
         try:
             if index < 0:
                 raise IndexError
