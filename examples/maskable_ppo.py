@@ -81,7 +81,8 @@ def evaluate(model: Any, games: int, seed: int = 10_000) -> dict[str, int]:
             observation, reward, terminated, truncated, _ = env.step(int(action))
             if terminated or truncated:
                 break
-        key = "wins" if reward > 0 else "losses" if reward < 0 else "ties"
+        outcome = float(reward)
+        key = "wins" if outcome > 0 else "losses" if outcome < 0 else "ties"
         tally[key] += 1
     return tally
 

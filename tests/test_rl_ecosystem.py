@@ -15,7 +15,7 @@ import pytest
 from numpy.typing import NDArray
 
 import ttr_rules.rl.gymnasium  # registers the ids (a spawned child imports this module too)
-import ttr_rules.rl.openspiel  # registers python_ttr
+import ttr_rules.rl.openspiel  # noqa: F401 (registers python_ttr)
 from ttr_rules import available_maps, load_map, observe
 from ttr_rules.agents import make_agent
 from ttr_rules.rl import encode_state_observation, observation_layout, scale_observation
@@ -103,18 +103,16 @@ def test_opponents_may_be_any_policy_callable() -> None:
 
     def first_legal(observation: NDArray[np.float32], mask: NDArray[np.int8]) -> int:
         seen.append((observation.shape[0], int(mask.sum())))
-        assert 0.0 <= observation.min() and observation.max() <= 1.0
+        assert observation.min() >= 0.0 and observation.max() <= 1.0
         return int(np.flatnonzero(mask)[0])
 
     e = TicketToRideEnv(players=3, opponents=[first_legal, make_agent("random", seed=1)])
-    observation, info = e.reset(seed=2)
+    _, info = e.reset(seed=2)
     while True:
-        observation, reward, terminated, _, info = e.step(
-            int(np.flatnonzero(info["action_mask"])[0])
-        )
+        _, _, terminated, _, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
         if terminated:
             break
-    assert seen and all(size == e.observation_space.shape[0] and legal > 0 for size, legal in seen)
+    assert seen and all(size == e.layout.size and legal > 0 for size, legal in seen)
     e.set_opponents("greedy")
     assert e.opponents == ["greedy", "greedy"]
     with pytest.raises(ValueError, match="need 2 opponents"):
@@ -154,7 +152,7 @@ def test_pettingzoo_refuses_actions_that_are_not_indices() -> None:
             e.step(action)  # type: ignore[arg-type]
     assert e.state.turn == 0 and len(e.agents) == 2  # nothing was played
     obs, *_ = e.last()
-    e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))
+    e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------- OpenSpiel
