@@ -56,7 +56,7 @@ def masked_random(rng: np.random.Generator) -> Policy:
 def play(policies: Sequence[Policy], seed: int) -> tuple[list[float], list[list[Any]]]:
     """One game, seat ``i`` played by ``policies[i]``: the rewards and each seat's
     (observation, legal actions, action) decisions."""
-    e = env(players=len(policies))
+    e = env(players=len(policies), observation="scaled")
     e.reset(seed=seed)
     decisions: list[list[Any]] = [[] for _ in policies]
     rewards = [0.0] * len(policies)
@@ -67,8 +67,7 @@ def play(policies: Sequence[Policy], seed: int) -> tuple[list[float], list[list[
         if terminated or truncated:
             e.step(None)
             continue
-        # scaled into [0, 1] so that a linear policy's steps stay small
-        vector = observation["observation"] / e.observation_space(agent)["observation"].high
+        vector = observation["observation"]  # scaled into [0, 1]: small steps for a linear policy
         action = policies[seat](vector, observation["action_mask"])
         decisions[seat].append((vector, np.flatnonzero(observation["action_mask"]), action))
         e.step(action)
@@ -77,8 +76,7 @@ def play(policies: Sequence[Policy], seed: int) -> tuple[list[float], list[list[
 
 def new_policy(players: int = 2, seed: int = 0) -> LinearPolicy:
     e = env(players=players)
-    observations = e.observation_space("player_0")["observation"].shape[0]
-    return LinearPolicy(observations, e.space.size, seed)
+    return LinearPolicy(e.layout.size, e.space.size, seed)
 
 
 def train(

@@ -245,3 +245,17 @@ def test_stock_ismcts_bot_plays_whole_games() -> None:
         game.new_initial_state(), [bot, uniform_random.UniformRandomBot(1, rng)], rng
     )
     assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
+
+
+def test_pettingzoo_scaled_observations_stay_in_the_unit_box() -> None:
+    e = aec_env(players=3, observation="scaled")
+    e.reset(seed=2)
+    space = e.observation_space("player_0")["observation"]
+    assert (space.low == 0).all() and (space.high == 1).all()
+    rng = np.random.default_rng(2)
+    for agent in e.agent_iter(max_iter=300):
+        obs, _, terminated, truncated, _ = e.last()
+        assert space.contains(obs["observation"])
+        e.step(
+            None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
