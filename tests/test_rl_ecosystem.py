@@ -250,10 +250,10 @@ def test_stock_ismcts_bot_plays_whole_games() -> None:
 def test_pettingzoo_scaled_observations_stay_in_the_unit_box() -> None:
     e = aec_env(players=3, observation="scaled")
     e.reset(seed=2)
-    space = e.observation_space("player_0")["observation"]
+    space = e.observation_space("player_0")["observation"]  # type: ignore[index]
     assert (space.low == 0).all() and (space.high == 1).all()
     rng = np.random.default_rng(2)
-    for agent in e.agent_iter(max_iter=300):
+    for _agent in e.agent_iter(max_iter=300):
         obs, _, terminated, truncated, _ = e.last()
         assert space.contains(obs["observation"])
         e.step(
