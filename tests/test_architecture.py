@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("scoring", frozenset({"scoring"})),
     ("positions", frozenset({"views", "scenario", "playout", "simulate"})),
     ("io", frozenset({"serialization", "notation", "records", ROOT})),
-    ("render", frozenset({"render"})),
+    ("render", frozenset({"render", "frontend"})),
     ("agents", frozenset({"agents"})),
     ("rl, sim", frozenset({"rl", "sim"})),
     ("web", frozenset({"web"})),

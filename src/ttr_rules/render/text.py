@@ -78,7 +78,7 @@ def text(state_or_view: GameState | PlayerView) -> str:
         f" {view.ticket_box_size} out of the game",
     ]
     if view.final_turns is not None and not view.is_terminal:
-        lines.append(f"final round: {view.final_turns} turn(s) left")
+        lines.append(f"final round: {counted(view.final_turns, 'turn')} left")
     if view.tunnel is not None:
         t = view.tunnel
         lines.append(
@@ -99,7 +99,7 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
     you = " (you)" if seat == view.player else ""
     routes = [route_text(m, r) for r, owner in enumerate(view.route_owner) if owner == seat]
     left = view.rules.stations_per_player - len(s.stations)
-    stations = f", {left} station(s) left" if view.rules.stations_per_player else ""
+    stations = f", {counted(left, 'station')} left" if view.rules.stations_per_player else ""
     if s.stations:
         stations += f" (built: {', '.join(s.stations)})"
     offered = f", {s.offered_count} offered" if s.offered_count else ""
