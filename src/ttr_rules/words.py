@@ -26,6 +26,15 @@ def with_article(noun_phrase: str) -> str:
     return f"{article} {noun_phrase}"
 
 
+def clipped(text: str, limit: int = 80) -> str:
+    """``text`` cut to a length fit for a message, saying how long it was.
+
+    >>> clipped("Paris"), clipped("x" * 100, limit=5)
+    ('Paris', 'xxxxx... (100 characters)')
+    """
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def joined(items: Iterable[object], *, last: str = "and") -> str:
     """Items as a sentence lists them.
 

@@ -62,7 +62,7 @@ HELP = """\
 commands:
   NUMBER        play the action with this number in the menu
   NOTATION      play an action written in notation, e.g. `draw blind`, `draw faceup 2`,
-                `claim Paris-Wien red+1L`, `station Berlin black`, `tickets keep 3,17`,
+                `claim Madrid-Pamplona black+1L`, `station Berlin black`, `tickets keep 3,17`,
                 `tunnel pay 1L`, `tunnel decline` (see docs/notation.md)
   all           list every legal action (long groups are shortened otherwise)
   show          show the position again
