@@ -23,7 +23,17 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "core",
         frozenset(
-            {"cards", "rules", "errors", "actions", "events", "state", "maps.model", "outcome"}
+            {
+                "cards",
+                "rules",
+                "errors",
+                "actions",
+                "events",
+                "state",
+                "maps.model",
+                "outcome",
+                "words",
+            }
         ),
     ),
     ("maps", frozenset({"maps"})),

@@ -42,6 +42,7 @@ from .cards import Color
 from .maps.model import GameMap, Route, Ticket
 from .notation import format_action
 from .views import PlayerView, view_legal_actions
+from .words import counted
 
 __all__ = [
     "ActionGroup",
@@ -58,13 +59,9 @@ __all__ = [
 ]
 
 
-def _counted(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def _card_words(count: int, color: Color) -> str:
     name = "locomotive" if color is Color.LOCOMOTIVE else color.value
-    return _counted(count, name) if color is Color.LOCOMOTIVE else f"{count} {name}"
+    return counted(count, name) if color is Color.LOCOMOTIVE else f"{count} {name}"
 
 
 def payment_label(color: Color, locomotives: int, total: int) -> str:
@@ -101,12 +98,12 @@ def route_label(game_map: GameMap, route: int) -> str:
     colour = "gray" if r.color is None else r.color.value
     kind = ", tunnel" if r.tunnel else ""
     if r.is_ferry:
-        kind += f", ferry ({_counted(r.ferry_locomotives, 'locomotive')})"
+        kind += f", ferry ({counted(r.ferry_locomotives, 'locomotive')})"
     return f"{r.a} – {r.b}{track}, {colour}, {r.length}{kind}"
 
 
 def _ticket_words(ticket: Ticket) -> str:
-    return f"{ticket.a} – {ticket.b} ({_counted(ticket.points, 'point')})"
+    return f"{ticket.a} – {ticket.b} ({counted(ticket.points, 'point')})"
 
 
 def action_label(action: Action, view: PlayerView) -> str:
@@ -138,7 +135,7 @@ def action_label(action: Action, view: PlayerView) -> str:
     if isinstance(action, DeclineTunnel):
         return "Give up the tunnel (take the cards back)"
     if isinstance(action, DrawTickets):
-        return f"Draw {_counted(view.rules.tickets_drawn, 'destination ticket')}"
+        return f"Draw {counted(view.rules.tickets_drawn, 'destination ticket')}"
     if isinstance(action, KeepTickets):
         kept = (_ticket_words(game_map.tickets[t]) for t in action.tickets)
         return "Keep " + ", ".join(kept)
@@ -308,7 +305,7 @@ def _route_cost(route: Route) -> str:
     colour = "cards of one colour" if route.color is None else f"{route.color.value}"
     cost = f"{route.length} {colour}"
     if route.ferry_locomotives:
-        cost += f" (with {_counted(route.ferry_locomotives, 'locomotive')})"
+        cost += f" (with {counted(route.ferry_locomotives, 'locomotive')})"
     return cost
 
 
