@@ -744,10 +744,11 @@ def _encoder(game_map: GameMap, players: int, rules: Rules) -> _Encoder:
 
 
 def encode_observation(view: PlayerView) -> NDArray[np.float32]:
-    """``view`` as a float32 vector of :func:`observation_layout`'s shape, seats rotated so
-    that the viewer comes first. Raises :class:`ValueError` for a spectator's view.
+    """``view`` as a float32 vector of :func:`~ttr_rules.rl.observation_layout`'s shape,
+    seats rotated so that the viewer comes first. Raises :class:`ValueError` for a spectator's view.
 
     >>> from ttr_rules import new_game, observe
+    >>> from ttr_rules.rl import observation_layout
     >>> state = new_game("europe", players=3, seed=2)
     >>> obs = encode_observation(observe(state, 1))
     >>> obs.dtype, obs.shape == observation_layout(state.map, 3).shape
