@@ -133,11 +133,11 @@ def test_same_seed_same_search() -> None:
 
 
 def test_mcts_budget_options() -> None:
-    assert make_agent("mcts", time_limit=0.05, iterations=None).name == "mcts"
+    assert make_agent("mcts", think_time=0.05).name == "mcts"
     bad_options: list[dict[str, Any]] = [
         {"iterations": 0},
-        {"time_limit": -1.0},
-        {"iterations": None},
+        {"think_time": -1.0},
+        {"think_time": 0},
         {"depth": -1},
         {"endgame": -2},
         {"candidates": 0},
@@ -149,9 +149,9 @@ def test_mcts_budget_options() -> None:
         make_agent("mcts", exploration=2.0)
 
 
-def test_mcts_with_a_time_limit_plays_legally() -> None:
+def test_mcts_with_a_think_time_plays_legally() -> None:
     state = new_game("europe", players=3, seed=4)
-    mcts = make_agent("mcts", time_limit=0.01, iterations=None, seed=2)
+    mcts = make_agent("mcts", think_time=0.01, seed=2)
     for _ in range(30):
         if is_terminal(state):
             break

@@ -5,7 +5,9 @@
   ``ttr_rules.agents`` entry-point group);
 * :func:`play_game` — one game between agents, returning the terminal state;
 * the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
-  ``mcts`` (:class:`MctsAgent`).
+  ``mcts`` (:class:`MctsAgent`);
+* the difficulty levels ``easy`` (:class:`EasyAgent`), ``medium`` (greedy), ``hard`` (mcts);
+* :func:`suggest` — ranked hints for a seat, with reasons (:class:`Suggestion`).
 """
 
 from __future__ import annotations
@@ -21,19 +23,25 @@ from .base import (
     register_agent,
 )
 from .greedy import GreedyAgent
+from .hints import Suggestion, suggest
+from .levels import LEVELS, EasyAgent
 from .mcts import MctsAgent
 from .random_agent import RandomAgent
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "LEVELS",
     "Agent",
     "AgentFactory",
     "AgentNotFoundError",
+    "EasyAgent",
     "GreedyAgent",
     "MctsAgent",
     "RandomAgent",
+    "Suggestion",
     "available_agents",
     "make_agent",
     "play_game",
     "register_agent",
+    "suggest",
 ]
