@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from ttr_rules import PlayerView, final_scores, winners
 from ttr_rules.actions import Action
@@ -35,6 +35,9 @@ from ttr_rules.agents.tournament import wilson_interval
 
 #: Every shipped agent and difficulty level, measured against ``greedy``.
 CANDIDATES = ("random", "easy", "medium", "greedy", "mcts", "hard")
+#: Levels that are another agent under a new name (the same agent, the same seeds, the same
+#: games): measured once, reported under both names.
+SAME_AS = {"medium": "greedy", "hard": "mcts"}
 #: Games per match by player count (the acceptance sizes).
 GAMES = {2: 100, 3: 60, 4: 60, 5: 60}
 
@@ -181,9 +184,16 @@ def main() -> None:
         )
         print("|---|---|---|---|---|---|---|---|")
     for players in args.players or sorted(GAMES):
-        for candidate in args.candidate or CANDIDATES:
+        measured: dict[str, MatchResult] = {}
+        wanted = args.candidate or CANDIDATES
+        for candidate in sorted(wanted, key=lambda name: name in SAME_AS):
             games = args.games or GAMES[players]
-            row = run_match(candidate, args.opponent, players, games, args.seed, args.workers)
+            twin = measured.get(SAME_AS.get(candidate, ""))
+            if twin is not None:
+                row = replace(twin, candidate=candidate)
+            else:
+                row = run_match(candidate, args.opponent, players, games, args.seed, args.workers)
+            measured[candidate] = row
             if args.json:
                 print(json.dumps(asdict(row)), flush=True)
             elif args.markdown:

@@ -40,9 +40,9 @@ ALPINE = Path(__file__).parents[1] / "examples/custom_map_plugin/src/ttr_rules_a
 FAST_OPTIONS: dict[str, dict[str, object]] = {
     "mcts": {"iterations": 2, "depth": 2, "ticket_depth": 2}
 }
-BUILTIN = ("greedy", "mcts", "random")
+BUILTIN = ("easy", "greedy", "mcts", "random")
 #: Positions per agent and map: hundreds for the cheap agents, fewer for the search.
-EXAMPLES = {"greedy": 200, "random": 200, "mcts": 40}
+EXAMPLES = {"easy": 100, "greedy": 200, "random": 200, "mcts": 40}
 
 
 def agent(name: str, seed: int = 0) -> Agent:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from .base import (
     ENTRY_POINT_GROUP,
-    Agent,
     AgentFactory,
     AgentNotFoundError,
     available_agents,
@@ -23,9 +22,10 @@ from .base import (
     register_agent,
 )
 from .greedy import GreedyAgent
-from .hints import Suggestion, suggest
+from .hints import Suggestion, hint_lines, suggest
 from .levels import LEVELS, EasyAgent
 from .mcts import MctsAgent
+from .protocol import Agent
 from .random_agent import RandomAgent
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "RandomAgent",
     "Suggestion",
     "available_agents",
+    "hint_lines",
     "make_agent",
     "play_game",
     "register_agent",

@@ -38,7 +38,6 @@ from .random_agent import RandomAgent
 
 __all__ = [
     "ENTRY_POINT_GROUP",
-    "Agent",
     "AgentFactory",
     "AgentNotFoundError",
     "available_agents",

@@ -40,7 +40,7 @@ from .mcts import candidate_actions, rollout_value
 from .planning import Plan, Situation, make_plan
 from .protocol import check_view
 
-__all__ = ["HINT_DEPTH", "HINT_WORLDS", "Suggestion", "suggest"]
+__all__ = ["HINT_DEPTH", "HINT_WORLDS", "Suggestion", "hint_lines", "suggest"]
 
 #: Sampled deals each candidate is played out in when no ``think_time`` is given.
 HINT_WORLDS = 4
@@ -110,6 +110,23 @@ def suggest(
     scores = _scores(view, seat, options, think_time)
     ranked = sorted(range(len(options)), key=lambda i: (-scores[i], i))
     return [_explain(view, situation, plan, options[i], scores[i]) for i in ranked]
+
+
+def hint_lines(hints: Sequence[Suggestion]) -> list[str]:
+    """One line per suggestion, best first, for a terminal or a log.
+
+    >>> from ttr_rules.actions import DrawBlind
+    >>> hint = Suggestion(DrawBlind(), "draw blind", 2.5, "draws a card from the deck", 0, (), "")
+    >>> hint_lines([hint])
+    ['1. draw blind (expected margin +2.5): draws a card from the deck']
+    """
+    lines = []
+    for rank, hint in enumerate(hints, 1):
+        line = f"{rank}. {hint.text} (expected margin {hint.score:+.1f}): {hint.reason}"
+        if hint.risk:
+            line += f"; risk: {hint.risk}"
+        lines.append(line)
+    return lines
 
 
 def _scores(

@@ -76,6 +76,8 @@ __all__ = ["MctsAgent", "candidate_actions", "evaluate", "rollout_value"]
 
 #: Default determinizations per decision.
 DEFAULT_ITERATIONS = 12
+#: Default cap on the rollout turns of one decision (see ``max_turns``).
+DEFAULT_MAX_TURNS = 1500
 #: Default rollout depth (rounds of turns) for turn decisions.
 DEFAULT_DEPTH = 6
 _MAX_ROLLOUT = 2_000
@@ -92,7 +94,10 @@ class MctsAgent:
     player, from which every turn is searched; default 12), ``midgame`` (search earlier turns
     too; default False), ``depth`` (rollout rounds of that mid-game search, default 6; 0: to
     the end), ``candidates`` (root actions, default 4) and ``prior`` (points by which another
-    action must beat the greedy choice, default 3.0).
+    action must beat the greedy choice, default 3.0) and ``max_turns`` (rollout turns per
+    decision under an ``iterations`` budget, default 1500: the search stops early when its
+    rollouts have played that many turns in all, which keeps a decision's time bounded and
+    still deterministic).
     """
 
     name = "mcts"
@@ -109,6 +114,7 @@ class MctsAgent:
         midgame: bool = False,
         candidates: int = 4,
         prior: float = 3.0,
+        max_turns: int = DEFAULT_MAX_TURNS,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be a positive integer or None, got {iterations!r}")
@@ -133,6 +139,9 @@ class MctsAgent:
         self.midgame = bool(midgame)
         self.candidates = candidates
         self.prior = float(prior)
+        if not isinstance(max_turns, int) or max_turns < 1:
+            raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+        self.max_turns = max_turns
         self._rnd = random.Random(seed)
 
     def __repr__(self) -> str:
@@ -184,15 +193,18 @@ class MctsAgent:
         budget = self.iterations
         rounds = 0
         quarters = 0
+        played = 0
         while True:
             world = determinize(view, self._rnd.getrandbits(32))
             for i in alive:
-                total[i] += rollout_value(apply_action(world, options[i]), me, depth)
+                value, turns = rollout(apply_action(world, options[i]), me, depth)
+                total[i] += value
+                played += turns
             rounds += 1
             if budget is not None:
-                if rounds >= budget:
+                if rounds >= budget or played >= self.max_turns:
                     break
-                progress = rounds / budget
+                progress = max(rounds / budget, played / self.max_turns)
             else:
                 progress = 0.0
             if self.think_time is not None:
@@ -245,11 +257,16 @@ def candidate_actions(
 def rollout_value(state: GameState, me: int, depth: int | None) -> float:
     """Play the greedy policy for every player for ``depth`` rounds (None: to the end) and
     return :func:`evaluate` of the state reached for ``me``."""
+    return rollout(state, me, depth)[0]
+
+
+def rollout(state: GameState, me: int, depth: int | None) -> tuple[float, int]:
+    """:func:`rollout_value` and the number of turns the rollout played (its cost)."""
     players = state.num_players
     limit = _MAX_ROLLOUT if depth is None else depth * players
     turns = 0
     plans = PlanKeeper(players)
-    last_turn = state.turn
+    last_turn = first_turn = state.turn
     while state.phase is not Phase.GAME_OVER:
         if state.turn != last_turn:
             turns += state.turn - last_turn
@@ -269,7 +286,7 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
                     state = apply_action(state, action)
                     continue
         state = apply_action(state, greedy_ordered(situation, legal_actions(state), plan))
-    return evaluate(state, me)
+    return evaluate(state, me), state.turn - first_turn
 
 
 def evaluate(state: GameState, me: int) -> float:

@@ -33,7 +33,7 @@ from ..actions import (
     Pass,
     PayTunnel,
 )
-from ..agents import Agent, available_agents, make_agent
+from ..agents import Agent, available_agents, hint_lines, make_agent, suggest
 from ..cards import CARD_COLORS, Color
 from ..errors import IllegalActionError, InvalidActionError
 from ..game import apply_action, legal_actions, new_game, step
@@ -66,6 +66,7 @@ commands:
                 `tunnel pay 1L`, `tunnel decline` (see docs/notation.md)
   all           list every legal action (long groups are shortened otherwise)
   show          show the position again
+  hint          what a good player would do here, and why (ranked suggestions)
   svg [FILE]    write the board as you see it to FILE (default board.svg), for a browser
   ?  help       this help
   quit          leave the game (also Ctrl-C or the end of the input)"""
@@ -356,6 +357,8 @@ class _Game:
                 self._show_menu(groups, full=True)
             elif lower in ("show", "view"):
                 self._show(view, groups, full=False)
+            elif lower in ("hint", "hints"):
+                self.out.line("\n".join(hint_lines(suggest(view))))
             elif lower == "svg" or lower.startswith("svg "):
                 self._write_board(view, command[3:].strip() or "board.svg")
             elif command.isdigit():
