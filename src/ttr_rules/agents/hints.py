@@ -168,6 +168,8 @@ def _explain(
             reason += ", toward " + ", ".join(served)
         elif route.length >= 6:
             reason += ", a long route (the European Express race)"
+        else:
+            reason += ", off your tickets' paths"
         if route.tunnel:
             risk = "a tunnel: up to 3 more cards may be asked"
         elif action.locomotives:

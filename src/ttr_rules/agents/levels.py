@@ -4,7 +4,7 @@ They are names in the agent registry (``make_agent("easy")``), ordered by measur
 (docs/agents.md, "Results"):
 
 * ``easy`` — :class:`EasyAgent`: the greedy planner that, on a share of its turns (``slip``,
-  default 0.3), draws a card at random instead of its planned move, and keeps a random set of
+  default 0.5), draws a card at random instead of its planned move, and keeps a random set of
   the offered tickets as often;
 * ``medium`` — the ``greedy`` planner;
 * ``hard`` — ``mcts`` at its default budget.
@@ -29,7 +29,7 @@ __all__ = ["LEVELS", "EasyAgent", "hard", "medium"]
 class EasyAgent:
     """The greedy planner with slips: a beatable opponent for new players.
 
-    On a ``slip`` share of its turns (default 0.3) it draws a random card instead of its
+    On a ``slip`` share of its turns (default 0.5) it draws a random card instead of its
     planned move, and it keeps a random legal set of tickets as often. Deterministic for a
     seed.
 
@@ -41,7 +41,7 @@ class EasyAgent:
 
     name = "easy"
 
-    def __init__(self, *, seed: int = 0, slip: float = 0.3) -> None:
+    def __init__(self, *, seed: int = 0, slip: float = 0.5) -> None:
         if not isinstance(slip, int | float) or not 0 <= slip <= 1:
             raise ValueError(f"slip must be a number from 0 to 1, got {slip!r}")
         self.seed = seed
