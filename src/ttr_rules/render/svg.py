@@ -23,9 +23,9 @@ from ..cards import COLORS, Color, Hand
 from ..maps import GameMap, Route
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
+from ..words import counted
 from .layout import city_layout
 from .scene import as_view, end_scores, is_omniscient
-from .text import counted
 
 __all__ = ["CARD_FILLS", "PLAYER_COLORS", "svg"]
 
