@@ -26,6 +26,7 @@ from .layout import city_layout
 __all__ = ["BoardGeometry", "Label", "Space", "board_collisions", "board_geometry"]
 
 Point = tuple[float, float]
+Box = tuple[float, float, float, float]
 
 #: An estimate of the width of one character of the board's font, in font sizes (DejaVu Sans
 #: averages a little under 0.6 em for city names).
@@ -294,38 +295,39 @@ def _place_labels(
     font: float,
     across: tuple[float, float],
 ) -> dict[str, Label]:
-    boxes = [_bounds(s.corners()) for row in spaces for s in row]
-    circles = [(p, radius) for p in points.values()]
-    placed: list[tuple[float, float, float, float]] = []
+    """Each city's label at the first candidate place that is inside the board and covers no
+    space, city or earlier label; where none is free, the one covering the least."""
+    spaces_boxes = [_bounds(s.corners()) for row in spaces for s in row]
+    city_boxes = [(x - radius, y - radius, x + radius, y + radius) for x, y in points.values()]
+    placed: list[Box] = []
     labels: dict[str, Label] = {}
     for city in game_map.cities:
         x, y = points[city]
-        width = CHAR_WIDTH * font * len(city)
-        near = [b for b in boxes if _near(b, x, y, width + font * 6)]
-        best: tuple[float, Label] | None = None
+        reach = CHAR_WIDTH * font * len(city) + (radius + font) * 5
+        obstacles = [b for b in (*spaces_boxes, *city_boxes, *placed) if _near(b, x, y, reach)]
+
         # where no place fits the usual size, a slightly smaller one may
-        candidates = itertools.chain(
-            _candidates(x, y, radius, font, len(city)),
-            _candidates(x, y, radius, font * 0.8, len(city)),
-            _candidates(x, y, radius, font * 0.68, len(city)),
+        def inside(scale: float, x: float = x, y: float = y, name: str = city) -> Iterator[Label]:
+            for label in _candidates(x, y, radius, font * scale, len(name)):
+                if across[0] <= label.box[0] and label.box[2] <= across[1]:
+                    yield label
+
+        scales = (1.0, 0.8, 0.68)
+        free = next((c for s in scales for c in inside(s) if not _hits_any(c.box, obstacles)), None)
+        best = free or min(
+            [c for s in scales for c in inside(s)] or list(_candidates(x, y, radius, font, len(city))),
+            key=lambda c: sum(_box_overlap(c.box, b) for b in obstacles),
         )
-        for label in candidates:
-            outside = max(across[0] - label.box[0], 0.0) + max(label.box[2] - across[1], 0.0)
-            cost = outside * font * 4 + sum(_box_overlap(label.box, b) for b in near)
-            cost += sum(_box_overlap(label.box, b) for b in placed)
-            cost += sum(
-                _box_overlap(label.box, (cx - r, cy - r, cx + r, cy + r))
-                for (cx, cy), r in circles
-                if abs(cx - x) < width + font * 6 and abs(cy - y) < font * 6
-            )
-            if best is None or cost < best[0]:
-                best = (cost, label)
-            if cost == 0:
-                break
-        assert best is not None
-        labels[city] = best[1]
-        placed.append(best[1].box)
+        labels[city] = best
+        placed.append(best.box)
     return labels
+
+
+def _hits_any(box: Box, others: Sequence[Box]) -> bool:
+    """Whether ``box`` shares an area with any of ``others`` (the hot loop of label placement,
+    hence written out)."""
+    x0, y0, x1, y1 = box
+    return any(b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0 for b in others)
 
 
 def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> Iterator[Label]:
@@ -397,9 +399,6 @@ def board_collisions(game_map: GameMap, width: float = 800.0) -> list[str]:
 
 def _name(route: Route) -> str:
     return f"#{route.id} {route.a}–{route.b}"
-
-
-Box = tuple[float, float, float, float]
 
 
 def _rows_overlap(
