@@ -315,7 +315,8 @@ def _place_labels(
         scales = (1.0, 0.8, 0.68)
         free = next((c for s in scales for c in inside(s) if not _hits_any(c.box, obstacles)), None)
         best = free or min(
-            [c for s in scales for c in inside(s)] or list(_candidates(x, y, radius, font, len(city))),
+            [c for s in scales for c in inside(s)]
+            or list(_candidates(x, y, radius, font, len(city))),
             key=lambda c: sum(_box_overlap(c.box, b) for b in obstacles),
         )
         labels[city] = best
