@@ -479,13 +479,14 @@ function renderPlayers() {
   const v = G.view;
   const over = v.phase === "game over";
   const totals = G.totals || {};
-  const head = ["Player", "Trains left", "Cards", "Tickets", "Stations left", "Route points", ...(over ? ["Final score"] : [])];
+  // At the end the hand sizes no longer matter: the final scores take their place.
+  const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", "Stations left", "Route points", ...(over ? ["Final score"] : [])];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   v.seats.forEach((s, seat) => {
     rows.push(el("tr", { class: seat === v.current && v.phase !== "game over" ? "current" : "" },
       el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat % PLAYER_COLORS.length]}` }), playerName(seat)),
       el("td", { text: String(s.trains) }),
-      el("td", { text: String(s.hand_size) }),
+      ...(over ? [] : [el("td", { text: String(s.hand_size) })]),
       el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
       el("td", { text: String(v.rules.stations_per_player - s.stations.length) }),
       el("td", { text: String(s.route_points) }),
