@@ -22,9 +22,9 @@ from ..cards import COLORS, Color, Hand
 from ..maps import GameMap, Route
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
+from ..words import counted
 from .geometry import Space, board_geometry
 from .scene import as_view, end_scores, is_omniscient
-from .text import counted
 
 __all__ = ["CARD_FILLS", "CARD_SYMBOLS", "PLAYER_COLORS", "svg"]
 
