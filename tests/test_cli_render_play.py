@@ -188,9 +188,6 @@ def _answer(screen: str) -> tuple[str, bool]:
         entries = dict(re.findall(r"^ +(\d+)\. (\w+)", screen, re.M))
         claim = [n for n, word in entries.items() if word == "Claim"]
         return (claim[0], True) if claim else ("1", False)
-    if "which route" in question and "type one" in screen.rsplit("which route", 1)[1]:
-        names = screen.rsplit("type one)", 1)[1].strip().splitlines()[0]
-        return names.split(",")[0].strip(), False
     if question.startswith("pay "):
         return "", False
     return "1", False
