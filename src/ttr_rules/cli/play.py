@@ -37,6 +37,7 @@ from ..game import apply_action, legal_actions, new_game, step
 from ..notation import format_action, parse_action, resolve_city
 from ..records import record_game, write_record
 from ..render import counted, describe_event, svg, text
+from ..scoring import final_scores, winners
 from ..state import GameState, Phase
 from ..views import PlayerView, observe
 
@@ -281,7 +282,21 @@ class _Game:
             self._apply(seat, action)
         self.out.line("")
         self.out.line(text(observe(self.state, self.human)))
+        self.out.line(self._verdict(), style="bold")
         return True
+
+    def _verdict(self) -> str:
+        """Who won, in a sentence: ``P1 (greedy) wins with 134 points; you scored 24``."""
+        scores = final_scores(self.state)
+        best = winners(self.state)
+        mine = counted(scores[self.human].total, "point")
+        if best == (self.human,):
+            return f"you win with {mine}"
+        names = " and ".join(self._who(seat) for seat in best)
+        verb = "win" if len(best) > 1 else "wins"
+        top = counted(scores[best[0]].total, "point")
+        tie = " (you share the win)" if self.human in best else f"; you scored {mine}"
+        return f"{names} {verb} with {top}{tie}"
 
     def _words(self, description: str) -> str:
         """An event's words with each ``player N`` named as the person reads it."""
