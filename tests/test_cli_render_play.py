@@ -259,3 +259,13 @@ def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_play_a_city_typed_at_the_first_question_lists_its_routes(tmp_path: Path) -> None:
+    # keep tickets, two turns of drawing, then "Barcelona": its routes, Enter takes the first
+    script = "1\n1\n1\n1\n1\n\n\nBarcelona\n\n"
+    result = _ttr("play", "--seed", "12", "--plain", "--no-record", stdin=script, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    after = result.stdout.split("P0> Barcelona", 1)[1]
+    assert after.lstrip().startswith("which route?")
+    assert "P0 (you) claims Barcelona-Madrid" in after

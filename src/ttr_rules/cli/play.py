@@ -257,6 +257,7 @@ class _Game:
         self.answers = answers
         self.actions: list[Action] = []
         self.last_move: dict[int, str] = {}
+        self._groups: tuple[ActionGroup, ...] = ()
 
     def name(self, seat: int) -> str:
         return "you" if seat == self.human else f"P{seat} ({self.agents[seat].name})"
@@ -324,7 +325,7 @@ class _Game:
         view = observe(self.state, self.human)
         if view.phase in (Phase.START, Phase.INITIAL_TICKETS):
             self._show(view)
-        groups = group_actions(view, legal_actions(self.state))
+        groups = self._groups = group_actions(view, legal_actions(self.state))
         while True:
             try:
                 if len(groups) == 1:
@@ -347,6 +348,8 @@ class _Game:
     def _choose_target(self, view: PlayerView, group: ActionGroup) -> Action:
         targets = group.targets
         if len(targets) == 1 and len(targets[0].choices) == 1 and group.kind != "keep":
+            if len(self._groups) == 1:  # nothing else is legal: say so rather than ask
+                self.out.line(f"the only thing you can do: {targets[0].label}", style="bold")
             return targets[0].choices[0].action
         useful = _useful_routes(view)
         cities = {c for r in useful if r is not None for c in _ends(view, r)}
