@@ -139,6 +139,7 @@ def _inject_tickets(
             title=game_map.title,
             locations=game_map.locations,
             aliases=game_map.aliases,
+            bends=game_map.bends,
         )
     return game_map, kept
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from ..actions import Action
-from ..agents import Agent, available_agents, make_agent
+from ..agents import Agent, available_agents, hint_lines, make_agent, suggest
 from ..cards import CARD_COLORS, Color
 from ..errors import IllegalActionError, InvalidActionError
 from ..frontend import ActionGroup, Target, cards_needed, group_actions, ticket_status
@@ -55,6 +55,7 @@ commands:
                 `tickets keep 3,17`, `tunnel pay 1L`, `tunnel decline` (see docs/notation.md)
   back          return to the first menu
   show          show the position again
+  hint          what a good player would do here, and why (ranked suggestions)
   svg [FILE]    write the board as you see it to FILE (default board.svg), for a browser
   ?  help       this help
   quit          leave the game (also Ctrl-C or the end of the input)"""
@@ -443,6 +444,8 @@ class _Game:
             elif lower in ("show", "view"):
                 self._show(observe(self.state, self.human))
                 raise _Back
+            elif lower in ("hint", "hints"):
+                self.out.line("\n".join(hint_lines(suggest(observe(self.state, self.human)))))
             elif lower == "svg" or lower.startswith("svg "):
                 self._write_board(
                     observe(self.state, self.human), command[3:].strip() or "board.svg"
