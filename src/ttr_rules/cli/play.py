@@ -42,6 +42,7 @@ from ..records import record_game, write_record
 from ..render import counted, describe_event, svg, text
 from ..state import GameState, Phase
 from ..views import PlayerView, observe
+from .common import check_output_dir
 
 __all__ = ["Menu", "action_label", "configure", "menu", "run"]
 
@@ -95,6 +96,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="write the game record and an SVG of the final board to DIR",
     )
     parser.add_argument(
+        "--force", action="store_true", help="with --record: replace that game's files in DIR"
+    )
+    parser.add_argument(
         "--plain", action="store_true", help="no colour, even in a terminal (no rich)"
     )
     parser.add_argument(
@@ -110,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seat < state.num_players:
         raise ValueError(f"--seat must be from 0 to {state.num_players - 1}, got {args.seat}")
     agents = _agents(args.agents, state.num_players, args.seat, args.seed)
+    if args.record is not None:  # a record that cannot be written is refused before the game
+        names = [f"{_stem(state)}.json", f"{_stem(state)}.svg"]
+        check_output_dir(args.record, force=args.force, names=names)
     output = _Output(sys.stdout, colour=not args.plain and sys.stdout.isatty())
     game = _Game(state, args.seat, agents, output, _Input(sys.stdin, output))
     try:
@@ -139,10 +146,14 @@ def _agents(spec: str, players: int, human: int, seed: int) -> dict[int, Agent]:
     }
 
 
+def _stem(start: GameState) -> str:
+    return f"ttr-play-{start.map.name}-seed{start.seed}"
+
+
 def _save(directory: Path, game: _Game, output: _Output) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     start = game.start
-    stem = f"ttr-play-{start.map.name}-seed{start.seed}"
+    stem = _stem(start)
     record_path = directory / f"{stem}.json"
     board_path = directory / f"{stem}.svg"
     write_record(record_path, record_game(start, game.actions))
