@@ -22,7 +22,7 @@ from attrs import frozen
 
 from ..errors import MapError
 from . import maps, play, records, render, serve, simulate, stats, tournament
-from .common import error
+from .common import error, shown
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
 
@@ -101,13 +101,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
-    except (MapError, ValueError, LookupError, OSError) as exc:
+    except OSError as exc:
+        error(_os_message(exc))
+    except (MapError, ValueError, LookupError) as exc:
         error(str(exc))
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never a traceback on the command line
         error(f"unexpected {type(exc).__name__}: {exc}")
     return 1
+
+
+def _os_message(exc: OSError) -> str:
+    """``path: No such file or directory`` rather than Python's ``[Errno 2] ...: 'path'``."""
+    if exc.filename is None or not exc.strerror:
+        return str(exc)
+    return f"{shown(exc.filename)}: {exc.strerror}"
 
 
 def _silence_stdout() -> None:

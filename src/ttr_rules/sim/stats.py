@@ -306,7 +306,12 @@ _TABLES = ("station_hist", "margin", "turns", "decisions", "terminations", "tunn
 def _check_shape(data: object) -> None:
     """Raise ValueError for aggregates that :meth:`BalanceStats.to_dict` cannot have written."""
     if not isinstance(data, Mapping):
-        raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+        raise ValueError("expected a JSON object")
+    players = data.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ValueError("players: expected an integer")
+    if not 1 <= players <= _MAX_PLAYERS:
+        raise ValueError(f"players: {players} is not a player count (1 to {_MAX_PLAYERS})")
     missing = [
         k
         for k in ("map", "players", *_COUNTS, *_PER_SEAT, *_PER_ROUTE, *_PER_TICKET, *_TABLES)
@@ -314,16 +319,11 @@ def _check_shape(data: object) -> None:
     ]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
-    players = data["players"]
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise ValueError(f"players: expected an integer, got {type(players).__name__}")
-    if not 1 <= players <= _MAX_PLAYERS:
-        raise ValueError(f"players: {players} is not a player count (1 to {_MAX_PLAYERS})")
     if not isinstance(data["map"], str):
         raise ValueError("map: expected a map name")
     for name in _COUNTS:
         if not isinstance(data[name], int) or data[name] < 0:
-            raise ValueError(f"{name}: expected a count, got {data[name]!r:.40}")
+            raise ValueError(f"{name}: expected a count (an integer >= 0)")
     sizes = {name: players for name in _PER_SEAT}
     sizes.update(dict.fromkeys(_PER_ROUTE, _length(data, _PER_ROUTE[0])))
     sizes.update(dict.fromkeys(_PER_TICKET, _length(data, _PER_TICKET[0])))
