@@ -242,22 +242,6 @@ def test_render_checks_its_output_before_drawing(
 # --------------------------------------------------------------------------- R8
 
 
-def test_play_refuses_to_replace_a_record_without_force(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import io
-
-    mine = tmp_path / "ttr-play-europe-seed0.json"
-    mine.write_text("my record")
-    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    status, out, err = _run(["play", "--record", str(tmp_path), "--plain"], capsys)
-    assert status == 1 and out == ""
-    _one_line_error(err, "ttr-play-europe-seed0.json", "--force")
-    assert mine.read_text() == "my record"
-    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert main(["play", "--record", str(tmp_path), "--plain", "--force"]) == 0
-
-
 def test_simulate_refuses_a_folder_with_another_runs_records(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

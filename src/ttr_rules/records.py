@@ -31,11 +31,12 @@ from .errors import (
 from .events import Event
 from .game import apply_action, is_terminal, new_game, step
 from .maps import GameMap, resolve_map
-from .notation import _clip, format_action, parse_action
+from .notation import format_action, parse_action
 from .rules import Rules
 from .scoring import final_scores
 from .serialization import from_json, to_json
 from .state import GameState
+from .words import clipped
 
 __all__ = [
     "FORMAT_VERSION",
@@ -275,7 +276,7 @@ def replay_steps(record: GameRecord, *, map: GameMap | None = None) -> Iterator[
             result = step(state, action)
         except (InvalidActionError, IllegalActionError) as exc:
             raise RecordError(
-                f"action {index} ({_clip(repr(text))}) does not replay: {exc}", index
+                f"action {index} ({clipped(repr(text))}) does not replay: {exc}", index
             ) from None
         yield ReplayStep(index, text, action, state, result.state, result.events)
         state = result.state

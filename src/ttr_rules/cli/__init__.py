@@ -22,7 +22,7 @@ from attrs import frozen
 
 from ..errors import MapError
 from . import maps, play, records, render, serve, simulate, stats, tournament
-from .common import error, shown
+from .common import error
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
 
@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 0
     except OSError as exc:
-        error(_os_message(exc))
+        error(os_error_text(exc))
     except (MapError, ValueError, LookupError) as exc:
         error(str(exc))
     except KeyboardInterrupt:
@@ -112,11 +112,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1
 
 
-def _os_message(exc: OSError) -> str:
-    """``path: No such file or directory`` rather than Python's ``[Errno 2] ...: 'path'``."""
-    if exc.filename is None or not exc.strerror:
+def os_error_text(exc: OSError) -> str:
+    """An operating system's refusal in plain words, naming the file: ``rec.json: No such file
+    or directory`` (not Python's ``[Errno 2] ...: 'rec.json'``).
+
+    >>> os_error_text(FileNotFoundError(2, "No such file or directory", "rec.json"))
+    'rec.json: No such file or directory'
+    """
+    if exc.strerror is None:
         return str(exc)
-    return f"{shown(exc.filename)}: {exc.strerror}"
+    names = [str(name) for name in (exc.filename, exc.filename2) if name is not None]
+    return ": ".join([" -> ".join(names), exc.strerror] if names else [exc.strerror])
 
 
 def _silence_stdout() -> None:
