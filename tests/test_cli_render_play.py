@@ -188,9 +188,6 @@ def _answer(screen: str) -> tuple[str, bool]:
         entries = dict(re.findall(r"^ +(\d+)\. (\w+)", screen, re.M))
         claim = [n for n, word in entries.items() if word == "Claim"]
         return (claim[0], True) if claim else ("1", False)
-    if "which route" in question and "type one" in screen.rsplit("which route", 1)[1]:
-        names = screen.rsplit("type one)", 1)[1].strip().splitlines()[0]
-        return names.split(",")[0].strip(), False
     if question.startswith("pay "):
         return "", False
     return "1", False
@@ -262,3 +259,13 @@ def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_play_a_city_typed_at_the_first_question_lists_its_routes(tmp_path: Path) -> None:
+    # keep tickets, two turns of drawing, then "Barcelona": its routes, Enter takes the first
+    script = "1\n1\n1\n1\n1\n\n\nBarcelona\n\n"
+    result = _ttr("play", "--seed", "12", "--plain", "--no-record", stdin=script, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    after = result.stdout.split("P0> Barcelona", 1)[1]
+    assert after.lstrip().startswith("which route?")
+    assert "P0 (you) claims Barcelona-Madrid" in after

@@ -114,7 +114,7 @@ def action_label(action: Action, view: PlayerView) -> str:
     >>> action_label(DrawBlind(), view), action_label(DrawFaceUp(0), view)
     ('Draw a card from the deck', 'Take the face-up purple card (slot 0)')
     >>> action_label(KeepTickets(view.seats[0].offered[:2]), view)
-    'Keep Smolensk – Rostov (8 points), Cadiz – Stockholm (21 points)'
+    'Keep Cadiz – Stockholm (21 points), Smolensk – Rostov (8 points)'
     """
     game_map = view.map
     if isinstance(action, DrawFaceUp):
@@ -137,7 +137,9 @@ def action_label(action: Action, view: PlayerView) -> str:
     if isinstance(action, DrawTickets):
         return f"Draw {counted(view.rules.tickets_drawn, 'destination ticket')}"
     if isinstance(action, KeepTickets):
-        kept = (_ticket_words(game_map.tickets[t]) for t in action.tickets)
+        offered = view.seats[view.current].offered or ()
+        order = sorted(action.tickets, key=lambda t: offered.index(t) if t in offered else t)
+        kept = (_ticket_words(game_map.tickets[t]) for t in order)
         return "Keep " + ", ".join(kept)
     if isinstance(action, BuildStation):
         pay = payment_label(action.color, action.locomotives, _station_cost(view))

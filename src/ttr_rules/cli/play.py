@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from ..actions import Action
-from ..agents import Agent, available_agents, make_agent
+from ..agents import Agent, available_agents, hint_lines, make_agent, suggest
 from ..cards import CARD_COLORS, Color
 from ..errors import IllegalActionError, InvalidActionError
 from ..frontend import ActionGroup, Target, cards_needed, group_actions, ticket_status
@@ -37,6 +37,7 @@ from ..game import apply_action, legal_actions, new_game, step
 from ..notation import format_action, parse_action, resolve_city
 from ..records import record_game, write_record
 from ..render import counted, describe_event, svg, text
+from ..scoring import final_scores, winners
 from ..state import GameState, Phase
 from ..views import PlayerView, observe
 from .common import check_output_dir
@@ -55,6 +56,7 @@ commands:
                 `tickets keep 3,17`, `tunnel pay 1L`, `tunnel decline` (see docs/notation.md)
   back          return to the first menu
   show          show the position again
+  hint          what a good player would do here, and why (ranked suggestions)
   svg [FILE]    write the board as you see it to FILE (default board.svg), for a browser
   ?  help       this help
   quit          leave the game (also Ctrl-C or the end of the input)"""
@@ -259,6 +261,7 @@ class _Game:
         self.answers = answers
         self.actions: list[Action] = []
         self.last_move: dict[int, str] = {}
+        self._groups: tuple[ActionGroup, ...] = ()
 
     def name(self, seat: int) -> str:
         return "you" if seat == self.human else f"P{seat} ({self.agents[seat].name})"
@@ -284,7 +287,21 @@ class _Game:
             self._apply(seat, action)
         self.out.line("")
         self.out.line(text(observe(self.state, self.human)))
+        self.out.line(self._verdict(), style="bold")
         return True
+
+    def _verdict(self) -> str:
+        """Who won, in a sentence: ``P1 (greedy) wins with 134 points; you scored 24``."""
+        scores = final_scores(self.state)
+        best = winners(self.state)
+        mine = counted(scores[self.human].total, "point")
+        if best == (self.human,):
+            return f"you win with {mine}"
+        names = " and ".join(self._who(seat) for seat in best)
+        verb = "win" if len(best) > 1 else "wins"
+        top = counted(scores[best[0]].total, "point")
+        tie = " (you share the win)" if self.human in best else f"; you scored {mine}"
+        return f"{names} {verb} with {top}{tie}"
 
     def _words(self, description: str) -> str:
         """An event's words with each ``player N`` named as the person reads it."""
@@ -312,7 +329,7 @@ class _Game:
         view = observe(self.state, self.human)
         if view.phase in (Phase.START, Phase.INITIAL_TICKETS):
             self._show(view)
-        groups = group_actions(view, legal_actions(self.state))
+        groups = self._groups = group_actions(view, legal_actions(self.state))
         while True:
             try:
                 if len(groups) == 1:
@@ -323,29 +340,41 @@ class _Game:
 
     def _choose_kind(self, view: PlayerView, groups: Sequence[ActionGroup]) -> Action:
         entries = [_kind_entry(view, g) for g in groups]
-        chosen = self._pick("what do you do?", entries, groups, view)
+        claims = next((g for g in groups if g.kind == "claim"), None)
+        # a route or a city typed here goes straight to the routes it names
+        chosen = self._pick("what do you do?", entries, groups, view, group=claims)
         if isinstance(chosen, ActionGroup):
             return self._choose_target(view, chosen)
+        if isinstance(chosen, Target):
+            return self._pay(view, chosen)
         return cast(Action, chosen)
 
     def _choose_target(self, view: PlayerView, group: ActionGroup) -> Action:
         targets = group.targets
         if len(targets) == 1 and len(targets[0].choices) == 1 and group.kind != "keep":
+            if len(self._groups) == 1:  # nothing else is legal: say so rather than ask
+                self.out.line(f"the only thing you can do: {targets[0].label}", style="bold")
             return targets[0].choices[0].action
-        while True:
-            question = _QUESTION.get(group.kind, f"{group.heading}:")
-            if len(targets) <= MAX_ENTRIES:
-                entries = [_target_entry(t) for t in targets]
-                chosen = self._pick(question, entries, targets, view, group=group)
-            else:
-                chosen = self._pick_by_name(question, group, view)
-            if not isinstance(chosen, Target):
-                return cast(Action, chosen)
-            if (chosen.route is None and chosen.city is None) or len(chosen.choices) == 1:
-                return chosen.choices[0].action
-            return self._choose_payment(view, chosen)
+        useful = _useful_routes(view)
+        cities = {c for r in useful if r is not None for c in _ends(view, r)}
+        targets = tuple(
+            sorted(targets, key=lambda t: t.route not in useful and t.city not in cities)
+        )
+        numbered, named = targets[:MAX_ENTRIES], targets[MAX_ENTRIES:]
+        question = _QUESTION.get(group.kind, f"{group.heading}:")
+        if named:
+            what = "a route or a city" if group.kind == "claim" else "a city"
+            question += f" ({len(named)} more by name below: type {what})"
+        entries = [_target_entry(t, t.route in useful or t.city in cities) for t in numbered]
+        chosen = self._pick(question, entries, numbered, view, group=group, named=named)
+        if not isinstance(chosen, Target):
+            return cast(Action, chosen)
+        return self._pay(view, chosen)
 
-    def _choose_payment(self, view: PlayerView, target: Target) -> Action:
+    def _pay(self, view: PlayerView, target: Target) -> Action:
+        """The action of a chosen target: its payment is asked only when there is a choice."""
+        if len(target.choices) == 1:
+            return target.choices[0].action
         shown = target.choices[:MAX_ENTRIES]
         entries = [c.label for c in shown]
         question = f"pay {target.label} with? (Enter: {shown[0].label})"
@@ -353,25 +382,6 @@ class _Game:
         if isinstance(chosen, Target | ActionGroup):
             raise _Back
         return cast(Action, chosen)
-
-    def _pick_by_name(self, question: str, group: ActionGroup, view: PlayerView) -> Any:
-        """A list too long to number: the names are shown and the person types one (a city
-        narrows the routes to that city's)."""
-        names = ", ".join(_short(t) for t in group.targets)
-        self.out.line(f"{question} ({len(group.targets)}: type one)", style="bold")
-        self.out.line(f"  {names}")
-        while True:
-            answer = self._read()
-            found = self._by_name(answer, group.targets, view)
-            if isinstance(found, str):
-                self._complain(found)
-                continue
-            if isinstance(found, tuple):
-                if len(found) == 1:
-                    return found[0]
-                entries = [_target_entry(t) for t in found]
-                return self._pick(question, entries, found, view, group=group)
-            return found
 
     def _pick(
         self,
@@ -381,12 +391,15 @@ class _Game:
         view: PlayerView,
         *,
         group: ActionGroup | None = None,
+        named: Sequence[Target] = (),
     ) -> Any:
-        """Show a numbered menu and return the value of the chosen entry, or the action the
-        person typed in notation."""
+        """Show a numbered menu (and the ``named`` targets by name only) and return the value
+        of the chosen entry, the target the person named, or the action typed in notation."""
         self.out.line(question, style="bold")
         for number, entry in enumerate(entries, 1):
             self.out.line(f"  {number:>2}. {entry}")
+        if named:
+            self.out.line("  " + ", ".join(_short(t) for t in named))
         while True:
             answer = self._read()
             if answer == "":
@@ -405,7 +418,8 @@ class _Game:
                     if len(found) == 1:
                         return found[0]
                     entries = [_target_entry(t) for t in found]
-                    return self._pick(question, entries, found, view, group=group)
+                    again = _QUESTION.get(group.kind, question)
+                    return self._pick(again, entries, found, view, group=group)
                 if not isinstance(found, str):
                     return found
                 self._complain(found)
@@ -433,6 +447,8 @@ class _Game:
             elif lower in ("show", "view"):
                 self._show(observe(self.state, self.human))
                 raise _Back
+            elif lower in ("hint", "hints"):
+                self.out.line("\n".join(hint_lines(suggest(observe(self.state, self.human)))))
             elif lower == "svg" or lower.startswith("svg "):
                 self._write_board(
                     observe(self.state, self.human), command[3:].strip() or "board.svg"
@@ -526,13 +542,21 @@ def _kind_entry(view: PlayerView, group: ActionGroup) -> str:
     return group.heading
 
 
-def _target_entry(target: Target) -> str:
+def _target_entry(target: Target, useful: bool = False) -> str:
     if target.route is None and target.city is None:
         return target.label
     options = len(target.choices)
     more = f" (or {counted(options - 1, 'other payment')})" if options > 1 else ""
     cost = target.cost if target.payable else f"needs {target.cost}: you cannot pay"
-    return f"{target.label}: {cost}{more}"
+    tag = "  <- on the way of your tickets" if useful else ""
+    return f"{target.label}: pay {cost}{more}{tag}"
+
+
+def _useful_routes(view: PlayerView) -> set[int | None]:
+    """The open routes of the cheapest ways to finish the viewer's tickets."""
+    if view.player is None or view.seats[view.player].tickets is None:
+        return set()
+    return {route for status in ticket_status(view) for route in status.missing}
 
 
 def _short(target: Target) -> str:

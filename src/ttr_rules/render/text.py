@@ -106,8 +106,9 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
         stations += f" (built: {', '.join(s.stations)})"
     offered = f", {s.offered_count} offered" if s.offered_count else ""
     lines = [
-        f"P{seat}{you}: {s.trains} trains{stations}, {s.route_points} route points,"
-        f" {s.hand_size} cards, {s.ticket_count} tickets{offered}",
+        f"P{seat}{you}: {counted(s.trains, 'train')}{stations},"
+        f" {counted(s.route_points, 'route point')}, {counted(s.hand_size, 'card')},"
+        f" {counted(s.ticket_count, 'ticket')}{offered}",
         f"  routes: {', '.join(routes) or 'none'}",
     ]
     if s.hand is not None:

@@ -38,6 +38,7 @@ from .games import (
     StoreFullError,
     agent_names,
 )
+from .hints import seat_hints
 from .labels import describe_legal_actions
 
 __all__ = ["MAX_BODY_BYTES", "ApiError", "create_app"]
@@ -437,6 +438,10 @@ def create_app(
         if game.over or state.current != seat:
             return []
         return describe_legal_actions(state)
+
+    @app.get("/api/games/{game_id}/hint", summary="What a good player would do now, and why")
+    def hint(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
+        return [] if game.over else seat_hints(game.state, seat)
 
     @app.get("/api/games/{game_id}/tickets", summary="Your tickets, with cities and progress")
     def tickets(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ def describe_legal_actions(state: GameState) -> list[dict[str, Any]]:
     >>> first["kind"], first["action"]
     ('keep', 'tickets keep 4,32')
     >>> first["label"]
-    'Keep Smolensk – Rostov (8 points), Cadiz – Stockholm (21 points)'
+    'Keep Cadiz – Stockholm (21 points), Smolensk – Rostov (8 points)'
     """
     view = observe(state, state.current)
     place = {

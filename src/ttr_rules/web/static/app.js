@@ -273,6 +273,7 @@ async function refresh() {
     const ours = G.seat !== null && G.seat !== undefined && view.phase !== "game over" && view.current === G.seat;
     if (mine && ours !== legal.length > 0) { setTimeout(refresh, 200); return; }
     G.legal = legal; G.tickets = tickets; G.view = view;
+    clearHints();
     renderAll(board);
     if (view.phase === "game over") await showScores();
   } catch (err) {
@@ -680,6 +681,42 @@ async function showScores() {
   $("scores").hidden = false;
 }
 
+// ------------------------------------------------------------------ hints
+
+// What a good player would do now (GET /hint, the seat's view only); a click on a
+// suggestion plays it. The list belongs to one position: any redraw clears it.
+async function showHints() {
+  const list = $("hints");
+  const asked = G.posted;
+  $("hint-button").disabled = true;
+  list.hidden = false;
+  list.replaceChildren(el("li", { text: "Thinking…" }));
+  try {
+    const hints = await api(`/api/games/${G.id}/hint`);
+    if (asked !== G.posted) return;
+    list.replaceChildren(...(hints.length ? hints.map(hintItem) : [el("li", { text: "No hint: it is not your turn." })]));
+  } catch (err) {
+    list.hidden = true;
+    toast(err.message);
+  } finally {
+    $("hint-button").disabled = false;
+  }
+}
+
+function hintItem(hint) {
+  const item = el("li", {});
+  const button = el("button", { type: "button", class: "hint-action", onclick: () => play(hint.action), text: hint.action });
+  const score = `${hint.score >= 0 ? "+" : ""}${hint.score.toFixed(1)}`;
+  const why = `${hint.reason} (expected margin ${score})${hint.risk ? `; risk: ${hint.risk}` : ""}`;
+  item.append(button, el("span", { class: "hint-reason", text: why }));
+  return item;
+}
+
+function clearHints() {
+  $("hints").hidden = true;
+  $("hints").replaceChildren();
+}
+
 // ------------------------------------------------------------------ start
 
 window.addEventListener("DOMContentLoaded", () => {
@@ -687,6 +724,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("players-select").addEventListener("change", renderSeatChoices);
   $("station-city").addEventListener("change", renderStationPayments);
   $("close-scores").addEventListener("click", () => { $("scores").hidden = true; });
+  $("hint-button").addEventListener("click", showHints);
   $("colour-blind").checked = symbolsOn();
   $("colour-blind").addEventListener("change", (e) => {
     localStorage.setItem("ttr-web:symbols", e.target.checked ? "1" : "0");
