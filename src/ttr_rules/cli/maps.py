@@ -12,7 +12,7 @@ from typing import Any
 from ..cards import CARD_COLORS
 from ..errors import MapError, MapLoadError
 from ..maps import GameMap, available_maps, load_map, load_map_file
-from .common import error, table
+from .common import error, shown, table
 
 __all__ = [
     "configure_map_info",
@@ -95,10 +95,18 @@ def run_map_info(args: argparse.Namespace) -> int:
 
 
 def map_named(name: str) -> GameMap:
-    """An installed map, or the map file at ``name`` when it names an existing file."""
-    if name.endswith(".json") or Path(name).is_file():
-        return load_map_file(name)
-    return load_map(name)
+    """An installed map, or the map file at ``name`` when it names an existing file.
+
+    Errors show ``name`` with its control characters escaped, so that a path holding a
+    newline cannot split the error line."""
+    try:
+        if name.endswith(".json") or Path(name).is_file():
+            return load_map_file(name)
+        return load_map(name)
+    except MapError as exc:
+        if name == shown(name):
+            raise
+        raise ValueError(str(exc).replace(name, shown(name))) from None
 
 
 def map_info(game_map: GameMap) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from ..render import counted, describe_event, svg, text
 from ..scoring import final_scores, winners
 from ..state import GameState, Phase
 from ..views import PlayerView, observe
+from .common import check_output_dir
 
 __all__ = ["MAX_ENTRIES", "configure", "run"]
 
@@ -110,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seat < state.num_players:
         raise ValueError(f"--seat must be from 0 to {state.num_players - 1}, got {args.seat}")
     agents = _agents(args.agents, state.num_players, args.seat, seed)
+    if not args.no_record:  # a folder that cannot be written is refused before the game
+        check_output_dir(args.record, force=True)
     output = _Output(sys.stdout, colour=not args.plain and sys.stdout.isatty())
     game = _Game(state, args.seat, agents, output, _Input(sys.stdin, output))
     try:

@@ -24,6 +24,7 @@ from ..events import (
     ResetCapReached,
     RouteClaimed,
     StationBuilt,
+    Termination,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
@@ -162,6 +163,12 @@ def _pile(cards: Sequence[Color]) -> str:
 # --------------------------------------------------------------------------- events
 
 
+#: How each kind of ending reads after "game over:".
+_ENDINGS: dict[Termination, str] = {
+    Termination.TRAINS: "the final round is played",
+    Termination.PASSES: "every player passed in one round",
+}
+
 _EventText = Callable[[Any, GameMap], str]
 _EVENT_TEXT: dict[type, _EventText] = {
     CardDrawn: lambda e, m: (
@@ -193,7 +200,7 @@ _EVENT_TEXT: dict[type, _EventText] = {
     FinalRoundStarted: lambda e, m: (
         f"final round: player {e.player} has {counted(e.trains, 'train')} left"
     ),
-    GameOver: lambda e, m: f"game over ({e.reason})",
+    GameOver: lambda e, m: f"game over: {_ENDINGS.get(e.reason, e.reason.value)}",
 }
 
 

@@ -644,7 +644,7 @@ function describeStep(step) {
       case "deck_reshuffled": parts.push(`the discard pile was reshuffled (${e.cards} cards)`); break;
       case "final_round_started": parts.push(`${playerName(e.player)} has ${e.trains} trains left: final round!`); break;
       case "passed": parts.push(`${who} passed`); break;
-      case "game_over": parts.push(`game over (${e.reason})`); break;
+      case "game_over": parts.push(`game over: ${e.reason === "all passed" ? "every player passed in one round" : "the final round is played"}`); break;
       default: break;
     }
   }
