@@ -108,8 +108,8 @@ class ClaimRoute:
     (a ferry's locomotive, or a card of the colour), so the base is ``length − sets`` cards.
     Each multiset of cards has one spelling: the one ``legal_actions`` lists.
 
-    >>> str(ClaimRoute(57, Color.BLACK, 1)), str(ClaimRoute(3, Color.LOCOMOTIVE, 4))
-    ('claim #57 black+1L', 'claim #3 4L')
+    >>> str(ClaimRoute(69, Color.BLACK, 1)), str(ClaimRoute(3, Color.LOCOMOTIVE, 2))
+    ('claim #69 black+1L', 'claim #3 2L')
     >>> str(ClaimRoute(5, Color.RED, 0, (Color.GREEN, Color.BLUE, Color.BLUE)))
     'claim #5 red any:2blue,1green'
     """

@@ -32,7 +32,8 @@ from ..errors import Reason
 from ..maps.model import GameMap, Route
 from ..rules import Rules
 from ..state import GameState
-from .common import Problem
+from ..words import counted
+from .common import LOCOMOTIVE, Problem
 from .common import payment_problem as common_payment_problem
 
 __all__ = [
@@ -47,12 +48,6 @@ __all__ = [
 ]
 
 _KINDS = len(COLORS)
-_LOCOMOTIVE = Color.LOCOMOTIVE
-
-
-def plural(n: int, word: str) -> str:
-    """``word`` for one, ``words`` for any other count."""
-    return word if n == 1 else word + "s"
 
 
 def route_kind(route: Route) -> str:
@@ -88,7 +83,7 @@ def payment_problem(route: Route, rules: Rules, action: ClaimRoute) -> Problem |
     if subs and len(subs) % per_set:
         return Problem(
             Reason.BAD_SUBSTITUTE_SET,
-            f"sets of any {per_set} cards: {len(subs)} {plural(len(subs), 'card')} do not split",
+            f"sets of any {per_set} cards: {counted(len(subs), 'card')} do not split",
         )
     sets = len(subs) // per_set if subs else 0
     size = route.length - sets
@@ -118,10 +113,10 @@ def payment_cards_of(action: ClaimRoute, route: Route, rules: Rules) -> tuple[Co
     base's coloured cards, its locomotives, then the substitute sets (U8)."""
     subs = action.substitutes
     size = route.length - (len(subs) // set_size(route, rules) if subs else 0)
-    if action.color is _LOCOMOTIVE:
-        return (_LOCOMOTIVE,) * size + subs
+    if action.color is LOCOMOTIVE:
+        return (LOCOMOTIVE,) * size + subs
     colour = (action.color,) * (size - action.locomotives)
-    return colour + (_LOCOMOTIVE,) * action.locomotives + subs
+    return colour + (LOCOMOTIVE,) * action.locomotives + subs
 
 
 def payment_counts(cards: tuple[Color, ...]) -> list[int]:
@@ -140,7 +135,7 @@ def _base_problem(route: Route, rules: Rules, code: int, locos: int, sets: int) 
     if locos < required:
         return Problem(
             Reason.FERRY_NEEDS_LOCOMOTIVES,
-            f"{required} {plural(required, 'locomotive')} or sets of any "
+            f"{counted(required, 'locomotive')} or sets of any "
             f"{rules.locomotive_substitute} cards needed",
         )
     kind = route_kind(route)
