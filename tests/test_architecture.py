@@ -23,15 +23,25 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "core",
         frozenset(
-            {"cards", "rules", "errors", "actions", "events", "state", "maps.model", "outcome"}
+            {
+                "cards",
+                "rules",
+                "errors",
+                "actions",
+                "events",
+                "state",
+                "maps.model",
+                "outcome",
+                "words",
+            }
         ),
     ),
     ("maps", frozenset({"maps"})),
     ("engine", frozenset({"game", "moves", "turn", "piles", "legality", "invariants"})),
     ("scoring", frozenset({"scoring"})),
-    ("positions", frozenset({"views", "scenario", "playout", "simulate"})),
+    ("positions", frozenset({"ending", "views", "scenario", "playout", "simulate"})),
     ("io", frozenset({"serialization", "notation", "records", ROOT})),
-    ("render", frozenset({"render"})),
+    ("render", frozenset({"render", "frontend"})),
     ("agents", frozenset({"agents"})),
     ("rl, sim", frozenset({"rl", "sim"})),
     ("web", frozenset({"web"})),

@@ -1,6 +1,6 @@
 """The text notation of actions: :func:`format_action` and :func:`parse_action`.
 
-``str(action)`` is the canonical notation without a map (routes by id: ``claim #57 black+1L``);
+``str(action)`` is the canonical notation without a map (routes by id: ``claim #69 black+1L``);
 :func:`format_action` writes routes by their cities (``claim Madrid-Pamplona black+1L``), adding
 the track number only when the other track of a double route would take the same payment
 (``claim Dieppe-London#2 red+1L``). Game records store :func:`format_action` text. Both forms,
@@ -10,7 +10,6 @@ the grammar.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from typing import TypeVar
@@ -27,22 +26,22 @@ from .actions import (
     Pass,
     PayTunnel,
     payment_text,
+    substitutes_text,
 )
 from .cards import Color, parse_color
 from .errors import AmbiguousActionError, InvalidActionError
 from .game import is_legal, legal_actions
 from .maps import GameMap, Route
-from .maps.index import fold_name, map_index
+from .maps.index import fold_name, map_index, resolve_city
 from .state import GameState
 from .views import PlayerView, view_legal_actions
+from .words import clipped
 
 __all__ = ["MAX_ACTION_TEXT", "fold_name", "format_action", "parse_action", "resolve_city"]
 
 #: The longest action text :func:`parse_action` reads, in characters; longer text is refused at
 #: once with :class:`InvalidActionError` (no action of any map comes near it).
 MAX_ACTION_TEXT = 1000
-#: The longest part of a text quoted back in an error message.
-_QUOTE = 80
 
 A = TypeVar("A", ClaimRoute, BuildStation)
 
@@ -85,14 +84,17 @@ def format_action(action: Action, game_map: GameMap) -> str:
     if not isinstance(action, ClaimRoute):
         return str(action)
     if type(action.route) is not int or not 0 <= action.route < len(game_map.routes):
-        raise InvalidActionError(f"no route #{_clip(repr(action.route))} on map {game_map.name}")
+        raise InvalidActionError(f"no route #{clipped(repr(action.route))} on map {game_map.name}")
     route = game_map.routes[action.route]
     track = ""
-    if route.double_of is not None and _fits(
-        game_map.routes[route.double_of], action.color, action.locomotives
+    if route.double_of is not None and (
+        action.substitutes
+        or _fits(game_map.routes[route.double_of], action.color, action.locomotives)
     ):
         track = f"#{_track_number(game_map, route)}"
     payment = payment_text(action.color, action.locomotives)
+    if action.substitutes:
+        payment += " " + substitutes_text(action.substitutes)
     return f"claim {route.a}-{route.b}{track} {payment}"
 
 
@@ -115,32 +117,6 @@ def _fits(route: Route, color: Color, locomotives: int) -> bool:
 
 
 # --------------------------------------------------------------------------- city names
-
-
-def resolve_city(name: str, game_map: GameMap) -> str:
-    """The city called ``name`` (any case, an alias, with or without diacritics).
-
-    Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
-
-    >>> from ttr_rules import load_map
-    >>> europe = load_map("europe")
-    >>> resolve_city("munich", europe), resolve_city("Kiev", europe), resolve_city("zurich", europe)
-    ('München', 'Kyiv', 'Zürich')
-    """
-    if not isinstance(name, str):
-        raise InvalidActionError(f"expected a city name, got {type(name).__name__}")
-    index = map_index(game_map).names
-    city = index.get(fold_name(name))
-    if city is None:
-        close = difflib.get_close_matches(fold_name(name[: _QUOTE * 2]), list(index), n=3)
-        hint = f"; did you mean {', '.join(sorted({index[c] for c in close}))}?" if close else ""
-        raise InvalidActionError(f"unknown city {_clip(repr(name.strip()))}{hint}")
-    return city
-
-
-def _clip(text: str) -> str:
-    """``text`` cut to a length fit for an error message."""
-    return text if len(text) <= _QUOTE else f"{text[:_QUOTE]}... ({len(text)} characters)"
 
 
 # --------------------------------------------------------------------------- parsing
@@ -166,14 +142,14 @@ def parse_action(text: str, state: GameState | PlayerView) -> Action:
     >>> from ttr_rules import Color, scenario
     >>> state = scenario(players=2, hands=[{Color.BLACK: 3, Color.LOCOMOTIVE: 1}, {}])
     >>> parse_action("claim brest-paris black", state)
-    ClaimRoute(route=23, color=<Color.BLACK: 'black'>, locomotives=0)
+    ClaimRoute(route=23, color=<Color.BLACK: 'black'>, locomotives=0, substitutes=())
     >>> str(parse_action("Claim PARIS - Brest  black+1l", state))
     'claim #23 black+1L'
     >>> parse_action("draw faceup 0", state), parse_action("tickets keep 3,7", state)
     (DrawFaceUp(slot=0), KeepTickets(tickets=frozenset({3, 7})))
     >>> from ttr_rules import observe
-    >>> parse_action("claim brest-paris", observe(state, 0))
-    ClaimRoute(route=23, color=<Color.BLACK: 'black'>, locomotives=0)
+    >>> parse_action("claim brest-paris black", observe(state, 0))
+    ClaimRoute(route=23, color=<Color.BLACK: 'black'>, locomotives=0, substitutes=())
     >>> parse_action("fly to paris", state)
     Traceback (most recent call last):
     ...
@@ -190,7 +166,7 @@ def parse_action(text: str, state: GameState | PlayerView) -> Action:
     except InvalidActionError:
         raise
     except ValueError as exc:  # int() of an odd digit, and the like: still not an action
-        raise InvalidActionError(f"cannot read {_clip(repr(text))}: {exc}") from None
+        raise InvalidActionError(f"cannot read {clipped(repr(text))}: {exc}") from None
 
 
 def _parse(text: str, state: GameState | PlayerView) -> Action:
@@ -210,7 +186,7 @@ def _parse(text: str, state: GameState | PlayerView) -> Action:
         return _parse_tunnel(lower)
     if keyword == "tickets":
         return _parse_keep(lower)
-    raise InvalidActionError(f"cannot read {_clip(repr(text))}: {_GRAMMAR}")
+    raise InvalidActionError(f"cannot read {clipped(repr(text))}: {_GRAMMAR}")
 
 
 def _parse_face_up(lower: str, state: GameState | PlayerView) -> DrawFaceUp:
@@ -218,7 +194,7 @@ def _parse_face_up(lower: str, state: GameState | PlayerView) -> DrawFaceUp:
     slots = len(state.face_up)
     if match is None or not _digits(match.group(1)) or int(match.group(1)) >= slots:
         raise InvalidActionError(
-            f"cannot read {_clip(repr(lower))}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
+            f"cannot read {clipped(repr(lower))}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
             "or 'draw blind'"
         )
     return DrawFaceUp(int(match.group(1)))
@@ -233,7 +209,7 @@ def _parse_tunnel(lower: str) -> PayTunnel:
     match = _TUNNEL_PAY.fullmatch(lower)
     if match is None:
         raise InvalidActionError(
-            f"cannot read {_clip(repr(lower))}: expected 'tunnel pay NL' (N locomotives among "
+            f"cannot read {clipped(repr(lower))}: expected 'tunnel pay NL' (N locomotives among "
             "the extra "
             "cards) or 'tunnel decline'"
         )
@@ -245,7 +221,7 @@ def _parse_keep(lower: str) -> KeepTickets:
     items = [] if match is None else match.group(1).replace(",", " ").split()
     if match is None or not all(_digits(item) for item in items):
         raise InvalidActionError(
-            f"cannot read {_clip(repr(lower))}: expected 'tickets draw' or "
+            f"cannot read {clipped(repr(lower))}: expected 'tickets draw' or "
             "'tickets keep ID,ID,...' (ticket ids)"
         )
     return KeepTickets(frozenset(int(item) for item in items))
@@ -284,7 +260,29 @@ def _parse_station(rest: str, state: GameState | PlayerView) -> BuildStation:
     return BuildStation(city, color, locos)
 
 
+def _split_substitutes(rest: str) -> tuple[str, tuple[Color, ...]]:
+    """``"Lieksa-Murmansk red any:4blue"`` -> (``"Lieksa-Murmansk red"``, four blue cards)."""
+    head, _, last = rest.rpartition(" ")
+    if not head or not last.lower().startswith("any:"):
+        return rest, ()
+    cards: list[Color] = []
+    for word in last[4:].split(","):
+        match = re.fullmatch(r"(\d+)([a-z]+|L)", word.strip(), flags=re.IGNORECASE)
+        if match is None:
+            raise InvalidActionError(
+                f"cannot read {clipped(repr(word))}: substitute cards are written like "
+                "'any:2blue,1green,1L'"
+            )
+        count, name = int(match.group(1)), match.group(2)
+        color = Color.LOCOMOTIVE if name in ("L", "l") else parse_color(name)
+        cards += [color] * count
+    return head, tuple(cards)
+
+
 def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute:
+    rest, substitutes = _split_substitutes(rest)
+    if substitutes:
+        return _parse_claim_with_sets(rest, substitutes, state)
     route_text, payment = _split_payment(rest)
     tracks = _parse_route(route_text, state.map)
     if payment is None:
@@ -305,6 +303,20 @@ def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute:
         )
     legal = [c for c in fitting if _is_legal(state, c)]
     return _only(legal if legal else fitting, f"claim {rest}", state.map)
+
+
+def _parse_claim_with_sets(
+    rest: str, substitutes: tuple[Color, ...], state: GameState | PlayerView
+) -> ClaimRoute:
+    """A claim with substitute sets: its base payment is written before them."""
+    route_text, payment = _split_payment(rest)
+    if payment is None:
+        raise InvalidActionError("write the base payment before the substitute cards")
+    tracks = _parse_route(route_text, state.map)
+    color, locos = payment
+    claims = [ClaimRoute(r.id, color, locos or 0, substitutes) for r in tracks]
+    legal = [c for c in claims if _is_legal(state, c)]
+    return _only(legal if legal else claims[:1], f"claim {rest}", state.map)
 
 
 def _legal(position: GameState | PlayerView) -> tuple[Action, ...]:
@@ -397,9 +409,9 @@ def _split_cities(text: str, game_map: GameMap) -> tuple[str, str]:
             except InvalidActionError as exc:
                 reason = str(exc)
         raise InvalidActionError(
-            f"cannot read route {_clip(repr(text))}: expected CITY-CITY, CITY-CITY#TRACK or #ID "
+            f"cannot read route {clipped(repr(text))}: expected CITY-CITY, CITY-CITY#TRACK or #ID "
             f"({reason})"
         )
     raise AmbiguousActionError(
-        f"route {_clip(repr(text))} can be read as " + " or ".join(f"{a}-{b}" for a, b in splits)
+        f"route {clipped(repr(text))} can be read as " + " or ".join(f"{a}-{b}" for a, b in splits)
     )

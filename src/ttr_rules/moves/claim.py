@@ -13,6 +13,7 @@ from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from ..maps.index import CLAIM_SPAN, MapIndex, map_index, payment_indices
 from ..state import GameState, PendingTunnel, Phase, evolve
+from ..words import counted
 from .common import (
     LOCOMOTIVE,
     START,
@@ -24,8 +25,11 @@ from .common import (
     payment_cards,
     payment_problem,
     refund,
+    wrong_phase,
 )
 from .draft import Draft
+from .payments import general_payments, payment_cards_of, payment_counts, route_payments
+from .payments import payment_problem as general_payment_problem
 
 __all__ = [
     "ACTIONS",
@@ -58,6 +62,8 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     track closed to the owner of the first (E31) and, below ``double_route_min_players``, to
     everyone (E32); at 4 and 5 players both tracks are open (E33, U17).
     """
+    if general_payments(state):
+        return _general_claim_actions(state)
     seat = state.current
     player = state.players[seat]
     counts = player.hand.counts
@@ -133,6 +139,37 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     return out
 
 
+def _general_claim_actions(state: GameState) -> list[Action]:
+    """:func:`claim_actions` on a board whose payments the tables do not cover
+    (:mod:`.payments`): every open route the trains reach, each payment once."""
+    seat = state.current
+    player = state.players[seat]
+    counts = player.hand.counts
+    held = sum(counts)
+    rules = state.rules
+    owner = state.route_owner
+    out: list[Action] = []
+    for route in state.map.routes:
+        r = route.id
+        if owner[r] is not None or route.length > player.trains or route.length > held:
+            continue
+        if _double_closed(state, r, seat):
+            continue
+        out += route_payments(route, rules, counts)
+    return out
+
+
+def _double_closed(state: GameState, route: int, seat: int) -> bool:
+    """Whether the other track of a double route closes ``route`` to ``seat`` (E31, E32)."""
+    other = state.map.routes[route].double_of
+    if other is None:
+        return False
+    other_owner = state.route_owner[other]
+    return other_owner is not None and (
+        other_owner == seat or len(state.players) < state.rules.double_route_min_players
+    )
+
+
 def _reached(board: MapIndex, counts: tuple[int, ...], trains: int) -> list[int]:
     """The routes that ``counts`` and ``trains`` reach, whoever owns them, unsorted: any hand
     (``claim_actions`` reads ``MapIndex.claim_spans`` for the usual ones)."""
@@ -206,24 +243,26 @@ def pay_tunnel_problem(state: GameState, action: PayTunnel) -> Problem | None:
     U13)."""
     tunnel = state.tunnel
     if state.phase is not TUNNEL or tunnel is None:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     k = action.locomotives
     if type(k) is not int or not 0 <= k <= tunnel.owed:
-        return Problem(Reason.BAD_PAYMENT, f"{tunnel.owed} extra cards are owed")
+        return Problem(Reason.BAD_PAYMENT, f"{counted(tunnel.owed, 'extra card')} owed")
     if tunnel.color is LOCOMOTIVE and k != tunnel.owed:
         return Problem(
             Reason.BAD_PAYMENT, "after an all-locomotive payment the extras are locomotives"
         )
+    if k and "tunnel" not in state.rules.wild_locomotives:
+        return Problem(Reason.LOCOMOTIVE_NOT_WILD, "locomotives are not wild on tunnels here")
     hand = state.players[state.current].hand
     if not can_pay(hand, tunnel.color, k, tunnel.owed):
-        return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {hand}")
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {hand}")
     return None
 
 
 def decline_tunnel_problem(state: GameState, action: DeclineTunnel) -> Problem | None:
     """Declining is always possible after a reveal that owes cards (E45)."""
     if state.phase is not TUNNEL or state.tunnel is None:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     return None
 
 
@@ -233,31 +272,58 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
     (E23, E25, E26), with the ferry's locomotives (E35). A tunnel attempt needs a legal base
     payment and enough trains, not the cards for any extras (E50, U15)."""
     if state.phase is not START:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     board = map_index(state.map)
     r = action.route
     if type(r) is not int or not 0 <= r < len(board.length):
-        return Problem(Reason.NO_SUCH_ROUTE, f"route {r!r}")
+        return Problem(
+            Reason.NO_SUCH_ROUTE, f"the routes are numbered 0 to {len(board.length) - 1}"
+        )
     if state.route_owner[r] is not None:
         return Problem(Reason.ROUTE_TAKEN, f"owned by player {state.route_owner[r]}")
     seat = state.current
     other = board.double[r]
     if other >= 0 and state.route_owner[other] is not None:
         if state.route_owner[other] == seat:
-            return Problem(Reason.DOUBLE_ROUTE_OWNED, f"route {other}")
+            return Problem(Reason.DOUBLE_ROUTE_OWNED, f"the other track is #{other}")
         if len(state.players) < state.rules.double_route_min_players:
-            return Problem(Reason.DOUBLE_ROUTE_CLOSED, f"route {other} is taken")
+            return Problem(
+                Reason.DOUBLE_ROUTE_CLOSED,
+                f"the other track, #{other}, is taken, and both are open only to"
+                f" {state.rules.double_route_min_players} or more players",
+            )
     length = board.length[r]
     player = state.players[seat]
     if player.trains < length:
-        return Problem(Reason.NOT_ENOUGH_TRAINS, f"{player.trains} left, {length} needed")
+        return Problem(
+            Reason.NOT_ENOUGH_TRAINS, f"{counted(player.trains, 'train')} left, {length} needed"
+        )
+    if general_payments(state):
+        return _general_claim_problem(state, action)
+    if action.substitutes:
+        return Problem(Reason.BAD_SUBSTITUTE_SET, "no route of this game takes substitute sets")
     found = payment_problem(action.color, action.locomotives, length, board.color[r])
     if found is not None:
         return found
     if action.locomotives < board.ferry[r]:
-        return Problem(Reason.FERRY_NEEDS_LOCOMOTIVES, f"{board.ferry[r]} locomotives needed")
+        return Problem(
+            Reason.FERRY_NEEDS_LOCOMOTIVES, f"{counted(board.ferry[r], 'locomotive')} needed"
+        )
     if not can_pay(player.hand, action.color, action.locomotives, length):
-        return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {player.hand}")
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {player.hand}")
+    return None
+
+
+def _general_claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
+    """:func:`claim_problem`'s payment checks on a board of :mod:`.payments`."""
+    route = state.map.routes[action.route]
+    found = general_payment_problem(route, state.rules, action)
+    if found is not None:
+        return found
+    hand = state.players[state.current].hand
+    needed = payment_counts(payment_cards_of(action, route, state.rules))
+    if any(n > h for n, h in zip(needed, hand.counts, strict=True)):
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {hand}")
     return None
 
 
@@ -268,6 +334,9 @@ def claim(draft: Draft, action: ClaimRoute) -> Phase:
     board = map_index(state.map)
     route = action.route
     length = board.length[route]
+    if action.substitutes:  # never on a tunnel (the map's checks)
+        base = payment_cards_of(action, state.map.routes[route], state.rules)
+        return _complete_claim(draft, route, _without(draft.player.hand, base), base, ())
     hand = pay(draft.player.hand, action.color, action.locomotives, length)
     base = payment_cards(action.color, action.locomotives, length)
     if not board.tunnel[route]:
@@ -282,6 +351,13 @@ def claim(draft: Draft, action: ClaimRoute) -> Phase:
     draft.player = evolve(draft.player, {"hand": hand})
     draft.changes["tunnel"] = PendingTunnel(route, action.color, action.locomotives, revealed, owed)
     return TUNNEL
+
+
+def _without(hand: Hand, cards: tuple[Color, ...]) -> Hand:
+    counts = list(hand.counts)
+    for card in cards:
+        counts[card.code] -= 1
+    return Hand(tuple(counts))
 
 
 def tunnel_extras_owed(color: Color, revealed: tuple[Color, ...]) -> int:
@@ -335,7 +411,10 @@ def tunnel_actions(state: GameState) -> list[Action]:
             out.append(_pay_action(owed))
     else:
         low = max(0, owed - counts[tunnel.color.code])
-        out.extend(_pay_action(k) for k in range(low, min(owed, counts[LOCOMOTIVE_CODE]) + 1))
+        top = min(owed, counts[LOCOMOTIVE_CODE])
+        if "tunnel" not in state.rules.wild_locomotives:
+            top = 0
+        out.extend(_pay_action(k) for k in range(low, top + 1))
     out.append(_DECLINE)
     return out
 
