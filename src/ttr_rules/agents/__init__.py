@@ -3,6 +3,7 @@
 * :class:`Agent` — the protocol: ``name`` and ``act(view) -> Action``;
 * :func:`available_agents`, :func:`make_agent` — the registry (built-ins and the
   ``ttr_rules.agents`` entry-point group);
+* :class:`AgentOptionError` — an option the agent does not take, or of the wrong type;
 * :func:`play_game` — one game between agents, returning the terminal state;
 * the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
   ``mcts`` (:class:`MctsAgent`).
@@ -22,6 +23,7 @@ from .base import (
 )
 from .greedy import GreedyAgent
 from .mcts import MctsAgent
+from .options import AgentOptionError
 from .random_agent import RandomAgent
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "Agent",
     "AgentFactory",
     "AgentNotFoundError",
+    "AgentOptionError",
     "GreedyAgent",
     "MctsAgent",
     "RandomAgent",

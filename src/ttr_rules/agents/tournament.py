@@ -6,14 +6,17 @@
 interval, the mean score and the mean margin over the best other player, Elo-style ratings fitted
 to all pairwise results (a Bradley–Terry model), and the head-to-head table.
 
-Outcomes are plain :class:`Outcome` values (agent names by seat, totals, winners), so the
-statistics are pure functions that are easy to test.
+Results are plain :class:`MatchResult` values (agent names by seat, totals, winners), so the
+statistics are pure functions that are easy to test. (The game's own ending is
+:class:`ttr_rules.Outcome`; this module's former ``Outcome`` is a deprecated alias of
+:class:`MatchResult`.)
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -21,7 +24,7 @@ from attrs import frozen
 
 __all__ = [
     "AgentStats",
-    "Outcome",
+    "MatchResult",
     "Pairing",
     "Standings",
     "bradley_terry_elo",
@@ -99,8 +102,9 @@ def schedule(agents: Sequence[str], players: int, games: int, seed: int = 0) -> 
 
 
 @frozen
-class Outcome:
-    """One finished game: the agent of every seat, the final totals and the winners."""
+class MatchResult:
+    """One finished game of a tournament: the agent of every seat, the final totals and the
+    winners."""
 
     seats: tuple[str, ...]
     totals: tuple[int, ...]
@@ -161,7 +165,7 @@ class Standings:
         }
 
 
-def _beats(outcome: Outcome, i: int, j: int) -> float:
+def _beats(outcome: MatchResult, i: int, j: int) -> float:
     """Seat ``i``'s result against seat ``j``: 1 ahead, ½ level, 0 behind (winners rank
     above everyone else, E77's tie-breakers included)."""
     wi, wj = i in outcome.winners, j in outcome.winners
@@ -210,11 +214,11 @@ def bradley_terry_elo(
     return {a: 1500.0 + 400.0 * math.log10(strength[a]) for a in agents}
 
 
-def summarize(outcomes: Iterable[Outcome], agents: Sequence[str] | None = None) -> Standings:
+def summarize(outcomes: Iterable[MatchResult], agents: Sequence[str] | None = None) -> Standings:
     """The standings of a tournament from its game outcomes.
 
-    >>> games = [Outcome(("greedy", "random"), (120, 40), (0,)),
-    ...          Outcome(("random", "greedy"), (55, 98), (1,))]
+    >>> games = [MatchResult(("greedy", "random"), (120, 40), (0,)),
+    ...          MatchResult(("random", "greedy"), (55, 98), (1,))]
     >>> table = summarize(games).table
     >>> [(s.agent, s.wins, s.mean_margin) for s in table]
     [('greedy', 2.0, 61.5), ('random', 0.0, -61.5)]
@@ -266,3 +270,16 @@ def summarize(outcomes: Iterable[Outcome], agents: Sequence[str] | None = None) 
         )
     table.sort(key=lambda s: (-s.elo, s.agent))
     return Standings(players=players, games=len(rows), table=tuple(table), head_to_head=h2h)
+
+
+def __getattr__(name: str) -> Any:
+    """``Outcome``, the former name of :class:`MatchResult`, still imports with a warning."""
+    if name == "Outcome":
+        warnings.warn(
+            "ttr_rules.agents.tournament.Outcome is renamed MatchResult "
+            "(ttr_rules.Outcome is the game's ending)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return MatchResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

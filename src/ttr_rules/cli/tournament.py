@@ -51,7 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..agents import make_agent
-    from ..agents.tournament import Outcome, schedule, summarize
+    from ..agents.tournament import MatchResult, schedule, summarize
     from ..game import check_player_count
     from ..sim import AgentSpec, GameSpec
 
@@ -59,10 +59,7 @@ def run(args: argparse.Namespace) -> int:
     specs = [AgentSpec.parse(text) for text in args.agents.split(",") if text.strip()]
     labels = [str(s) for s in specs]
     for spec in specs:  # unknown names and bad options fail here, before any game
-        try:
-            make_agent(spec.name, seed=0, **dict(spec.options))
-        except TypeError as exc:
-            raise ValueError(f"agent {spec}: {exc}") from exc
+        make_agent(spec.name, seed=0, **dict(spec.options))  # errors name the agent
     game_map = map_named(args.map)
     check_player_count(args.players, game_map.rules)
     pairings = schedule(labels, args.players, args.games, args.seed)
@@ -79,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         with played(args, games, len(games)) as (results, _progress):
             for result in results:
                 with uninterrupted():
-                    outcomes.append(Outcome(result.agents, result.totals, result.winners))
+                    outcomes.append(MatchResult(result.agents, result.totals, result.winners))
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - began
