@@ -40,9 +40,9 @@ ALPINE = Path(__file__).parents[1] / "examples/custom_map_plugin/src/ttr_rules_a
 FAST_OPTIONS: dict[str, dict[str, object]] = {
     "mcts": {"iterations": 2, "depth": 2, "ticket_depth": 2}
 }
-BUILTIN = ("greedy", "mcts", "random")
+BUILTIN = ("easy", "greedy", "mcts", "random")
 #: Positions per agent and map: hundreds for the cheap agents, fewer for the search.
-EXAMPLES = {"greedy": 200, "random": 200, "mcts": 40}
+EXAMPLES = {"easy": 100, "greedy": 200, "random": 200, "mcts": 40}
 
 
 def agent(name: str, seed: int = 0) -> Agent:
@@ -133,11 +133,11 @@ def test_same_seed_same_search() -> None:
 
 
 def test_mcts_budget_options() -> None:
-    assert make_agent("mcts", time_limit=0.05, iterations=None).name == "mcts"
+    assert make_agent("mcts", think_time=0.05).name == "mcts"
     bad_options: list[dict[str, Any]] = [
         {"iterations": 0},
-        {"time_limit": -1.0},
-        {"iterations": None},
+        {"think_time": -1.0},
+        {"think_time": 0},
         {"depth": -1},
         {"endgame": -2},
         {"candidates": 0},
@@ -149,9 +149,9 @@ def test_mcts_budget_options() -> None:
         make_agent("mcts", exploration=2.0)
 
 
-def test_mcts_with_a_time_limit_plays_legally() -> None:
+def test_mcts_with_a_think_time_plays_legally() -> None:
     state = new_game("europe", players=3, seed=4)
-    mcts = make_agent("mcts", time_limit=0.01, iterations=None, seed=2)
+    mcts = make_agent("mcts", think_time=0.01, seed=2)
     for _ in range(30):
         if is_terminal(state):
             break

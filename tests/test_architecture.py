@@ -23,7 +23,17 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "core",
         frozenset(
-            {"cards", "rules", "errors", "actions", "events", "state", "maps.model", "outcome"}
+            {
+                "cards",
+                "rules",
+                "errors",
+                "actions",
+                "events",
+                "state",
+                "maps.model",
+                "outcome",
+                "words",
+            }
         ),
     ),
     ("maps", frozenset({"maps"})),
@@ -31,7 +41,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("scoring", frozenset({"scoring"})),
     ("positions", frozenset({"views", "scenario", "playout", "simulate"})),
     ("io", frozenset({"serialization", "notation", "records", ROOT})),
-    ("render", frozenset({"render"})),
+    ("render", frozenset({"render", "frontend"})),
     ("agents", frozenset({"agents"})),
     ("rl, sim", frozenset({"rl", "sim"})),
     ("web", frozenset({"web"})),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -132,20 +133,33 @@ def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     out = result.stdout
+    assert "seed 3 (--seed 3 deals this game again)" in out
     assert "commands:" in out
     assert "cannot read 'fly to the moon'" in out
-    assert "no action 999: choose from 1 to" in out
+    assert "there is no 999: choose from 1 to" in out
     assert "not allowed now:" in out
     assert "wrote mid.svg" in out and len(_classes(tmp_path / "mid.svg", "space")) == 300
-    assert "game over" in out and "total" in out
-    record = out_dir = tmp_path / "out"
+    assert "game over" in out and "total" in out and "express+" in out
+    assert "you: player" not in out and "P0 (you) draws" in out
+    out_dir = tmp_path / "out"
     assert sorted(p.name for p in out_dir.iterdir()) == [
         "ttr-play-europe-seed3.json",
         "ttr-play-europe-seed3.svg",
     ]
-    end = replay(read_record(record / "ttr-play-europe-seed3.json"))
+    assert f"the game record is in {Path('out', 'ttr-play-europe-seed3.json')}" in out
+    end = replay(read_record(out_dir / "ttr-play-europe-seed3.json"))
     assert end.is_terminal
-    assert len(_classes(out_dir / "ttr-play-europe-seed3.svg", "space")) == 300
+    # a second game with the same seed never overwrites the first record
+    again = _ttr("play", "--seed", "3", "--record", "out", stdin=script, cwd=tmp_path)
+    assert again.returncode == 0
+    assert (out_dir / "ttr-play-europe-seed3-2.json").exists()
+
+
+def test_play_picks_a_random_seed_and_keeps_it_in_the_record(tmp_path: Path) -> None:
+    result = _ttr("play", stdin="1\n" * 3000, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    seed = int(result.stdout.split(", seed ", 1)[1].split(" ", 1)[0])
+    assert read_record(tmp_path / f"ttr-play-europe-seed{seed}.json").seed == seed
 
 
 def test_play_ends_cleanly_at_the_end_of_the_input(tmp_path: Path) -> None:
@@ -159,9 +173,63 @@ def test_play_rejects_bad_options(tmp_path: Path) -> None:
     assert result.returncode == 1 and "nobody" in result.stderr
     result = _ttr("play", "--seat", "5", stdin="", cwd=tmp_path)
     assert result.returncode == 1 and "--seat" in result.stderr
+    result = _ttr("play", "--agents", "random,random", stdin="", cwd=tmp_path)
+    assert "2 agents named for 1 other seat" in result.stderr
 
 
-def test_play_in_a_terminal_menu_bad_input_and_ctrl_c(tmp_path: Path) -> None:
+_ENTRY = re.compile(r"^ +(\d+)\. ", re.M)
+
+
+def _answer(screen: str) -> tuple[str, bool]:
+    """A scripted person: claims whenever it can (what, which route, payment), else draws;
+    returns the answer and whether it starts a claim."""
+    question = screen.rsplit("\n", 1)[0].rsplit("?", 1)[0].rsplit("\n", 1)[-1]
+    if "what do you do" in question:
+        entries = dict(re.findall(r"^ +(\d+)\. (\w+)", screen, re.M))
+        claim = [n for n, word in entries.items() if word == "Claim"]
+        return (claim[0], True) if claim else ("1", False)
+    if question.startswith("pay "):
+        return "", False
+    return "1", False
+
+
+def test_play_a_whole_game_in_a_terminal_with_short_menus_and_short_claims(
+    tmp_path: Path,
+) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "ttr_rules", "play", "--seed", "12", "--plain", "--no-record"],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 200),
+    )
+    longest = claims = 0
+    answers_of_claims: list[int] = []
+    counting: int | None = None
+    while child.expect(["P0> ", pexpect.EOF]) == 0:
+        screen = child.before
+        numbers = [int(n) for n in _ENTRY.findall(screen.rsplit("?", 1)[-1])]
+        longest = max([longest, *numbers])
+        if counting is not None and "(you) claims" in screen:
+            answers_of_claims.append(counting)
+            counting = None
+        answer, starts_claim = _answer(screen)
+        if starts_claim:
+            counting = 0
+        if counting is not None:
+            counting += 1
+        child.sendline(answer)
+        claims += starts_claim
+    assert "game over" in child.before and "total" in child.before
+    child.close()
+    assert child.exitstatus == 0
+    assert 0 < longest <= 40
+    assert claims > 5 and answers_of_claims and max(answers_of_claims) <= 3
+
+
+def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(
         sys.executable,
@@ -171,8 +239,8 @@ def test_play_in_a_terminal_menu_bad_input_and_ctrl_c(tmp_path: Path) -> None:
         timeout=120,
         dimensions=(50, 160),
     )
-    child.expect("keep tickets:")
-    child.expect(r"1\. keep ")
+    child.expect("which tickets do you keep?")
+    child.expect(r"1\. Keep ")
     child.expect("P0> ")
     child.sendline("xyzzy")
     child.expect("cannot read 'xyzzy'")
@@ -181,10 +249,10 @@ def test_play_in_a_terminal_menu_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     child.expect("commands:")
     child.expect("P0> ")
     child.sendline("1")
-    child.expect("draw cards:")
+    child.expect("what do you do?")
     child.expect("P0> ")
     child.sendline("draw blind")
-    child.expect("you: player 0 draws")
+    child.expect(r"P0 \(you\) draws")
     child.expect("P0> ")
     child.sendintr()
     child.expect("game interrupted")
@@ -193,14 +261,11 @@ def test_play_in_a_terminal_menu_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     assert child.exitstatus == 130
 
 
-def test_labels_count_in_the_singular_and_the_plural() -> None:
-    from ttr_rules import ClaimRoute, Color, observe
-    from ttr_rules.cli.play import action_label
-    from ttr_rules.render import counted
-
-    view = observe(new_game("europe", 2, seed=1), 0)
-    short = min(view.map.routes, key=lambda r: r.length)
-    assert short.length == 1
-    label = action_label(ClaimRoute(short.id, short.color or Color.RED, 0), view)
-    assert ", 1 point  [" in label
-    assert counted(2, "point") == "2 points"
+def test_play_a_city_typed_at_the_first_question_lists_its_routes(tmp_path: Path) -> None:
+    # keep tickets, two turns of drawing, then "Barcelona": its routes, Enter takes the first
+    script = "1\n1\n1\n1\n1\n\n\nBarcelona\n\n"
+    result = _ttr("play", "--seed", "12", "--plain", "--no-record", stdin=script, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    after = result.stdout.split("P0> Barcelona", 1)[1]
+    assert after.lstrip().startswith("which route?")
+    assert "P0 (you) claims Barcelona-Madrid" in after

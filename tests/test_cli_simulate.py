@@ -103,7 +103,7 @@ def test_records_replay_to_the_same_scores(
         (["--workers", "0"], "--workers"),
         (["--map", "atlantis"], "atlantis"),
         (["--map", "missing.json"], "missing.json"),
-        (["--agents", "nobody"], "unknown agent 'nobody'"),
+        (["--agents", "nobody"], "no agent named 'nobody'"),
         (["--agents", "random,random", "--players", "3"], "2 agents for 3 players"),
     ],
 )

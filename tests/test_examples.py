@@ -39,3 +39,37 @@ def test_rl_example_plays_greedy_against_masked_random(capsys: pytest.CaptureFix
     wins = load_example("rl_random_vs_greedy").play(games=2, players=2)
     assert sum(wins.values()) <= 2 and wins["greedy"] >= 1  # greedy beats random play
     assert capsys.readouterr().out.count("scores") == 2
+
+
+def test_maskable_ppo_example_parts_that_need_no_torch() -> None:
+    import numpy as np
+
+    ppo = load_example("maskable_ppo")
+    made = ppo.make_env(seed=3)
+    observation, info = made.reset(seed=3)
+    assert (ppo.masks_of(made) == info["action_mask"].astype(bool)).all()
+    assert made.observation_space.contains(observation)
+    vec = ppo.vector_env(2)
+    try:
+        _, info = vec.reset(seed=1)
+        for _ in range(5):
+            actions = np.array([np.flatnonzero(row)[0] for row in info["action_mask"]])
+            _, _, _, _, info = vec.step(actions)
+    finally:
+        vec.close()
+
+
+def test_pettingzoo_self_play_example_trains_and_measures() -> None:
+    import numpy as np
+
+    example = load_example("pettingzoo_self_play")
+    policy = example.train(example.new_policy(2), games=2)
+    assert policy.weights.any()  # it learned something from its games
+    rate = example.win_rate(policy, example.masked_random(np.random.default_rng(0)), games=2)
+    assert 0.0 <= rate <= 1.0
+
+
+def test_openspiel_ismcts_example_plays_whole_games(capsys: pytest.CaptureFixture[str]) -> None:
+    tally = load_example("openspiel_ismcts").play(games=1, simulations=2)
+    assert sum(tally.values()) == 1
+    assert "ISMCTS in seat 0" in capsys.readouterr().out

@@ -209,7 +209,7 @@ def test_the_end_of_a_game_shows_scores() -> None:
 
 
 def test_readable_hand_and_score() -> None:
-    assert str(Hand.of({"red": 2, "blue": 1, "locomotive": 3})) == "1 blue, 2 red, 3 locomotive"
+    assert str(Hand.of({"red": 2, "blue": 1, "locomotive": 3})) == "1 blue, 2 red, 3 locomotives"
     assert str(Hand()) == "no cards"
     line = str(PlayerScore(0, 30, 12, 2, 0, 8, 9, 10, 60))
     assert line.startswith("P0: 60 points") and "stations +8" in line

@@ -228,7 +228,7 @@ def test_face_up_rows_written_slot_by_slot(rows: list[tuple[Color | None, ...]])
     """The face-up writer, given the row written before (the official five slots
     unrolled, other lengths through the general loop), leaves the same entries as the row
     written from scratch."""
-    from ttr_rules.rl.observation import _encoder
+    from ttr_rules.rl.encoding import _encoder
 
     rules = attrs.evolve(EUROPE.rules, face_up_size=len(rows[0]))
     encoder = _encoder(EUROPE, 2, rules)
@@ -546,7 +546,7 @@ def test_the_incremental_encoder_matches_the_reference_along_games() -> None:
 def test_counts_beyond_the_float_table_are_packed_as_ints(state: GameState, size: int) -> None:
     """The encoder packs counts as floats read from a table; a count beyond it (none under
     the layout's bounds) is packed as an int instead, with the same result."""
-    from ttr_rules.rl.observation import _Encoder
+    from ttr_rules.rl.encoding import _Encoder
 
     encoder = _Encoder(observation_layout(state.map, state.num_players, state.rules))
     encoder.floats = encoder.floats[:size]
@@ -595,7 +595,7 @@ def test_a_board_follows_any_sequence_of_states(sequence: list[GameState], rnd: 
     one position to an unrelated one (another game, its routes' owners, stations and tickets
     all different), back to an earlier one, or to the same one again, every seat's vector
     equals the view's encoding from scratch."""
-    from ttr_rules.rl.observation import _encoder
+    from ttr_rules.rl.encoding import _encoder
 
     first = sequence[0]
     board = _encoder(first.map, first.num_players, first.rules).board()

@@ -72,8 +72,8 @@ class ClaimRoute:
     locomotives; ``color`` is ``Color.LOCOMOTIVE`` when every card is a locomotive (E23–E38).
     For a tunnel this is the base payment (E39).
 
-    >>> str(ClaimRoute(57, Color.BLACK, 1)), str(ClaimRoute(3, Color.LOCOMOTIVE, 4))
-    ('claim #57 black+1L', 'claim #3 4L')
+    >>> str(ClaimRoute(69, Color.BLACK, 1)), str(ClaimRoute(3, Color.LOCOMOTIVE, 2))
+    ('claim #69 black+1L', 'claim #3 2L')
     """
 
     route: int

@@ -12,6 +12,8 @@ from enum import StrEnum
 
 from attrs import frozen
 
+from .words import counted
+
 __all__ = [
     "CARD_COLORS",
     "COLORS",
@@ -128,12 +130,16 @@ class Hand:
         return {COLORS[i]: n for i, n in enumerate(self.counts) if n}
 
     def __str__(self) -> str:
-        """``2 red, 1 blue, 3 locomotive`` (``no cards`` when empty).
+        """``1 blue, 2 red, 3 locomotives`` (``no cards`` when empty).
 
         >>> str(Hand.of({"red": 2, "locomotive": 3, "blue": 1}))
-        '1 blue, 2 red, 3 locomotive'
+        '1 blue, 2 red, 3 locomotives'
         """
-        parts = [f"{n} {COLORS[i].value}" for i, n in enumerate(self.counts) if n]
+        parts = [
+            counted(n, "locomotive") if COLORS[i] is Color.LOCOMOTIVE else f"{n} {COLORS[i].value}"
+            for i, n in enumerate(self.counts)
+            if n
+        ]
         return ", ".join(parts) or "no cards"
 
 

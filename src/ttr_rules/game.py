@@ -280,7 +280,7 @@ def _problem(state: GameState, action: object, player: int | None) -> Problem | 
     :func:`apply_action` (U22)."""
     family = _ACTIONS.get(type(action))
     if family is None:
-        return Problem(Reason.NOT_AN_ACTION, f"a {type(action).__name__}")
+        return Problem(Reason.NOT_AN_ACTION, "only the library's action values can be applied")
     try:
         phase = state.phase
     except AttributeError:
@@ -288,7 +288,7 @@ def _problem(state: GameState, action: object, player: int | None) -> Problem | 
     if phase is GAME_OVER:
         return Problem(Reason.GAME_OVER)
     if player is not None and player != state.current:
-        return Problem(Reason.NOT_YOUR_TURN, f"player {state.current} acts")
+        return Problem(Reason.NOT_YOUR_TURN, f"it is player {state.current}'s turn")
     return family[0](state, action)
 
 

@@ -1,6 +1,6 @@
 """The text notation of actions: :func:`format_action` and :func:`parse_action`.
 
-``str(action)`` is the canonical notation without a map (routes by id: ``claim #57 black+1L``);
+``str(action)`` is the canonical notation without a map (routes by id: ``claim #69 black+1L``);
 :func:`format_action` writes routes by their cities (``claim Madrid-Pamplona black+1L``), adding
 the track number only when the other track of a double route would take the same payment
 (``claim Dieppe-London#2 red+1L``). Game records store :func:`format_action` text. Both forms,
@@ -10,7 +10,6 @@ the grammar.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from typing import TypeVar
@@ -32,16 +31,15 @@ from .cards import Color, parse_color
 from .errors import AmbiguousActionError, InvalidActionError
 from .game import is_legal, legal_actions
 from .maps import GameMap, Route
-from .maps.index import fold_name, map_index
+from .maps.index import fold_name, map_index, resolve_city
 from .state import GameState
+from .words import clipped
 
 __all__ = ["MAX_ACTION_TEXT", "fold_name", "format_action", "parse_action", "resolve_city"]
 
 #: The longest action text :func:`parse_action` reads, in characters; longer text is refused at
 #: once with :class:`InvalidActionError` (no action of any map comes near it).
 MAX_ACTION_TEXT = 1000
-#: The longest part of a text quoted back in an error message.
-_QUOTE = 80
 
 A = TypeVar("A", ClaimRoute, BuildStation)
 
@@ -84,7 +82,7 @@ def format_action(action: Action, game_map: GameMap) -> str:
     if not isinstance(action, ClaimRoute):
         return str(action)
     if type(action.route) is not int or not 0 <= action.route < len(game_map.routes):
-        raise InvalidActionError(f"no route #{_clip(repr(action.route))} on map {game_map.name}")
+        raise InvalidActionError(f"no route #{clipped(repr(action.route))} on map {game_map.name}")
     route = game_map.routes[action.route]
     track = ""
     if route.double_of is not None and _fits(
@@ -114,32 +112,6 @@ def _fits(route: Route, color: Color, locomotives: int) -> bool:
 
 
 # --------------------------------------------------------------------------- city names
-
-
-def resolve_city(name: str, game_map: GameMap) -> str:
-    """The city called ``name`` (any case, an alias, with or without diacritics).
-
-    Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
-
-    >>> from ttr_rules import load_map
-    >>> europe = load_map("europe")
-    >>> resolve_city("munich", europe), resolve_city("Kiev", europe), resolve_city("zurich", europe)
-    ('München', 'Kyiv', 'Zürich')
-    """
-    if not isinstance(name, str):
-        raise InvalidActionError(f"expected a city name, got {type(name).__name__}")
-    index = map_index(game_map).names
-    city = index.get(fold_name(name))
-    if city is None:
-        close = difflib.get_close_matches(fold_name(name[: _QUOTE * 2]), list(index), n=3)
-        hint = f"; did you mean {', '.join(sorted({index[c] for c in close}))}?" if close else ""
-        raise InvalidActionError(f"unknown city {_clip(repr(name.strip()))}{hint}")
-    return city
-
-
-def _clip(text: str) -> str:
-    """``text`` cut to a length fit for an error message."""
-    return text if len(text) <= _QUOTE else f"{text[:_QUOTE]}... ({len(text)} characters)"
 
 
 # --------------------------------------------------------------------------- parsing
@@ -182,7 +154,7 @@ def parse_action(text: str, state: GameState) -> Action:
     except InvalidActionError:
         raise
     except ValueError as exc:  # int() of an odd digit, and the like: still not an action
-        raise InvalidActionError(f"cannot read {_clip(repr(text))}: {exc}") from None
+        raise InvalidActionError(f"cannot read {clipped(repr(text))}: {exc}") from None
 
 
 def _parse(text: str, state: GameState) -> Action:
@@ -202,7 +174,7 @@ def _parse(text: str, state: GameState) -> Action:
         return _parse_tunnel(lower)
     if keyword == "tickets":
         return _parse_keep(lower)
-    raise InvalidActionError(f"cannot read {_clip(repr(text))}: {_GRAMMAR}")
+    raise InvalidActionError(f"cannot read {clipped(repr(text))}: {_GRAMMAR}")
 
 
 def _parse_face_up(lower: str, state: GameState) -> DrawFaceUp:
@@ -210,7 +182,7 @@ def _parse_face_up(lower: str, state: GameState) -> DrawFaceUp:
     slots = len(state.face_up)
     if match is None or not _digits(match.group(1)) or int(match.group(1)) >= slots:
         raise InvalidActionError(
-            f"cannot read {_clip(repr(lower))}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
+            f"cannot read {clipped(repr(lower))}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
             "or 'draw blind'"
         )
     return DrawFaceUp(int(match.group(1)))
@@ -225,7 +197,7 @@ def _parse_tunnel(lower: str) -> PayTunnel:
     match = _TUNNEL_PAY.fullmatch(lower)
     if match is None:
         raise InvalidActionError(
-            f"cannot read {_clip(repr(lower))}: expected 'tunnel pay NL' (N locomotives among "
+            f"cannot read {clipped(repr(lower))}: expected 'tunnel pay NL' (N locomotives among "
             "the extra "
             "cards) or 'tunnel decline'"
         )
@@ -237,7 +209,7 @@ def _parse_keep(lower: str) -> KeepTickets:
     items = [] if match is None else match.group(1).replace(",", " ").split()
     if match is None or not all(_digits(item) for item in items):
         raise InvalidActionError(
-            f"cannot read {_clip(repr(lower))}: expected 'tickets draw' or "
+            f"cannot read {clipped(repr(lower))}: expected 'tickets draw' or "
             "'tickets keep ID,ID,...' (ticket ids)"
         )
     return KeepTickets(frozenset(int(item) for item in items))
@@ -371,9 +343,9 @@ def _split_cities(text: str, game_map: GameMap) -> tuple[str, str]:
             except InvalidActionError as exc:
                 reason = str(exc)
         raise InvalidActionError(
-            f"cannot read route {_clip(repr(text))}: expected CITY-CITY, CITY-CITY#TRACK or #ID "
+            f"cannot read route {clipped(repr(text))}: expected CITY-CITY, CITY-CITY#TRACK or #ID "
             f"({reason})"
         )
     raise AmbiguousActionError(
-        f"route {_clip(repr(text))} can be read as " + " or ".join(f"{a}-{b}" for a, b in splits)
+        f"route {clipped(repr(text))} can be read as " + " or ".join(f"{a}-{b}" for a, b in splits)
     )

@@ -31,11 +31,12 @@ from .errors import (
 from .events import Event
 from .game import apply_action, is_terminal, new_game, step
 from .maps import GameMap, resolve_map
-from .notation import _clip, format_action, parse_action
+from .notation import format_action, parse_action
 from .rules import Rules
 from .scoring import final_scores
 from .serialization import from_json, to_json
 from .state import GameState
+from .words import clipped
 
 __all__ = [
     "FORMAT_VERSION",
@@ -48,6 +49,7 @@ __all__ = [
     "replay_steps",
     "start_state",
     "state_digest",
+    "with_result",
     "write_record",
 ]
 
@@ -157,13 +159,32 @@ def record_game(
     for action in actions:
         state = apply_action(state, action)
         texts.append(format_action(action, game_map))
-    if not is_terminal(state):
-        return attrs.evolve(record, actions=tuple(texts))
+    return with_result(attrs.evolve(record, actions=tuple(texts)), state)
+
+
+def with_result(record: GameRecord, end: GameState) -> GameRecord:
+    """``record`` with the end of its game written in when ``end`` (the state its actions
+    lead to) is over: ``final_digest`` and ``scores``, the proof :func:`replay` checks. Every
+    writer of a record of a finished game calls it (or :func:`record_game`, which does), so
+    that a record cut short is refused rather than replayed as an unfinished game.
+
+    ``record`` unchanged when the game is not over.
+
+    >>> import random
+    >>> from ttr_rules import new_game
+    >>> from ttr_rules.simulate import random_playout
+    >>> start = new_game(players=2, seed=3)
+    >>> end, actions = random_playout(start, random.Random(3))
+    >>> bare = attrs.evolve(record_game(start, ()), actions=record_game(start, actions).actions)
+    >>> bare.final_digest is None, with_result(bare, end).final_digest == state_digest(end)
+    (True, True)
+    """
+    if not is_terminal(end):
+        return record
     return attrs.evolve(
         record,
-        actions=tuple(texts),
-        final_digest=state_digest(state),
-        scores=tuple(s.total for s in final_scores(state)),
+        final_digest=state_digest(end),
+        scores=tuple(s.total for s in final_scores(end)),
     )
 
 
@@ -171,17 +192,23 @@ def _start(record: GameRecord, game_map: GameMap) -> GameState:
     return new_game(game_map, record.players, record.seed, record.rules, record.first_player)
 
 
-def _record_map(record: GameRecord) -> GameMap:
-    """The installed map of the record, checked against its digest and version."""
+def _record_map(record: GameRecord, given: GameMap | None = None) -> GameMap:
+    """The record's map — ``given``, or else the installed map of its name — checked against
+    the record's digest and version."""
     if record.format_version != FORMAT_VERSION:
         raise RecordError(
             f"record format version {record.format_version} is not supported "
             f"(this library reads version {FORMAT_VERSION})"
         )
+    if given is not None:
+        return _checked_given_map(record, given)
     try:
         game_map = resolve_map(record.map)
     except MapError as exc:
-        raise RecordError(f"the record's map cannot be loaded: {exc}") from None
+        raise RecordError(
+            f"the record's map cannot be loaded: {exc} (a record of a map file replays on "
+            "that file's map: ttr replay --map FILE, or replay(record, map=load_map_file(FILE)))"
+        ) from None
     if record.map_digest is not None and record.map_digest != game_map.digest:
         raise RecordError(
             f"the record was played on map {record.map!r} with digest {record.map_digest}; "
@@ -195,20 +222,43 @@ def _record_map(record: GameRecord) -> GameMap:
     return game_map
 
 
-def start_state(record: GameRecord) -> GameState:
-    """The state before the record's first action (the new game it describes)."""
-    game_map = _record_map(record)
+def _checked_given_map(record: GameRecord, given: GameMap) -> GameMap:
+    """A map given for the record (a map file's): it must be the one the record was played on
+    (same name, and same digest when the record has one)."""
+    if not isinstance(given, GameMap):
+        raise RecordError(f"map must be a GameMap, got {type(given).__name__}")
+    if given.name != record.map:
+        raise RecordError(f"the record was played on map {record.map!r}, not {given.name!r}")
+    if record.map_digest is not None and record.map_digest != given.digest:
+        raise RecordError(
+            f"the record was played on map {record.map!r} with digest {record.map_digest}; "
+            f"the given map has digest {given.digest}"
+        )
+    return given
+
+
+def start_state(record: GameRecord, *, map: GameMap | None = None) -> GameState:
+    """The state before the record's first action (the new game it describes).
+
+    ``map``: the map to play it on instead of the installed map of the record's name (for a
+    record of a map file, e.g. ``load_map_file(path)``); it must have the record's name and
+    digest.
+    """
+    game_map = _record_map(record, map)
     try:
         return _start(record, game_map)
     except ValueError as exc:
         raise RecordError(f"the record's setup is invalid: {exc}") from None
 
 
-def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
-    """Replay ``record`` one action at a time, yielding each step with its events.
+def replay_steps(record: GameRecord, *, map: GameMap | None = None) -> Iterator[ReplayStep]:
+    """Replay ``record`` one action at a time, yielding each step with its events (``map`` as
+    for :func:`start_state`).
 
     Raises :class:`~ttr_rules.RecordError` (``index`` = the failing action) when an action
-    cannot be read or is not legal, and (``index`` None) for a map that does not match.
+    cannot be read or is not legal, and (``index`` None) for a map that does not match, and
+    after the last action for a record that claims more than its actions prove: an end
+    (``final_digest``, ``scores``) they do not reach, or only half of that proof.
 
     >>> from ttr_rules import GameRecord
     >>> record = GameRecord(map="europe", players=2, seed=1, actions=["tickets keep 4,32"])
@@ -218,22 +268,42 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
     """
     if not isinstance(record, GameRecord):
         raise RecordError(f"expected a GameRecord, got {type(record).__name__}")
-    state = start_state(record)
+    _check_result_claim(record)
+    state = start_state(record, map=map)
     for index, text in enumerate(record.actions):
         try:
             action = parse_action(text, state)
             result = step(state, action)
         except (InvalidActionError, IllegalActionError) as exc:
             raise RecordError(
-                f"action {index} ({_clip(repr(text))}) does not replay: {exc}", index
+                f"action {index} ({clipped(repr(text))}) does not replay: {exc}", index
             ) from None
         yield ReplayStep(index, text, action, state, result.state, result.events)
         state = result.state
     _check_end(record, state)
 
 
+def _check_result_claim(record: GameRecord) -> None:
+    """A record states the end of its game whole (``final_digest`` and ``scores``) or not at
+    all: scores without the digest would not prove which game they are the end of."""
+    if (record.final_digest is None) != (record.scores is None):
+        given, missing = (
+            ("scores", "final_digest")
+            if record.final_digest is None
+            else ("final_digest", "scores")
+        )
+        raise RecordError(
+            f"the record gives {given} but no {missing}: a finished game's record needs both"
+        )
+
+
 def _check_end(record: GameRecord, state: GameState) -> None:
     """The record's result, when it has one, is where its actions lead."""
+    if record.final_digest is not None and not is_terminal(state):
+        raise RecordError(
+            f"the record claims a finished game, but its {len(record.actions)} actions end "
+            f"before the game is over (at turn {state.turn}): actions are missing"
+        )
     if record.scores is not None:
         scores = tuple(s.total for s in final_scores(state))
         if scores != tuple(record.scores):
@@ -246,8 +316,9 @@ def _check_end(record: GameRecord, state: GameState) -> None:
         )
 
 
-def replay(record: GameRecord) -> GameState:
-    """The state at the end of ``record`` (see :func:`replay_steps` for the errors).
+def replay(record: GameRecord, *, map: GameMap | None = None) -> GameState:
+    """The state at the end of ``record`` (see :func:`replay_steps` for the errors and
+    ``map``).
 
     >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
     >>> state = replay(record)
@@ -261,13 +332,16 @@ def replay(record: GameRecord) -> GameState:
     if not isinstance(record, GameRecord):
         raise RecordError(f"expected a GameRecord, got {type(record).__name__}")
     state: GameState | None = None
-    for replayed in replay_steps(record):
+    for replayed in replay_steps(record, map=map):
         state = replayed.after
-    return start_state(record) if state is None else state
+    return start_state(record, map=map) if state is None else state
 
 
-def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
-    """Write ``record`` as a JSON file (UTF-8, indented).
+def write_record(
+    path: str | os.PathLike[str], record: GameRecord, *, overwrite: bool = True
+) -> None:
+    """Write ``record`` as a JSON file (UTF-8, indented); with ``overwrite=False`` an existing
+    file is left alone and :class:`FileExistsError` raised.
 
     >>> import json, tempfile, pathlib
     >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
@@ -277,7 +351,7 @@ def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:
     ...     json.loads(path.read_text(encoding="utf-8"))["actions"]
     ['tickets keep 3,15']
     """
-    with open(path, "w", encoding="utf-8") as out:
+    with open(path, "w" if overwrite else "x", encoding="utf-8") as out:
         out.write(to_json(record, indent=2) + "\n")
 
 

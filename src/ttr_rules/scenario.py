@@ -17,6 +17,7 @@ from .cards import COLORS, Color, Hand, parse_color
 from .game import check_player_count, check_rules, full_deck
 from .invariants import state_problems
 from .maps import GameMap, Ticket, resolve_map
+from .maps.index import resolve_city
 from .piles import fisher_yates
 from .rules import Rules
 from .state import GameState, Phase, PlayerState
@@ -87,6 +88,15 @@ def _injected(item: tuple[object, ...], seat: int) -> InjectedTicket:
     return a, b, points
 
 
+def _city(name: str, game_map: GameMap, where: str) -> str:
+    """The map's city called ``name``, by the notation's resolver (aliases, any case, no
+    diacritics needed)."""
+    try:
+        return resolve_city(name, game_map)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
 def _check_position(state: GameState) -> GameState:
     """Refuse a position no game can reach (trains may be set below the start, not above)."""
     problems = [v for v in state_problems(state, check_trains=False) if v.invariant not in _FREE]
@@ -110,9 +120,7 @@ def _inject_tickets(
         for item in held:
             if isinstance(item, tuple):
                 a, b, points = _injected(item, seat)
-                for city in (a, b):
-                    if city not in game_map.cities:
-                        raise ValueError(f"tickets[{seat}]: unknown city {city!r}")
+                a, b = (_city(city, game_map, f"tickets[{seat}]") for city in (a, b))
                 extra.append(Ticket(len(game_map.tickets) + len(extra), a, b, points))
                 ids.append(extra[-1].id)
             elif isinstance(item, int) and 0 <= item < len(game_map.tickets):
@@ -131,6 +139,7 @@ def _inject_tickets(
             title=game_map.title,
             locations=game_map.locations,
             aliases=game_map.aliases,
+            bends=game_map.bends,
         )
     return game_map, kept
 
@@ -322,10 +331,11 @@ def _place_stations(
     game_map: GameMap, rules: Rules, stations: Mapping[str, int] | None, players: int
 ) -> list[list[str]]:
     built: list[list[str]] = [[] for _ in range(players)]
-    for city, seat in (stations or {}).items():
-        if city not in game_map.cities:
-            raise ValueError(f"stations: unknown city {city!r}")
-        seat = _check_seat(seat, players, f"stations[{city!r}]")
+    for name, seat in (stations or {}).items():
+        city = _city(name, game_map, "stations")
+        seat = _check_seat(seat, players, f"stations[{city}]")
+        if any(city in cities for cities in built):
+            raise ValueError(f"stations: {city} is named twice")
         built[seat].append(city)
         if len(built[seat]) > rules.stations_per_player:
             raise ValueError(

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextvars
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
 from typing import Any, TypeVar, get_args, get_origin, overload
 
@@ -52,7 +52,16 @@ from .invariants import state_problems
 from .maps import GameMap, resolve_map
 from .state import GameState, Phase
 
-__all__ = ["EVENT_TYPES", "converter", "decode_json", "from_json", "structure", "tag_of", "to_json"]
+__all__ = [
+    "EVENT_TYPES",
+    "converter",
+    "decode_json",
+    "from_json",
+    "structure",
+    "tag_of",
+    "to_json",
+    "view_problems",
+]
 
 T = TypeVar("T")
 
@@ -482,32 +491,166 @@ def _check_state(state: GameState) -> None:
 
 
 def _check_view(view: Any) -> None:
-    """Refuse a decoded view whose shape no observed state has."""
+    """Refuse a decoded view that no observed state has (see :func:`view_problems`)."""
+    problems = tuple(view_problems(view))
+    if problems:
+        raise SerializationError("not a valid PlayerView: " + "; ".join(problems), problems)
+
+
+def view_problems(view: Any) -> list[str]:
+    """Why ``view`` (a ``PlayerView``) cannot be what :func:`~ttr_rules.observe` gives of any
+    position of its map and rules, as ``"<json path>: <message>"`` lines; empty when none.
+
+    Checked against the map and the rules, as ``from_json`` checks a ``GameState``, and in
+    time linear in the view: the seats and the seat indexes, rules that fit the map, every
+    count within what the rules deal (the cards conserved: deck, hands, row, discard and a
+    pending tunnel add up to the rules' cards, so ``deck_size: 10**9`` is refused; every
+    ticket in one place), ticket ids and station cities of the map, trains and route points
+    as the owned routes allow. A client can then trust a view from a server it does not.
+    """
+    shape = list(_view_shape_problems(view))
+    if shape:  # the checks below index by seats and routes
+        return shape
+    return [
+        *_view_card_problems(view),
+        *_view_ticket_problems(view),
+        *_view_board_problems(view),
+    ]
+
+
+def _view_shape_problems(view: Any) -> Iterator[str]:
+    from .maps.check import rules_problems
+
+    rules, game_map = view.rules, view.map
     count = len(view.seats)
-    problems = []
-    if not view.rules.min_players <= count <= view.rules.max_players:
-        problems.append(
-            f"$.seats: {count} seats; the rules allow {view.rules.min_players} to "
-            f"{view.rules.max_players}"
-        )
+    for problem in rules_problems(rules, game_map):
+        yield f"$.rules: {problem.path.removeprefix('rules.')}: {problem.message}"
+    if not rules.min_players <= count <= rules.max_players:
+        yield f"$.seats: {count} seats; the rules allow {rules.min_players} to {rules.max_players}"
     if view.player is not None and not 0 <= view.player < count:
-        problems.append(f"$.player: {view.player} is not a seat")
+        yield f"$.player: {view.player} is not a seat"
     for name in ("current", "first_player"):
         if not 0 <= getattr(view, name) < max(count, 1):
-            problems.append(f"$.{name}: {getattr(view, name)} is not a seat")
-    if len(view.route_owner) != len(view.map.routes):
-        problems.append(
-            f"$.route_owner: {len(view.route_owner)} owners for {len(view.map.routes)} routes"
-        )
+            yield f"$.{name}: {getattr(view, name)} is not a seat"
+    if len(view.route_owner) != len(game_map.routes):
+        yield f"$.route_owner: {len(view.route_owner)} owners for {len(game_map.routes)} routes"
     for route, owner in enumerate(view.route_owner):
         if owner is not None and not 0 <= owner < count:
-            problems.append(f"$.route_owner[{route}]: {owner} is not a seat")
+            yield f"$.route_owner[{route}]: {owner} is not a seat"
     sizes = ("deck_size", "ticket_deck_size", "ticket_box_size", "out_of_play_size", "passes")
     for name in sizes:
         if getattr(view, name) < 0:
-            problems.append(f"$.{name}: must be >= 0")
-    if problems:
-        raise SerializationError("not a valid PlayerView: " + "; ".join(problems), tuple(problems))
+            yield f"$.{name}: must be >= 0"
+    if len(view.face_up) != rules.face_up_size:
+        yield f"$.face_up: {len(view.face_up)} slots, not face_up_size {rules.face_up_size}"
+    tunnel = view.tunnel
+    if tunnel is not None and not (
+        0 <= tunnel.route < len(game_map.routes) and game_map.routes[tunnel.route].tunnel
+    ):
+        yield f"$.tunnel.route: {tunnel.route} is not a tunnel of the map"
+    if view.final_turns is not None and not 0 <= view.final_turns <= count:
+        yield f"$.final_turns: {view.final_turns} turns left in a {count}-player game"
+    for seat, player in enumerate(view.seats):
+        where = f"$.seats[{seat}]"
+        for name in ("hand_size", "trains", "route_points", "ticket_count", "offered_count"):
+            if getattr(player, name) < 0:
+                yield f"{where}.{name}: must be >= 0"
+        hand = player.hand
+        if hand is not None and (min(hand.counts) < 0 or sum(hand.counts) != player.hand_size):
+            yield f"{where}.hand: {sum(hand.counts)} cards, hand_size says {player.hand_size}"
+        for name, count_name in (("tickets", "ticket_count"), ("offered", "offered_count")):
+            held, said = getattr(player, name), getattr(player, count_name)
+            if held is not None and len(held) != said:
+                yield f"{where}.{name}: {len(held)} tickets, {count_name} says {said}"
+
+
+def _view_cards_in_play(view: Any) -> int:
+    """The cards the view accounts for: hidden (deck, hands, set aside) and shown."""
+    shown = len(view.discard) + sum(c is not None for c in view.face_up)
+    tunnel = view.tunnel
+    if tunnel is not None:
+        shown += view.map.routes[tunnel.route].length + len(tunnel.revealed)
+    hidden: int = view.deck_size + view.out_of_play_size + sum(p.hand_size for p in view.seats)
+    return shown + hidden
+
+
+def _view_card_problems(view: Any) -> Iterator[str]:
+    rules = view.rules
+    total = rules.cards_per_color * (len(COLORS) - 1) + rules.locomotive_cards
+    counted = _view_cards_in_play(view)
+    if counted != total:
+        yield (
+            f"$.deck_size: deck, hands, row, discard and tunnel hold {counted} cards; the "
+            f"rules deal {total}"
+        )
+        return
+    seen: dict[Color, int] = dict.fromkeys(COLORS, 0)
+    for color in (*view.discard, *(c for c in view.face_up if c is not None)):
+        seen[color] += 1
+    if view.tunnel is not None:
+        for color in view.tunnel.revealed:
+            seen[color] += 1
+    own = view.seats[view.player].hand if view.player is not None else None
+    if own is not None:
+        for color, count in zip(COLORS, own.counts, strict=True):
+            seen[color] += count
+    for color, count in seen.items():
+        want = rules.locomotive_cards if color is Color.LOCOMOTIVE else rules.cards_per_color
+        if count > want:
+            yield f"$: {count} {color.value} cards in sight; the rules deal {want}"
+
+
+def _view_ticket_problems(view: Any) -> Iterator[str]:
+    tickets = len(view.map.tickets)
+    held = sum(p.ticket_count + p.offered_count for p in view.seats)
+    counted = held + view.ticket_deck_size + view.ticket_box_size
+    if counted != tickets:
+        yield (
+            f"$.ticket_deck_size: seats, deck and box hold {counted} tickets; the map has {tickets}"
+        )
+    places: set[int] = set()
+    for seat, player in enumerate(view.seats):
+        for name in ("tickets", "offered"):
+            for i, ticket in enumerate(getattr(player, name) or ()):
+                if not 0 <= ticket < tickets:
+                    yield f"$.seats[{seat}].{name}[{i}]: {ticket} is not a ticket of the map"
+                elif ticket in places:
+                    yield f"$.seats[{seat}].{name}[{i}]: ticket {ticket} is in two places"
+                places.add(ticket)
+
+
+def _view_board_problems(view: Any) -> Iterator[str]:
+    rules, routes = view.rules, view.map.routes
+    used = [0] * len(view.seats)
+    points = [0] * len(view.seats)
+    for route, owner in enumerate(view.route_owner):
+        if owner is not None:
+            used[owner] += routes[route].length
+            points[owner] += rules.route_scores[routes[route].length]
+    cities = set(view.map.cities)
+    built: set[str] = set()
+    for seat, player in enumerate(view.seats):
+        where = f"$.seats[{seat}]"
+        if player.trains + used[seat] > rules.trains_per_player:
+            yield (
+                f"{where}.trains: {player.trains} trains and {used[seat]} spaces claimed; "
+                f"players start with {rules.trains_per_player}"
+            )
+        if player.route_points != points[seat]:
+            have, want = player.route_points, points[seat]
+            yield f"{where}.route_points: {have}; the seat's routes score {want}"
+        if len(player.stations) > rules.stations_per_player:
+            yield f"{where}.stations: {len(player.stations)} of {rules.stations_per_player} allowed"
+        for i, city in enumerate(player.stations):
+            if city not in cities:
+                yield f"{where}.stations[{i}]: {_clipped(city)} is not a city of the map"
+            elif city in built:
+                yield f"{where}.stations[{i}]: a second station in {city}"
+            built.add(city)
+
+
+def _clipped(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
 
 
 def _reject_constant(name: str) -> Any:

@@ -238,6 +238,7 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
         title=game_map.title,
         locations=game_map.locations,
         aliases=game_map.aliases,
+        bends=game_map.bends,
     )
     return attrs.evolve(state, map=blanked)
 

@@ -6,14 +6,15 @@
 * :class:`AgentOptionError` — an option the agent does not take, or of the wrong type;
 * :func:`play_game` — one game between agents, returning the terminal state;
 * the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
-  ``mcts`` (:class:`MctsAgent`).
+  ``mcts`` (:class:`MctsAgent`);
+* the difficulty levels ``easy`` (:class:`EasyAgent`), ``medium`` (greedy), ``hard`` (mcts);
+* :func:`suggest` — ranked hints for a seat, with reasons (:class:`Suggestion`).
 """
 
 from __future__ import annotations
 
 from .base import (
     ENTRY_POINT_GROUP,
-    Agent,
     AgentFactory,
     AgentNotFoundError,
     available_agents,
@@ -22,21 +23,29 @@ from .base import (
     register_agent,
 )
 from .greedy import GreedyAgent
+from .hints import Suggestion, hint_lines, suggest
+from .levels import LEVELS, EasyAgent
 from .mcts import MctsAgent
 from .options import AgentOptionError
+from .protocol import Agent
 from .random_agent import RandomAgent
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "LEVELS",
     "Agent",
     "AgentFactory",
     "AgentNotFoundError",
     "AgentOptionError",
+    "EasyAgent",
     "GreedyAgent",
     "MctsAgent",
     "RandomAgent",
+    "Suggestion",
     "available_agents",
+    "hint_lines",
     "make_agent",
     "play_game",
     "register_agent",
+    "suggest",
 ]

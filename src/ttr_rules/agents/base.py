@@ -5,7 +5,8 @@ the acting player's :class:`~ttr_rules.PlayerView` (what :func:`~ttr_rules.obser
 seat, E79), never the full state, so it cannot see the deck order, the other hands
 or the other players' tickets.
 
-Agents are found by name: the built-in ones (``random``, ``greedy``, ``mcts``) and those that
+Agents are found by name: the built-in ones (``random``, ``greedy``, ``mcts`` and the
+difficulty levels ``easy``, ``medium``, ``hard``) and those that
 other distributions register in the entry-point group ``ttr_rules.agents``::
 
     [project.entry-points."ttr_rules.agents"]
@@ -18,7 +19,7 @@ agent (a class whose ``__init__`` takes a keyword ``seed`` is the usual choice).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import importlib_metadata
 
@@ -28,12 +29,16 @@ from ..game import apply_action, new_game
 from ..maps import GameMap
 from ..rules import Rules
 from ..state import GameState, Phase
-from ..views import PlayerView, observe
+from ..views import observe
+from .greedy import GreedyAgent
+from .levels import LEVELS
+from .mcts import MctsAgent
 from .options import check_options
+from .protocol import Agent
+from .random_agent import RandomAgent
 
 __all__ = [
     "ENTRY_POINT_GROUP",
-    "Agent",
     "AgentFactory",
     "AgentNotFoundError",
     "available_agents",
@@ -47,21 +52,6 @@ ENTRY_POINT_GROUP = "ttr_rules.agents"
 
 #: A factory of agents: called as ``factory(seed=seed, **options)``.
 AgentFactory = Callable[..., "Agent"]
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """A player: ``act`` gets the acting seat's view and returns one of its legal actions.
-
-    ``act`` is only called when the viewer is the player to act (``view.player ==
-    view.current``) and the game is not over. An agent may keep private state between calls
-    (a plan, a search tree) but must not mutate anything it did not create; given the same
-    seed and the same views it must return the same actions.
-    """
-
-    name: str
-
-    def act(self, view: PlayerView) -> Action: ...
 
 
 class AgentNotFoundError(LookupError):
@@ -151,16 +141,14 @@ def make_agent(name: str, *, seed: int = 0, **options: Any) -> Agent:
 
 
 def _load_builtins() -> None:
-    """Register the built-in agents (imported on first use)."""
+    """Register the built-in agents (once; :func:`register_agent` may have replaced them)."""
     if "random" in _BUILTIN:
         return
-    from .greedy import GreedyAgent
-    from .mcts import MctsAgent
-    from .random_agent import RandomAgent
-
     _BUILTIN.setdefault("random", RandomAgent)
     _BUILTIN.setdefault("greedy", GreedyAgent)
     _BUILTIN.setdefault("mcts", MctsAgent)
+    for level, factory in LEVELS.items():
+        _BUILTIN.setdefault(level, factory)
 
 
 def play_game(
@@ -212,14 +200,3 @@ def play_game(
             ) from exc
         decisions += 1
     return state
-
-
-def _check_view(view: PlayerView) -> int:
-    """The viewer's seat, checking that the viewer is the player to act."""
-    if view.player is None:
-        raise ValueError("an agent acts from a player's view, not a spectator's")
-    if view.phase is Phase.GAME_OVER:
-        raise ValueError("the game is over")
-    if view.player != view.current:
-        raise ValueError(f"player {view.current} acts, not player {view.player}")
-    return view.player

@@ -19,9 +19,11 @@ At every decision it (re)plans on the current board (:mod:`~ttr_rules.agents.pla
 * **Tunnels** (E39–E45): it pays the extra cards when the route is on its plan or the extra
   is paid in colour cards only, and declines otherwise.
 
-The same policy drives the rollouts of the ``mcts`` agent through :func:`greedy_action`,
-which reads a :class:`~ttr_rules.agents.planning.Situation` built from a view (or, inside a
-search, from a determinized state).
+The same policy drives the rollouts of the ``mcts`` agent through :func:`greedy_action`;
+this module is also the one home of what the search shares with it (:data:`RESERVE`,
+:data:`WEIGHT_PER_POINT`, :func:`rank_claims`, :func:`best_scoring_claim`,
+:func:`station_choice`). Both read a :class:`~ttr_rules.agents.planning.Situation` built
+from a view (or, inside a search, from a determinized state).
 """
 
 from __future__ import annotations
@@ -45,24 +47,32 @@ from ..cards import COLORS, LOCOMOTIVE_CODE, Color
 from ..game import is_legal
 from ..state import GameState, Phase
 from ..views import PlayerView, view_legal_actions
-from .base import _check_view
 from .planning import Plan, Situation, make_plan, make_plans
+from .protocol import check_view
 
 __all__ = [
+    "RESERVE",
+    "TICKETS_MIN_TRAINS",
+    "WEIGHT_PER_POINT",
     "GreedyAgent",
+    "best_keep",
+    "best_scoring_claim",
     "draw_choice",
     "greedy_action",
+    "greedy_ordered",
     "keep_value",
     "keep_values",
     "rank_claims",
+    "start_action_fast",
+    "station_choice",
 ]
 
 #: Planning weight units per point: how much connection cost one ticket point repays.
-_WEIGHT_PER_POINT = 0.8
+WEIGHT_PER_POINT = 0.8
 #: Trains kept in reserve when judging whether tickets can still be completed.
-_RESERVE = 1
+RESERVE = 1
 #: Draw new tickets only with at least this many trains left.
-_TICKETS_MIN_TRAINS = 14
+TICKETS_MIN_TRAINS = 14
 
 
 class GreedyAgent:
@@ -80,14 +90,14 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, *, seed: int = 0, ticket_weight: float = _WEIGHT_PER_POINT) -> None:
+    def __init__(self, *, seed: int = 0, ticket_weight: float = WEIGHT_PER_POINT) -> None:
         if not isinstance(ticket_weight, int | float) or ticket_weight < 0:
             raise ValueError(f"ticket_weight must be a number >= 0, got {ticket_weight!r}")
         self.seed = seed
         self.ticket_weight = float(ticket_weight)
 
     def act(self, view: PlayerView) -> Action:
-        _check_view(view)
+        check_view(view)
         return greedy_action(
             Situation.of_view(view), view_legal_actions(view), ticket_weight=self.ticket_weight
         )
@@ -100,7 +110,7 @@ def greedy_action(
     situation: Situation,
     legal: Sequence[Action],
     *,
-    ticket_weight: float = _WEIGHT_PER_POINT,
+    ticket_weight: float = WEIGHT_PER_POINT,
     plan: Plan | None = None,
 ) -> Action:
     """The greedy policy's choice among ``legal`` (the situation's legal actions)."""
@@ -110,7 +120,7 @@ def greedy_action(
 def greedy_ordered(situation: Situation, legal: Sequence[Action], plan: Plan | None) -> Action:
     """:func:`greedy_action` (default ticket weight) for ``legal`` in the order of
     :func:`~ttr_rules.legal_actions` (searched, not scanned: the fast path of rollouts)."""
-    return _greedy(situation, legal, _WEIGHT_PER_POINT, plan, Options.ordered)
+    return _greedy(situation, legal, WEIGHT_PER_POINT, plan, Options.ordered)
 
 
 def _greedy(
@@ -128,7 +138,7 @@ def _greedy(
     if phase is Phase.TUNNEL:
         return _tunnel_choice(situation, legal)
     if plan is None:
-        plan = make_plan(situation, situation.tickets, reserve=_RESERVE)
+        plan = make_plan(situation, situation.tickets, reserve=RESERVE)
     if phase is Phase.SECOND_CARD:
         return _draw_choice(situation, split(legal), plan, False, None)
     return _start_choice(situation, split(legal), plan)
@@ -290,7 +300,7 @@ def keep_values(
     begin with are planned once)."""
     held = situation.tickets
     base, *plans = make_plans(
-        situation, [held, *((*held, *keep) for keep in keeps)], reserve=_RESERVE
+        situation, [held, *((*held, *keep) for keep in keeps)], reserve=RESERVE
     )
     points = situation.tables.points
     values = []
@@ -325,7 +335,7 @@ def best_keep(situation: Situation, legal: Sequence[Action], ticket_weight: floa
 
 
 def _start_choice(situation: Situation, options: Options, plan: Plan) -> Action:
-    station = _station_choice(situation, options.stations, plan)
+    station = station_choice(situation, options.stations, plan)
     if station is not None:
         return station
     if _last_chance(situation):
@@ -339,12 +349,12 @@ def _start_choice(situation: Situation, options: Options, plan: Plan) -> Action:
     if not plan.routes and not plan.links:
         if (
             situation.final_turns is None
-            and situation.my_trains >= _TICKETS_MIN_TRAINS
+            and situation.my_trains >= TICKETS_MIN_TRAINS
             and situation.ticket_deck_size > 0
             and options.tickets
         ):
             return options.tickets[0]
-        best = _best_scoring_claim(situation, options.claims)
+        best = best_scoring_claim(situation, options.claims)
         if best is not None:
             return best
     return _draw_choice(situation, options, plan, True, demand)
@@ -429,7 +439,7 @@ def _rank_claims(
     )
 
 
-def _best_scoring_claim(situation: Situation, legal: Sequence[Action]) -> Action | None:
+def best_scoring_claim(situation: Situation, legal: Sequence[Action]) -> Action | None:
     """The claim of the highest-scoring route (fewest locomotives), or None. With many
     trains left and no deadline, short routes are not worth a turn yet."""
     t = situation.tables
@@ -451,7 +461,7 @@ def _best_scoring_claim(situation: Situation, legal: Sequence[Action]) -> Action
     return best
 
 
-def _station_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action | None:
+def station_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action | None:
     """A station for a ticket whose only missing connections are station links, when its
     points exceed the station's value (its reserve bonus, E59)."""
     if not plan.links:
@@ -571,7 +581,7 @@ def _draw_choice(
             return action
     # Nothing to draw: claim anything, else whatever is legal (tickets, a station, a pass).
     if options.claims:
-        return _best_scoring_claim(situation, options.claims) or options.claims[0]
+        return best_scoring_claim(situation, options.claims) or options.claims[0]
     legal = options.all
     for action in legal:
         if not isinstance(action, BuildStation):
@@ -592,7 +602,7 @@ def _tunnel_choice(situation: Situation, legal: Sequence[Action]) -> Action:
         return cheapest
     if cheapest.locomotives == 0 or situation.my_trains <= 10:
         return cheapest
-    plan = make_plan(situation, situation.tickets, reserve=_RESERVE)
+    plan = make_plan(situation, situation.tickets, reserve=RESERVE)
     if tunnel.route in plan.routes:
         return cheapest
     return decline

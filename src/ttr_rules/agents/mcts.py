@@ -28,8 +28,13 @@ What makes it strong, and cheap enough for its budget:
   sampling noise mostly cancels; candidates are pruned by successive halving (a bandit over
   the root), and the greedy choice is kept unless another beats it by ``prior`` points.
 
-The budget is ``iterations`` (determinizations per decision; deterministic) and/or
-``time_limit`` (seconds per decision; then the result depends on the machine's speed).
+The budget is ``iterations`` (determinizations per decision: the default, deterministic:
+the same seed and views give the same actions on any machine) or ``think_time`` (seconds per
+decision, for front ends: the search stops when the time is up, so its result depends on the
+machine's speed and load and is **not reproducible**). Given both, it stops at whichever comes
+first. Either way the search is anytime: every determinization plays out every surviving
+candidate, and the field is halved at each quarter of the budget (of the worlds, or of the
+time), so stopping early still returns the best-supported candidate.
 Internals used for speed: :class:`~ttr_rules.agents.planning.Situation` built straight from
 determinized states, and :func:`~ttr_rules.legal_actions`/:func:`~ttr_rules.apply_action`
 on them (all public engine functions).
@@ -52,25 +57,27 @@ from ..game import apply_action, legal_actions
 from ..scoring import final_scores
 from ..state import GameState, Phase
 from ..views import PlayerView, determinize, view_legal_actions
-from .base import _check_view
 from .greedy import (
-    _RESERVE,
-    _WEIGHT_PER_POINT,
-    _best_scoring_claim,
-    _station_choice,
+    RESERVE,
+    WEIGHT_PER_POINT,
+    best_scoring_claim,
     draw_choice,
     greedy_action,
     greedy_ordered,
     keep_values,
     rank_claims,
     start_action_fast,
+    station_choice,
 )
 from .planning import Plan, PlanKeeper, Situation, make_plan
+from .protocol import check_view
 
-__all__ = ["MctsAgent", "evaluate"]
+__all__ = ["MctsAgent", "candidate_actions", "evaluate", "rollout_value"]
 
 #: Default determinizations per decision.
 DEFAULT_ITERATIONS = 12
+#: Default cap on the rollout turns of one decision (see ``max_turns``).
+DEFAULT_MAX_TURNS = 1500
 #: Default rollout depth (rounds of turns) for turn decisions.
 DEFAULT_DEPTH = 6
 _MAX_ROLLOUT = 2_000
@@ -79,14 +86,18 @@ _MAX_ROLLOUT = 2_000
 class MctsAgent:
     """Information-set Monte Carlo search with greedy rollouts (see the module docstring).
 
-    Options: ``iterations`` (determinizations per decision, default 12), ``time_limit``
-    (seconds per decision, default None: no limit; when given with ``iterations`` the search
-    stops at whichever comes first), ``ticket_depth`` (rollout rounds for ticket decisions,
+    Options: ``iterations`` (determinizations per decision; default 12 unless ``think_time``
+    is given; deterministic), ``think_time`` (seconds per decision, default None; not
+    reproducible; given with ``iterations`` the search stops at whichever comes first),
+    ``ticket_depth`` (rollout rounds for ticket decisions,
     the endgame and ticket draws; default 0: to the end), ``endgame`` (trains left, by any
     player, from which every turn is searched; default 12), ``midgame`` (search earlier turns
     too; default False), ``depth`` (rollout rounds of that mid-game search, default 6; 0: to
     the end), ``candidates`` (root actions, default 4) and ``prior`` (points by which another
-    action must beat the greedy choice, default 3.0).
+    action must beat the greedy choice, default 3.0) and ``max_turns`` (rollout turns per
+    decision under an ``iterations`` budget, default 1500: the search stops early when its
+    rollouts have played that many turns in all, which keeps a decision's time bounded and
+    still deterministic).
     """
 
     name = "mcts"
@@ -95,21 +106,22 @@ class MctsAgent:
         self,
         *,
         seed: int = 0,
-        iterations: int | None = DEFAULT_ITERATIONS,
-        time_limit: float | None = None,
+        iterations: int | None = None,
+        think_time: float | None = None,
         depth: int = DEFAULT_DEPTH,
         ticket_depth: int = 0,
         endgame: int = 12,
         midgame: bool = False,
         candidates: int = 4,
         prior: float = 3.0,
+        max_turns: int = DEFAULT_MAX_TURNS,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be a positive integer or None, got {iterations!r}")
-        if time_limit is not None and (not isinstance(time_limit, int | float) or time_limit <= 0):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-        if iterations is None and time_limit is None:
-            raise ValueError("give iterations, time_limit or both")
+        if think_time is not None and (not isinstance(think_time, int | float) or think_time <= 0):
+            raise ValueError(f"think_time must be a positive number of seconds, got {think_time!r}")
+        if iterations is None and think_time is None:
+            iterations = DEFAULT_ITERATIONS
         if not isinstance(depth, int) or depth < 0:
             raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
         if not isinstance(ticket_depth, int) or ticket_depth < 0:
@@ -118,7 +130,7 @@ class MctsAgent:
             raise ValueError(f"candidates must be a positive integer, got {candidates!r}")
         self.seed = seed
         self.iterations = iterations
-        self.time_limit = time_limit
+        self.think_time = think_time
         self.depth = depth
         self.ticket_depth = ticket_depth
         if not isinstance(endgame, int) or endgame < 0:
@@ -127,16 +139,19 @@ class MctsAgent:
         self.midgame = bool(midgame)
         self.candidates = candidates
         self.prior = float(prior)
+        if not isinstance(max_turns, int) or max_turns < 1:
+            raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+        self.max_turns = max_turns
         self._rnd = random.Random(seed)
 
     def __repr__(self) -> str:
         return (
             f"MctsAgent(seed={self.seed}, iterations={self.iterations}, "
-            f"time_limit={self.time_limit}, depth={self.depth})"
+            f"think_time={self.think_time}, depth={self.depth})"
         )
 
     def act(self, view: PlayerView) -> Action:
-        _check_view(view)
+        check_view(view)
         legal = view_legal_actions(view)
         situation = Situation.of_view(view)
         if len(legal) == 1:
@@ -147,10 +162,10 @@ class MctsAgent:
         plan = (
             None
             if phase is not Phase.START
-            else make_plan(situation, situation.tickets, reserve=_RESERVE)
+            else make_plan(situation, situation.tickets, reserve=RESERVE)
         )
         choice = greedy_action(situation, legal, plan=plan)
-        options = self._candidates(situation, legal, plan, choice)
+        options = candidate_actions(situation, legal, plan, choice, self.candidates)
         if len(options) == 1:
             return choice
         depth: int | None = self.depth if phase is Phase.START else self.ticket_depth
@@ -164,40 +179,12 @@ class MctsAgent:
             return choice
         return self._search(view, options, depth or None)
 
-    # ----------------------------------------------------------------------- candidates
-
-    def _candidates(
-        self, situation: Situation, legal: Sequence[Action], plan: Plan | None, choice: Action
-    ) -> list[Action]:
-        """The root's actions, the greedy choice first."""
-        found: list[Action] = [choice]
-
-        def add(action: Action | None) -> None:
-            if action is not None and action not in found:
-                found.append(action)
-
-        if plan is None:  # a ticket choice
-            keeps = [a for a in legal if isinstance(a, KeepTickets)]
-            values = keep_values(situation, [a.tickets for a in keeps], _WEIGHT_PER_POINT)
-            value = dict(zip(keeps, values, strict=True))
-            keeps.sort(key=lambda a: -value[a])
-            for keep in keeps[: self.candidates]:
-                add(keep)
-            return found[: self.candidates]
-        for claim in rank_claims(situation, legal, plan)[:3]:
-            add(claim)
-        add(_station_choice(situation, legal, plan))
-        add(_best_scoring_claim(situation, legal))
-        if any(isinstance(a, DrawFaceUp | DrawBlind) for a in legal):
-            add(draw_choice(situation, legal, plan, first=True))
-        if situation.final_turns is None and not plan.routes and situation.my_trains >= 8:
-            add(next((a for a in legal if isinstance(a, DrawTickets)), None))
-        return found[: self.candidates]
-
     # ----------------------------------------------------------------------- search
 
     def _search(self, view: PlayerView, options: list[Action], depth: int | None) -> Action:
-        """Successive halving over ``options`` with common determinizations."""
+        """Successive halving over ``options`` with common determinizations: the field is
+        halved at each quarter of the budget (worlds, or seconds under ``think_time``),
+        keeping at least two and always the greedy choice, which has its ``prior``."""
         me = view.player
         assert me is not None
         began = time.perf_counter()
@@ -205,23 +192,28 @@ class MctsAgent:
         alive = list(range(len(options)))
         budget = self.iterations
         rounds = 0
+        quarters = 0
+        played = 0
         while True:
             world = determinize(view, self._rnd.getrandbits(32))
             for i in alive:
-                total[i] += rollout_value(apply_action(world, options[i]), me, depth)
+                value, turns = rollout(apply_action(world, options[i]), me, depth)
+                total[i] += value
+                played += turns
             rounds += 1
-            if budget is not None and rounds >= budget:
-                break
-            if self.time_limit is not None and time.perf_counter() - began >= self.time_limit:
-                break
-            # Halve the field after each quarter of the budget (from the second world on,
-            # keeping at least two and always the greedy choice, with its prior).
-            if (
-                budget is not None
-                and len(alive) > 2
-                and rounds >= 2
-                and rounds % max(2, budget // 4) == 0
-            ):
+            if budget is not None:
+                if rounds >= budget or played >= self.max_turns:
+                    break
+                progress = max(rounds / budget, played / self.max_turns)
+            else:
+                progress = 0.0
+            if self.think_time is not None:
+                elapsed = (time.perf_counter() - began) / self.think_time
+                if elapsed >= 1.0:
+                    break
+                progress = max(progress, elapsed)
+            if len(alive) > 2 and rounds >= 2 and int(progress * 4) > quarters:
+                quarters = int(progress * 4)
                 alive.sort(key=lambda i: -(total[i] / rounds + (self.prior if i == 0 else 0.0)))
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
                 if 0 not in alive:
@@ -230,14 +222,51 @@ class MctsAgent:
         return options[best]
 
 
+def candidate_actions(
+    situation: Situation, legal: Sequence[Action], plan: Plan | None, choice: Action, limit: int
+) -> list[Action]:
+    """The root's actions (at most ``limit``), the greedy ``choice`` first: for a ticket
+    choice the best subsets by :func:`~ttr_rules.agents.greedy.keep_values`; otherwise the
+    best claims of the plan, a station, the highest-scoring claim, a card draw and, when the
+    plan is done, a ticket draw (``plan`` is None for ticket choices)."""
+    found: list[Action] = [choice]
+
+    def add(action: Action | None) -> None:
+        if action is not None and action not in found:
+            found.append(action)
+
+    if plan is None:
+        keeps = [a for a in legal if isinstance(a, KeepTickets)]
+        values = keep_values(situation, [a.tickets for a in keeps], WEIGHT_PER_POINT)
+        value = dict(zip(keeps, values, strict=True))
+        keeps.sort(key=lambda a: -value[a])
+        for keep in keeps[:limit]:
+            add(keep)
+        return found[:limit]
+    for claim in rank_claims(situation, legal, plan)[:3]:
+        add(claim)
+    add(station_choice(situation, legal, plan))
+    add(best_scoring_claim(situation, legal))
+    if any(isinstance(a, DrawFaceUp | DrawBlind) for a in legal):
+        add(draw_choice(situation, legal, plan, first=True))
+    if situation.final_turns is None and not plan.routes and situation.my_trains >= 8:
+        add(next((a for a in legal if isinstance(a, DrawTickets)), None))
+    return found[:limit]
+
+
 def rollout_value(state: GameState, me: int, depth: int | None) -> float:
     """Play the greedy policy for every player for ``depth`` rounds (None: to the end) and
     return :func:`evaluate` of the state reached for ``me``."""
+    return rollout(state, me, depth)[0]
+
+
+def rollout(state: GameState, me: int, depth: int | None) -> tuple[float, int]:
+    """:func:`rollout_value` and the number of turns the rollout played (its cost)."""
     players = state.num_players
     limit = _MAX_ROLLOUT if depth is None else depth * players
     turns = 0
     plans = PlanKeeper(players)
-    last_turn = state.turn
+    last_turn = first_turn = state.turn
     while state.phase is not Phase.GAME_OVER:
         if state.turn != last_turn:
             turns += state.turn - last_turn
@@ -250,14 +279,14 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
         plan = None
         if phase is Phase.START or phase is Phase.SECOND_CARD:
             player = state.players[seat]
-            plan = plans.plan(situation, (player.tickets, player.stations, player.trains), _RESERVE)
+            plan = plans.plan(situation, (player.tickets, player.stations, player.trains), RESERVE)
             if phase is Phase.START:
                 action = start_action_fast(state, situation, plan)
                 if action is not None:
                     state = apply_action(state, action)
                     continue
         state = apply_action(state, greedy_ordered(situation, legal_actions(state), plan))
-    return evaluate(state, me)
+    return evaluate(state, me), state.turn - first_turn
 
 
 def evaluate(state: GameState, me: int) -> float:

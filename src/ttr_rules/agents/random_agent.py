@@ -6,7 +6,7 @@ import random
 
 from ..actions import Action
 from ..views import PlayerView, view_legal_actions
-from .base import _check_view
+from .protocol import check_view
 
 __all__ = ["RandomAgent"]
 
@@ -30,7 +30,7 @@ class RandomAgent:
         self._rnd = random.Random(seed)
 
     def act(self, view: PlayerView) -> Action:
-        _check_view(view)
+        check_view(view)
         options = view_legal_actions(view)
         return options[int(self._rnd.random() * len(options))]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -27,7 +27,10 @@ __all__ = [
     "MatchResult",
     "Pairing",
     "Standings",
+    "Tally",
     "bradley_terry_elo",
+    "lineup_count",
+    "pairings",
     "schedule",
     "summarize",
     "wilson_interval",
@@ -59,12 +62,12 @@ class Pairing:
     seats: tuple[str, ...]
 
 
-def _lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
+def _lineups(agents: Sequence[str], players: int) -> Iterator[tuple[str, ...]]:
     """The line-ups of a round robin: every set of ``players`` different agents; with fewer
     agents than seats, every agent alone against each other agent in all other seats."""
     if len(agents) >= players:
-        return list(itertools.combinations(agents, players))
-    return [(a,) + (b,) * (players - 1) for a, b in itertools.permutations(agents, 2)]
+        return itertools.combinations(agents, players)
+    return ((a,) + (b,) * (players - 1) for a, b in itertools.permutations(agents, 2))
 
 
 def schedule(agents: Sequence[str], players: int, games: int, seed: int = 0) -> list[Pairing]:
@@ -73,6 +76,7 @@ def schedule(agents: Sequence[str], players: int, games: int, seed: int = 0) -> 
     Consecutive groups of ``players`` games share a deal (the same seed) and rotate the
     line-up through every seat, so each agent plays each deal from each seat (duplicate
     style): seat advantage and lucky deals cancel out. Seeds are consecutive from ``seed``.
+    :func:`pairings` gives the same games one at a time, for schedules too long to hold.
 
     >>> for pairing in schedule(["greedy", "random"], 2, 4):
     ...     print(pairing.seed, pairing.seats)
@@ -80,6 +84,17 @@ def schedule(agents: Sequence[str], players: int, games: int, seed: int = 0) -> 
     0 ('random', 'greedy')
     1 ('greedy', 'random')
     1 ('random', 'greedy')
+    """
+    return list(pairings(agents, players, games, seed))
+
+
+def pairings(agents: Sequence[str], players: int, games: int, seed: int = 0) -> Iterator[Pairing]:
+    """The games of :func:`schedule`, made one at a time as they are asked for (the arguments
+    are checked at the call, before the first game). Its length is
+    ``games * lineup_count(len(agents), players)``.
+
+    >>> [p.seed for p in pairings(["a", "b", "c"], 2, 2)]
+    [0, 0, 1, 1, 2, 2]
     """
     if len(agents) < 2:
         raise ValueError("a tournament needs at least two agents")
@@ -89,16 +104,27 @@ def schedule(agents: Sequence[str], players: int, games: int, seed: int = 0) -> 
         raise ValueError(f"players must be at least 2, got {players}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    out: list[Pairing] = []
+    return _pairings(tuple(agents), players, games, seed)
+
+
+def lineup_count(agents: int, players: int) -> int:
+    """How many line-ups a round robin of ``agents`` agents in ``players`` seats has.
+
+    >>> lineup_count(3, 2), lineup_count(2, 4)
+    (3, 2)
+    """
+    return math.comb(agents, players) if agents >= players else agents * (agents - 1)
+
+
+def _pairings(agents: tuple[str, ...], players: int, games: int, seed: int) -> Iterator[Pairing]:
     next_seed = seed
     for lineup in _lineups(agents, players):
         for game in range(games):
             shift = game % players
             if shift == 0 and game:
                 next_seed += 1
-            out.append(Pairing(next_seed, lineup[-shift:] + lineup[:-shift] if shift else lineup))
+            yield Pairing(next_seed, lineup[-shift:] + lineup[:-shift] if shift else lineup)
         next_seed += 1
-    return out
 
 
 @frozen
@@ -214,8 +240,78 @@ def bradley_terry_elo(
     return {a: 1500.0 + 400.0 * math.log10(strength[a]) for a in agents}
 
 
+class Tally:
+    """The running totals of a tournament, one :class:`MatchResult` at a time: memory stays the
+    size of the table however many games are added (``ttr tournament`` streams millions).
+
+    >>> tally = Tally(["greedy", "random"])
+    >>> tally.add(MatchResult(("greedy", "random"), (120, 40), (0,)))
+    >>> tally.standings().table[0].agent
+    'greedy'
+    """
+
+    def __init__(self, agents: Sequence[str] = ()) -> None:
+        self.names: list[str] = list(dict.fromkeys(agents))
+        self.games = dict.fromkeys(self.names, 0)
+        self.wins = dict.fromkeys(self.names, 0.0)
+        self.scores = dict.fromkeys(self.names, 0.0)
+        self.margins = dict.fromkeys(self.names, 0.0)
+        self.h2h: dict[tuple[str, str], tuple[float, int]] = {}
+        self.players = 0
+        self.count = 0
+
+    def add(self, o: MatchResult) -> None:
+        """Count one finished game."""
+        for name in o.seats:
+            if name not in self.games:
+                self.names.append(name)
+                self.games[name], self.wins[name] = 0, 0.0
+                self.scores[name], self.margins[name] = 0.0, 0.0
+        self.count += 1
+        self.players = max(self.players, len(o.seats))
+        for seat, name in enumerate(o.seats):
+            self.games[name] += 1
+            if seat in o.winners:
+                self.wins[name] += 1.0 / len(o.winners)
+            self.scores[name] += o.totals[seat]
+            best_other = max(t for s, t in enumerate(o.totals) if s != seat)
+            self.margins[name] += o.totals[seat] - best_other
+        for i, j in itertools.permutations(range(len(o.seats)), 2):
+            a, b = o.seats[i], o.seats[j]
+            if a == b:
+                continue
+            won, n = self.h2h.get((a, b), (0.0, 0))
+            self.h2h[(a, b)] = (won + _beats(o, i, j), n + 1)
+
+    def standings(self) -> Standings:
+        """The table of the games added so far."""
+        elo = bradley_terry_elo(self.h2h, self.names)
+        table = []
+        for name in self.names:
+            n = self.games[name]
+            wins = self.wins[name]
+            low, high = wilson_interval(wins, n)
+            table.append(
+                AgentStats(
+                    agent=name,
+                    games=n,
+                    wins=wins,
+                    win_rate=wins / n if n else 0.0,
+                    ci_low=low,
+                    ci_high=high,
+                    mean_score=self.scores[name] / n if n else 0.0,
+                    mean_margin=self.margins[name] / n if n else 0.0,
+                    elo=elo[name],
+                )
+            )
+        table.sort(key=lambda s: (-s.elo, s.agent))
+        return Standings(
+            players=self.players, games=self.count, table=tuple(table), head_to_head=dict(self.h2h)
+        )
+
+
 def summarize(outcomes: Iterable[MatchResult], agents: Sequence[str] | None = None) -> Standings:
-    """The standings of a tournament from its game outcomes.
+    """The standings of a tournament from its game outcomes (one pass; see :class:`Tally`).
 
     >>> games = [MatchResult(("greedy", "random"), (120, 40), (0,)),
     ...          MatchResult(("random", "greedy"), (55, 98), (1,))]
@@ -223,53 +319,10 @@ def summarize(outcomes: Iterable[MatchResult], agents: Sequence[str] | None = No
     >>> [(s.agent, s.wins, s.mean_margin) for s in table]
     [('greedy', 2.0, 61.5), ('random', 0.0, -61.5)]
     """
-    rows = list(outcomes)
-    names: list[str] = list(agents) if agents is not None else []
-    for o in rows:
-        for name in o.seats:
-            if name not in names:
-                names.append(name)
-    games = dict.fromkeys(names, 0)
-    wins = dict.fromkeys(names, 0.0)
-    scores = dict.fromkeys(names, 0.0)
-    margins = dict.fromkeys(names, 0.0)
-    h2h: dict[tuple[str, str], tuple[float, int]] = {}
-    players = 0
-    for o in rows:
-        players = max(players, len(o.seats))
-        for seat, name in enumerate(o.seats):
-            games[name] += 1
-            if seat in o.winners:
-                wins[name] += 1.0 / len(o.winners)
-            scores[name] += o.totals[seat]
-            best_other = max(t for s, t in enumerate(o.totals) if s != seat)
-            margins[name] += o.totals[seat] - best_other
-        for i, j in itertools.permutations(range(len(o.seats)), 2):
-            a, b = o.seats[i], o.seats[j]
-            if a == b:
-                continue
-            won, n = h2h.get((a, b), (0.0, 0))
-            h2h[(a, b)] = (won + _beats(o, i, j), n + 1)
-    elo = bradley_terry_elo(h2h, names)
-    table = []
-    for name in names:
-        n = games[name]
-        low, high = wilson_interval(wins[name], n)
-        table.append(
-            AgentStats(
-                agent=name,
-                games=n,
-                wins=wins[name],
-                win_rate=wins[name] / n if n else 0.0,
-                ci_low=low,
-                ci_high=high,
-                mean_score=scores[name] / n if n else 0.0,
-                mean_margin=margins[name] / n if n else 0.0,
-                elo=elo[name],
-            )
-        )
-    table.sort(key=lambda s: (-s.elo, s.agent))
-    return Standings(players=players, games=len(rows), table=tuple(table), head_to_head=h2h)
+    tally = Tally(agents or ())
+    for outcome in outcomes:
+        tally.add(outcome)
+    return tally.standings()
 
 
 def __getattr__(name: str) -> Any:

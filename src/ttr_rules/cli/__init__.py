@@ -101,13 +101,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
-    except (MapError, ValueError, LookupError, OSError) as exc:
+    except OSError as exc:
+        error(os_error_text(exc))
+    except (MapError, ValueError, LookupError) as exc:
         error(str(exc))
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never a traceback on the command line
         error(f"unexpected {type(exc).__name__}: {exc}")
     return 1
+
+
+def os_error_text(exc: OSError) -> str:
+    """An operating system's refusal in plain words, naming the file: ``rec.json: No such file
+    or directory`` (not Python's ``[Errno 2] ...: 'rec.json'``).
+
+    >>> os_error_text(FileNotFoundError(2, "No such file or directory", "rec.json"))
+    'rec.json: No such file or directory'
+    """
+    if exc.strerror is None:
+        return str(exc)
+    names = [str(name) for name in (exc.filename, exc.filename2) if name is not None]
+    return ": ".join([" -> ".join(names), exc.strerror] if names else [exc.strerror])
 
 
 def _silence_stdout() -> None:

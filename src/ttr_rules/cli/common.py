@@ -1,13 +1,18 @@
-"""What several ``ttr`` commands share: the error line, aligned text tables and JSON lines."""
+"""What several ``ttr`` commands share: the error line, aligned text tables, JSON lines, and
+the check of every output path before any work starts (:func:`check_output_file`,
+:func:`check_output_dir`): a command that would fail to write, or would replace a file without
+``--force``, refuses at once instead of after an hour of games."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
-__all__ = ["error", "json_line", "table"]
+__all__ = ["check_output_dir", "check_output_file", "error", "json_line", "shown", "table"]
 
 
 def error(message: str) -> None:
@@ -41,3 +46,85 @@ def table(rows: Sequence[Sequence[str]], numeric: Iterable[int] = ()) -> str:
         ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def shown(path: str | os.PathLike[str]) -> str:
+    """A path as an error message shows it: on one line, control characters escaped.
+
+    >>> shown("maps/europe\\ncopy.json")
+    'maps/europe\\\\ncopy.json'
+    """
+    text = os.fspath(path)
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+def check_output_file(
+    path: str | os.PathLike[str], *, force: bool, inputs: Iterable[str | os.PathLike[str]] = ()
+) -> Path:
+    """Check, before any work, that ``path`` can be written: its folder exists and is
+    writable, it is not a folder, not one of the ``inputs`` (even with ``force``), and does
+    not exist unless ``force``. Raises :class:`ValueError` saying why; returns the path.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     out = Path(folder) / "board.svg"
+    ...     _ = out.write_text("mine")
+    ...     check_output_file(out, force=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: .../board.svg exists; pass --force to replace it
+    """
+    out = Path(path)
+    for source in inputs:
+        if _same_file(out, Path(source)):
+            raise ValueError(f"{shown(out)} is the input file; choose another output")
+    if out.is_dir():
+        raise ValueError(f"{shown(out)} is a folder; name a file to write")
+    _check_writable_folder(out.parent, out)
+    if not out.parent.is_dir():
+        raise ValueError(f"cannot write {shown(out)}: folder {shown(out.parent)} does not exist")
+    if not force and (out.exists() or out.is_symlink()):
+        raise ValueError(f"{shown(out)} exists; pass --force to replace it")
+    return out
+
+
+def check_output_dir(
+    path: str | os.PathLike[str], *, force: bool, names: Iterable[str] = ()
+) -> Path:
+    """Check, before any work, that the folder ``path`` exists or can be made and is
+    writable, and (unless ``force``) that none of the files ``names`` that will be written in
+    it exists. Raises :class:`ValueError` saying why; returns the path."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{shown(folder)} is not a folder")
+    _check_writable_folder(folder, folder)
+    if not force and folder.is_dir():
+        taken = sorted(name for name in names if (folder / name).exists())
+        if taken:
+            more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+            raise ValueError(
+                f"{shown(folder / taken[0])}{more} already exist{'' if more else 's'} "
+                "(another run's?); pass --force to replace them or choose another folder"
+            )
+    return folder
+
+
+def _check_writable_folder(folder: Path, target: Path) -> None:
+    """``folder`` exists (or its nearest existing ancestor does, for a folder to be made) as
+    a writable folder."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"cannot write {shown(target)}: {shown(existing)} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"cannot write {shown(target)}: no permission to write in {shown(existing)}"
+        )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False

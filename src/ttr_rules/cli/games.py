@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -33,6 +34,7 @@ from typing import Any
 from ..maps import GameMap
 from ..sim import AgentSpec, GameResult, GameSpec, game_specs, run_games
 from ..sim.interrupts import uninterrupted
+from .common import check_output_dir
 from .maps import map_named
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "Progress",
     "add_game_arguments",
     "add_runner_arguments",
+    "check_agents",
     "check_runner_arguments",
     "game_setup",
     "played",
@@ -73,7 +76,16 @@ def add_game_arguments(
     )
     add_runner_arguments(parser)
     parser.add_argument(
-        "--record", type=Path, metavar="DIR", help="write every game's record (JSON) here"
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="write every game's record (JSON) here, as game-<seed>.json; a record of a map "
+        "file is replayed with `ttr replay FILE --map MAPFILE`",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace output files that exist (records, report) instead of refusing",
     )
 
 
@@ -127,6 +139,8 @@ class GameSetup:
     """The games the options describe: the map, every seat's agent, the specs."""
 
     def __init__(self, args: argparse.Namespace) -> None:
+        from ..game import check_player_count
+
         if args.games < 1:
             raise ValueError("--games must be at least 1")
         check_runner_arguments(args)
@@ -134,12 +148,18 @@ class GameSetup:
         names = [AgentSpec.parse(a) for a in args.agents.split(",") if a.strip()]
         if not names:
             raise ValueError("--agents names no agent")
-        players = args.players or (len(names) if len(names) > 1 else 4)
+        players = args.players
+        if players is None:
+            players = len(names) if len(names) > 1 else 4
+        try:  # before a list of that length is made
+            check_player_count(players, self.map.rules)
+        except ValueError as exc:
+            raise ValueError(f"--{exc}") from None
         if len(names) == 1:
             names *= players
         if len(names) != players:
             raise ValueError(f"--agents names {len(names)} agents for {players} players")
-        self._check_agents(names)
+        check_agents(names)
         self.players = players
         self.agents = tuple(names)
         self.games: int = args.games
@@ -151,15 +171,10 @@ class GameSetup:
         from .. import new_game
 
         new_game(self.map, players, seed=args.seed)
-
-    @staticmethod
-    def _check_agents(names: Iterable[AgentSpec]) -> None:
-        from ..agents import available_agents
-
-        known = available_agents()
-        for spec in names:
-            if spec.name not in known:
-                raise ValueError(f"unknown agent {spec.name!r}: available: {', '.join(known)}")
+        if args.record is not None:
+            seeds = range(args.seed, args.seed + args.games)
+            taken = _records_in(args.record, seeds)
+            check_output_dir(args.record, force=args.force, names=taken)
 
     def specs(self) -> Iterable[GameSpec]:
         return game_specs(
@@ -175,6 +190,54 @@ class GameSetup:
         return ",".join(texts)
 
 
+def check_agents(specs: Iterable[AgentSpec]) -> None:
+    """Make each agent of ``specs`` once, so that an unknown option or a bad value is a
+    :class:`ValueError` naming the agent and the option (an unknown name: ``make_agent``'s
+    :class:`LookupError` listing the agents) before any game starts."""
+    from ..agents import AgentOptionError, make_agent
+
+    for spec in dict.fromkeys(specs):
+        options = dict(spec.options)
+        if "seed" in options:
+            raise ValueError(
+                f"agent {spec}: the option 'seed' cannot be set: each seat's agent is seeded "
+                "from the game's seed (use --seed)"
+            )
+        try:
+            make_agent(spec.name, seed=0, **options)
+        except AgentOptionError:
+            raise  # names the agent and the option already
+        except TypeError as exc:
+            raise ValueError(f"agent {spec}: {_option_problem(exc, options)}") from None
+        except ValueError as exc:
+            raise ValueError(f"agent {spec}: {exc}") from None
+
+
+def _option_problem(exc: TypeError, options: dict[str, Any]) -> str:
+    """A factory's TypeError in the words of the command line (without the Python names)."""
+    text = str(exc)
+    for key in options:
+        if f"'{key}'" in text and "unexpected keyword" in text:
+            return f"unknown option {key!r}"
+    return re.sub(r"^[\w.<>]+\(\) ", "", text).replace("keyword argument", "option")
+
+
+def _records_in(folder: Path, seeds: range) -> list[str]:
+    """The record files of ``seeds`` already in ``folder`` (one listing of the folder, however
+    many games)."""
+    if not folder.is_dir():
+        return []
+    found = []
+    for entry in os.scandir(folder):
+        match = _RECORD_NAME.fullmatch(entry.name)
+        if match and int(match.group(1)) in seeds:
+            found.append(entry.name)
+    return found
+
+
+_RECORD_NAME = re.compile(r"game-(\d+)\.json")
+
+
 def game_setup(args: argparse.Namespace) -> GameSetup:
     """Check the options and describe the games (raises :class:`ValueError` on bad options)."""
     return GameSetup(args)
@@ -188,6 +251,7 @@ def _runner_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {
         "batch_size": args.batch_size,
         "records_dir": getattr(args, "record", None),
+        "overwrite": getattr(args, "force", True),
     }
     if args.ray is not None:
         options["backend"] = "ray"

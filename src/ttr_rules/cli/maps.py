@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from ..cards import CARD_COLORS
 from ..errors import MapError, MapLoadError
 from ..maps import GameMap, available_maps, load_map, load_map_file
-from .common import error, table
+from .common import error, shown, table
 
 __all__ = [
     "configure_map_info",
@@ -94,10 +95,18 @@ def run_map_info(args: argparse.Namespace) -> int:
 
 
 def map_named(name: str) -> GameMap:
-    """An installed map, or the map file at ``name`` when it names an existing file."""
-    if name.endswith(".json") or Path(name).is_file():
-        return load_map_file(name)
-    return load_map(name)
+    """An installed map, or the map file at ``name`` when it names an existing file.
+
+    Errors show ``name`` with its control characters escaped, so that a path holding a
+    newline cannot split the error line."""
+    try:
+        if name.endswith(".json") or Path(name).is_file():
+            return load_map_file(name)
+        return load_map(name)
+    except MapError as exc:
+        if name == shown(name):
+            raise
+        raise ValueError(str(exc).replace(name, shown(name))) from None
 
 
 def map_info(game_map: GameMap) -> dict[str, Any]:
@@ -173,15 +182,45 @@ def _counts(counts: dict[str, int]) -> str:
 
 def configure_validate_map(parser: argparse.ArgumentParser) -> None:
     parser.description = "Check a map file; print every problem (exit status 1 if any)."
-    parser.add_argument("file", metavar="FILE", help="a map file in the ttr-rules JSON format")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a map file in the ttr-rules JSON format (with --render: or an installed map)",
+    )
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="also draw the board and report what collides on it: a route's space over another"
+        " route's space or over a city other than its ends, a city's label over a space"
+        ' (fix them with a route\'s "bend", docs/map-format.md)',
+    )
 
 
 def run_validate_map(args: argparse.Namespace) -> int:
     try:
-        game_map = load_map_file(args.file)
+        game_map = _map_to_validate(args.file, args.render)
     except MapLoadError as exc:
         for line in exc.problems or (str(exc),):
             print(line)
         return 1
-    print(f"ok: {args.file}: {game_map}")
+    if args.render:
+        from ..render.geometry import board_collisions
+
+        collisions = board_collisions(game_map)
+        for line in collisions:
+            print(f"board: {line}")
+        if collisions:
+            return 1
+    print(
+        f"ok: {args.file}: {game_map}"
+        + (" (its board draws without collisions)" if args.render else "")
+    )
     return 0
+
+
+def _map_to_validate(source: str, installed_too: bool) -> GameMap:
+    """The map file ``source``; with ``installed_too``, an installed map of that name when no
+    such file exists."""
+    if installed_too and not os.path.exists(source) and source.lower() in available_maps():
+        return load_map(source)
+    return load_map_file(source)

@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Iterator
 
 from ..events import Event
+from ..maps import GameMap
 from ..records import GameRecord, ReplayStep, read_record, replay_steps, start_state
 from ..render import describe_event, format_scores, text
 from ..scoring import PlayerScore, final_scores
@@ -17,10 +18,13 @@ from ..serialization import converter, to_json
 from ..state import GameState, Phase
 from ..views import observe, public_view
 from .common import json_line
+from .maps import map_named
 
 __all__ = [
+    "add_map_argument",
     "configure_replay",
     "configure_show",
+    "given_map",
     "replay_json_lines",
     "replay_lines",
     "run_replay",
@@ -44,22 +48,43 @@ def configure_replay(parser: argparse.ArgumentParser) -> None:
         help="JSON lines: one object per action (turn, player, action, events), then one with "
         "the scores",
     )
+    add_map_argument(parser)
+
+
+def add_map_argument(parser: argparse.ArgumentParser) -> None:
+    """``--map NAME|FILE``: the map of a record played on a map file (``ttr simulate --map
+    FILE --record``), which no installed map provides."""
+    parser.add_argument(
+        "--map",
+        default=None,
+        metavar="FILE",
+        help="the map file (or installed map) the record was played on, for a record of a map "
+        "file; it must have the record's name and digest (default: the installed map)",
+    )
+
+
+def given_map(args: argparse.Namespace) -> GameMap | None:
+    """The map ``--map`` names, or None."""
+    return None if args.map is None else map_named(args.map)
 
 
 def run_replay(args: argparse.Namespace) -> int:
     record = read_record(args.file)
-    for line in replay_json_lines(record) if args.json else replay_lines(record):
+    game_map = given_map(args)
+    lines = replay_json_lines(record, game_map) if args.json else replay_lines(record, game_map)
+    for line in lines:
         print(line)
     return 0
 
 
-def replay_json_lines(record: GameRecord) -> Iterator[str]:
+def replay_json_lines(record: GameRecord, game_map: GameMap | None = None) -> Iterator[str]:
     """``ttr replay --json``: a JSON object per action, ``{"turn", "player", "action",
     "events"}`` (the events as :func:`~ttr_rules.to_json` writes them; ``turn`` is null during
     the initial ticket choices), then ``{"game_over", "scores"}`` (the scores as
-    :func:`~ttr_rules.final_scores` gives them, provisional when the game is not over)."""
-    state = start_state(record)
-    for replayed in replay_steps(record):
+    :func:`~ttr_rules.final_scores` gives them, provisional when the game is not over).
+    ``game_map``: the map of a record of a map file."""
+    state = start_state(record, map=game_map)
+    for replayed in replay_steps(record, map=game_map):
         before = replayed.before
         yield json_line(
             {
@@ -84,17 +109,18 @@ _EVENTS = tuple[Event, ...]
 _SCORES = tuple[PlayerScore, ...]
 
 
-def replay_lines(record: GameRecord) -> Iterator[str]:
-    """The text of ``ttr replay``: a header, each turn's actions and events, the scores."""
+def replay_lines(record: GameRecord, game_map: GameMap | None = None) -> Iterator[str]:
+    """The text of ``ttr replay``: a header, each turn's actions and events, the scores
+    (``game_map``: the map of a record of a map file)."""
+    state = start_state(record, map=game_map)  # a record that cannot start fails first
     rules = "map defaults" if record.rules is None else "custom"
     yield (
         f"{record.map} {record.map_version or ''}".rstrip()
         + f", {record.players} players, seed {record.seed}, first player {record.first_player},"
         + f" rules: {rules}, {len(record.actions)} actions"
     )
-    state = start_state(record)
     heading: str | None = None
-    for replayed in replay_steps(record):
+    for replayed in replay_steps(record, map=game_map):
         before = replayed.before
         label = "setup" if before.phase is Phase.INITIAL_TICKETS else f"turn {before.turn}"
         if label != heading:
@@ -136,29 +162,35 @@ def configure_show(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the view as JSON (readable by from_json(text, PlayerView))",
     )
+    add_map_argument(parser)
 
 
 def run_show(args: argparse.Namespace) -> int:
-    state = state_at_turn(read_record(args.file), args.turn)
+    state = state_at_turn(read_record(args.file), args.turn, given_map(args))
     view = public_view(state) if args.player is None else observe(state, args.player)
     print(to_json(view) if args.json else text(view))
     return 0
 
 
-def state_at_turn(record: GameRecord, turn: int | None) -> GameState:
+def state_at_turn(
+    record: GameRecord, turn: int | None, game_map: GameMap | None = None
+) -> GameState:
     """The state at the start of ``turn`` (after the initial ticket choices for turn 0), or at
-    the end of the record for None. Raises ``ValueError`` for a turn the record does not reach.
+    the end of the record for None (played on ``game_map`` when given). Raises
+    ``ValueError`` for a turn the record does not reach.
     """
-    return steps_to_turn(record, turn)[0]
+    return steps_to_turn(record, turn, game_map)[0]
 
 
-def steps_to_turn(record: GameRecord, turn: int | None) -> tuple[GameState, list[ReplayStep]]:
+def steps_to_turn(
+    record: GameRecord, turn: int | None, game_map: GameMap | None = None
+) -> tuple[GameState, list[ReplayStep]]:
     """:func:`state_at_turn` and the steps replayed to reach it, in order."""
     if turn is not None and turn < 0:
         raise ValueError(f"--turn must be >= 0, got {turn}")
-    state = start_state(record)
+    state = start_state(record, map=game_map)
     done: list[ReplayStep] = []
-    steps: Iterator[ReplayStep] = replay_steps(record)
+    steps: Iterator[ReplayStep] = replay_steps(record, map=game_map)
     while turn is None or state.turn < turn or state.phase is Phase.INITIAL_TICKETS:
         replayed = next(steps, None)
         if replayed is None:

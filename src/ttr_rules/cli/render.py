@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from ..events import RouteClaimed, StationBuilt
+from ..maps import GameMap
 from ..records import GameRecord, ReplayStep
 from ..render import svg
 from ..serialization import from_json
 from ..state import GameState
 from ..views import PlayerView, observe
-from .records import steps_to_turn
+from .common import check_output_file
+from .records import add_map_argument, given_map, steps_to_turn
 
 __all__ = ["configure", "load_position", "run", "write_png"]
 
@@ -53,6 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--png", action="store_true", help="write a PNG (needs cairosvg: the png extra)"
     )
+    parser.add_argument("--force", action="store_true", help="replace the output file if it exists")
+    add_map_argument(parser)
     parser.add_argument(
         "--size", type=int, default=800, help="the picture's width in pixels (default 800)"
     )
@@ -64,7 +68,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    position, last = load_position(Path(args.file), args.turn)
+    output = Path(args.output or ("board.png" if args.png else "board.svg"))
+    check_output_file(output, force=args.force, inputs=[args.file])
+    position, last = load_position(Path(args.file), args.turn, given_map(args))
     if args.player is not None:
         if isinstance(position, PlayerView):
             if position.player != args.player:
@@ -74,7 +80,6 @@ def run(args: argparse.Namespace) -> int:
     tickets = position.player if isinstance(position, PlayerView) else None
     highlight = None if args.no_highlight else last
     document = svg(position, size=args.size, highlight=highlight, tickets_of=tickets)
-    output = Path(args.output or ("board.png" if args.png else "board.svg"))
     if args.png or output.suffix.lower() == ".png":
         write_png(document, output)
     else:
@@ -83,9 +88,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_position(path: Path, turn: int | None) -> tuple[GameState | PlayerView, int | str | None]:
-    """The position in ``path`` (a record at ``turn``, a state or a view) and, for a record,
-    the last route claimed or city where a station was built before it (None if none)."""
+def load_position(
+    path: Path, turn: int | None, game_map: GameMap | None = None
+) -> tuple[GameState | PlayerView, int | str | None]:
+    """The position in ``path`` (a record at ``turn``, played on ``game_map`` when given, a
+    state or a view) and, for a record, the last route claimed or city where a station was
+    built before it (None if none)."""
     text = path.read_text(encoding="utf-8")
     try:
         data: Any = json.loads(text)
@@ -95,7 +103,7 @@ def load_position(path: Path, turn: int | None) -> tuple[GameState | PlayerView,
         raise ValueError(f"{path}: expected a JSON object (a record, a state or a view)")
     if "actions" in data:
         record = from_json(text, GameRecord)
-        state, steps = steps_to_turn(record, turn)
+        state, steps = steps_to_turn(record, turn, game_map)
         return state, _last_board_change(steps)
     if turn is not None:
         raise ValueError("--turn applies to game records only")

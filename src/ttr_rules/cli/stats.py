@@ -17,7 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+from ..game import check_player_count
+from ..maps import GameMap
 from ..sim import BalanceStats
+from .common import check_output_dir, shown
 from .games import add_game_arguments, game_setup, played, uninterrupted
 from .simulate import summary_lines
 
@@ -53,19 +56,49 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The files ``ttr stats`` writes in its output folder.
+REPORT_FILES = ("index.html", "aggregates.json")
+
+
+def _read_aggregates(path: Path) -> tuple[BalanceStats, str]:
+    """The aggregates and the note of one ``aggregates.json``, or a ValueError naming the
+    file and its problem."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+        if not isinstance(data, dict):
+            raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+        if "aggregates" not in data:
+            raise ValueError("no 'aggregates' in it")
+        note = data.get("note", "")
+        return BalanceStats.from_dict(data["aggregates"]), note if isinstance(note, str) else ""
+    except OSError as exc:
+        raise ValueError(f"{shown(path)}: cannot read it: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError, TypeError, AttributeError) as exc:
+        what = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else shown(str(exc))
+        raise ValueError(
+            f"{shown(path)}: not the aggregates.json of a ttr stats report: {what}"
+        ) from None
+
+
 def _merged_report(args: argparse.Namespace) -> int:
     from ..sim.report import write_report
     from .maps import map_named
 
-    files = [json.loads(path.read_text(encoding="utf-8")) for path in args.merge]
-    parts = [BalanceStats.from_dict(data["aggregates"]) for data in files]
-    notes = [data.get("note", "") for data in files]
+    check_output_dir(args.output, force=args.force, names=REPORT_FILES)
+    read = [_read_aggregates(path) for path in args.merge]
+    parts = [stats for stats, _ in read]
+    notes = [note for _, note in read]
     stats = parts[0]
-    for part in parts[1:]:
-        stats = stats.merge(part)
+    for path, part in zip(args.merge[1:], parts[1:], strict=True):
+        try:
+            stats = stats.merge(part)
+        except ValueError as exc:
+            first = shown(args.merge[0])
+            raise ValueError(f"{shown(path)}: does not merge with {first}: {exc}") from None
     game_map = map_named(args.map if args.map != "europe" or stats.map == "europe" else stats.map)
     if game_map.name != stats.map:
         raise ValueError(f"the aggregates are of map {stats.map!r}, not {game_map.name!r}")
+    _check_against_map(stats, game_map)
     note = notes[0] if len(parts) == 1 else f"Merged from {len(parts)} runs: " + " ".join(notes)
     page = write_report(stats, game_map, args.output, note=note)
     if args.json:
@@ -73,6 +106,17 @@ def _merged_report(args: argparse.Namespace) -> int:
     else:
         print(f"{stats.games} games of {stats.players} players on {stats.map}\nreport: {page}")
     return 0
+
+
+def _check_against_map(stats: BalanceStats, game_map: GameMap) -> None:
+    """Aggregates that the map's rules and board cannot have produced are refused."""
+    check_player_count(stats.players, game_map.rules)
+    routes, tickets = len(game_map.routes), len(game_map.tickets)
+    if len(stats.route_claims) != routes or len(stats.ticket_kept) != tickets:
+        raise ValueError(
+            f"the aggregates count {len(stats.route_claims)} routes and "
+            f"{len(stats.ticket_kept)} tickets; map {game_map.name} has {routes} and {tickets}"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.merge:
         return _merged_report(args)
     setup = game_setup(args)
+    check_output_dir(args.output, force=args.force, names=REPORT_FILES)
     stats: BalanceStats | None = None
     began = time.perf_counter()
     interrupted = False

@@ -17,7 +17,13 @@ from pathlib import Path
 
 from ..maps import GameMap
 from .common import table
-from .games import add_runner_arguments, check_runner_arguments, played, uninterrupted
+from .games import (
+    add_runner_arguments,
+    check_agents,
+    check_runner_arguments,
+    played,
+    uninterrupted,
+)
 from .maps import map_named
 
 __all__ = ["configure", "run"]
@@ -50,45 +56,50 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..agents import make_agent
-    from ..agents.tournament import MatchResult, schedule, summarize
+    from ..agents.tournament import MatchResult, Tally, lineup_count, pairings
     from ..game import check_player_count
     from ..sim import AgentSpec, GameSpec
 
     check_runner_arguments(args)
     specs = [AgentSpec.parse(text) for text in args.agents.split(",") if text.strip()]
     labels = [str(s) for s in specs]
-    for spec in specs:  # unknown names and bad options fail here, before any game
-        make_agent(spec.name, seed=0, **dict(spec.options))  # errors name the agent
+    check_agents(specs)  # unknown names and bad options fail here, before any game
     game_map = map_named(args.map)
-    check_player_count(args.players, game_map.rules)
-    pairings = schedule(labels, args.players, args.games, args.seed)
+    try:
+        check_player_count(args.players, game_map.rules)
+    except ValueError as exc:
+        raise ValueError(f"--{exc}") from None
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    # The schedule is made game by game as the runner asks (millions of games fit in memory).
+    schedule = pairings(labels, args.players, args.games, args.seed)
+    total = args.games * lineup_count(len(labels), args.players)
     # An installed map goes to the workers by name (each loads it); a map file as data.
     from_file = args.map.endswith(".json") or Path(args.map).is_file()
     sent: str | GameMap = game_map if from_file else game_map.name
-    games = [
-        GameSpec(seed=p.seed, map=sent, players=args.players, agents=p.seats) for p in pairings
-    ]
+    games = (
+        GameSpec(seed=p.seed, map=sent, players=args.players, agents=p.seats) for p in schedule
+    )
     began = time.perf_counter()
-    outcomes = []
+    tally = Tally(labels)
     interrupted = False
     try:
-        with played(args, games, len(games)) as (results, _progress):
+        with played(args, games, total) as (results, _progress):
             for result in results:
                 with uninterrupted():
-                    outcomes.append(MatchResult(result.agents, result.totals, result.winners))
+                    tally.add(MatchResult(result.agents, result.totals, result.winners))
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - began
     status = 130 if interrupted else 0
-    if not outcomes:
-        print(f"interrupted before any of the {len(games)} games finished", file=sys.stderr)
+    if not tally.count:
+        print(f"interrupted before any of the {total} games finished", file=sys.stderr)
         return status
-    standings = summarize(outcomes, labels)
+    standings = tally.standings()
     if args.json:
         print(json.dumps({**standings.to_dict(), "seconds": round(seconds, 3)}))
         if interrupted:
-            print(f"interrupted after {len(outcomes)} of {len(games)} games", file=sys.stderr)
+            print(f"interrupted after {tally.count} of {total} games", file=sys.stderr)
         return status
     rows = [("agent", "games", "wins", "win rate", "95% CI", "mean score", "margin", "Elo")]
     for s in standings.table:
@@ -105,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     print(table(rows, numeric=(1, 2, 3, 5, 6, 7)))
-    done = f"{len(outcomes)} of {len(games)}" if interrupted else f"{len(outcomes)}"
+    done = f"{tally.count} of {total}" if interrupted else f"{tally.count}"
     print(
         ("\ninterrupted after " if interrupted else "\n")
         + f"{done} games of {args.players} players on {game_map.name} in {seconds:.1f} s "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import re
 import types
@@ -85,7 +86,19 @@ _TOP_KEYS = (
     "rules",
 )
 _CITY_KEYS = ("name", "lat", "lon", "aliases")
-_ROUTE_KEYS = ("a", "b", "length", "color", "tunnel", "ferry_locomotives", "double_of")
+_ROUTE_KEYS = (
+    "a",
+    "b",
+    "length",
+    "color",
+    "tunnel",
+    "ferry_locomotives",
+    "double_of",
+    "bend",
+)
+
+#: The largest bend of a route's picture (its middle half as far off the line as it is long).
+MAX_BEND = 0.5
 _TICKET_KEYS = ("a", "b", "points", "long")
 
 
@@ -177,6 +190,7 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
     True
     """
     locations = dict(zip(game_map.cities, game_map.locations, strict=False))
+    bends = dict(game_map.bends)
     aliases: dict[str, list[str]] = {}
     for alias, city in game_map.aliases:
         aliases.setdefault(city, []).append(alias)
@@ -194,7 +208,7 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
         "version": game_map.version,
         "title": game_map.title,
         "cities": cities,
-        "routes": [_route_to_dict(r) for r in game_map.routes],
+        "routes": [_route_to_dict(r, bends.get(r.id, 0.0)) for r in game_map.routes],
         "tickets": [
             {"a": t.a, "b": t.b, "points": t.points, "long": t.long} for t in game_map.tickets
         ],
@@ -280,7 +294,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
         return None, out.problems
     _check_header(data, out)
     cities, locations, aliases = _read_cities(data.get("cities"), out)
-    routes, explicit = _read_routes(data.get("routes"), out)
+    routes, explicit, bends = _read_routes(data.get("routes"), out)
     tickets = _read_tickets(data.get("tickets"), out)
     rules = _read_rules(data.get("rules", {}), out)
     out.problems.extend(alias_collisions(cities, aliases))
@@ -296,6 +310,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
         title=data["title"] if isinstance(data.get("title"), str) else "",
         locations=locations if len(locations) == len(cities) else (),
         aliases=aliases,
+        bends=bends,
     )
     out.add_checked(content_problems(game_map))
     if not out.problems:
@@ -457,10 +472,14 @@ def _read_location(entry: dict[str, Any], path: str, out: _Collector) -> tuple[f
     return (float(lat), float(lon))
 
 
-def _read_routes(raw: Any, out: _Collector) -> tuple[list[Route], dict[int, Any]]:
-    """The routes (ids = list positions) and the explicit ``double_of`` values by route id."""
+def _read_routes(
+    raw: Any, out: _Collector
+) -> tuple[list[Route], dict[int, Any], list[tuple[int, float]]]:
+    """The routes (ids = list positions), the explicit ``double_of`` values by route id and
+    the routes' bends (drawing only)."""
     routes: list[Route] = []
     explicit: dict[int, Any] = {}
+    bends: list[tuple[int, float]] = []
     for index, path, entry in _list_of_objects(raw, "routes", out):
         if entry is None:
             routes.append(Route(index, "", "", 1))
@@ -481,7 +500,21 @@ def _read_routes(raw: Any, out: _Collector) -> tuple[list[Route], dict[int, Any]
         routes.append(route)
         if entry.get("double_of") is not None:
             explicit[index] = entry["double_of"]
-    return routes, explicit
+        bend = _read(
+            entry, "bend", path, out, _is_bend, f"a number from -{MAX_BEND} to {MAX_BEND}", 0
+        )
+        if bend:
+            bends.append((index, float(bend)))
+    return routes, explicit, bends
+
+
+def _is_bend(value: Any) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and abs(value) <= MAX_BEND
+    )
 
 
 def _is_bool(value: Any) -> bool:
@@ -649,8 +682,8 @@ def _json_path(parts: Iterable[str | int]) -> str:
     return text
 
 
-def _route_to_dict(route: Route) -> dict[str, Any]:
-    return {
+def _route_to_dict(route: Route, bend: float) -> dict[str, Any]:
+    entry: dict[str, Any] = {
         "a": route.a,
         "b": route.b,
         "length": route.length,
@@ -658,3 +691,6 @@ def _route_to_dict(route: Route) -> dict[str, Any]:
         "tunnel": route.tunnel,
         "ferry_locomotives": route.ferry_locomotives,
     }
+    if bend:
+        entry["bend"] = bend
+    return entry

@@ -12,12 +12,15 @@ the map and a look-up costs one attribute read.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
+from ..errors import InvalidActionError
+from ..words import clipped
 from .model import GameMap, Route
 
 __all__ = [
@@ -28,6 +31,7 @@ __all__ = [
     "map_index",
     "payment_index",
     "payment_indices",
+    "resolve_city",
 ]
 
 #: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
@@ -337,3 +341,25 @@ def fold_name(name: str) -> str:
     text = unicodedata.normalize("NFKD", name.lower()).translate(_SPECIAL_LETTERS)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(text.split())
+
+
+def resolve_city(name: str, game_map: GameMap) -> str:
+    """The city called ``name`` (any case, an alias, with or without diacritics): the one
+    resolver of city names for the notation, ``scenario`` and every front end.
+
+    Raises :class:`InvalidActionError` naming the closest cities for an unknown name.
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> resolve_city("munich", europe), resolve_city("Kiev", europe), resolve_city("zurich", europe)
+    ('München', 'Kyiv', 'Zürich')
+    """
+    if not isinstance(name, str):
+        raise InvalidActionError(f"expected a city name, got {type(name).__name__}")
+    index = map_index(game_map).names
+    city = index.get(fold_name(name))
+    if city is None:
+        close = difflib.get_close_matches(fold_name(name[:160]), list(index), n=3)
+        hint = f"; did you mean {', '.join(sorted({index[c] for c in close}))}?" if close else ""
+        raise InvalidActionError(f"unknown city {clipped(repr(name.strip()))}{hint}")
+    return city

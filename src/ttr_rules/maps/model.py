@@ -117,6 +117,11 @@ class GameMap:
     locations: tuple[tuple[float, float], ...] = field(default=(), eq=False)
     #: Alternative names accepted when parsing text: ``(alias, city)`` pairs.
     aliases: tuple[tuple[str, str], ...] = field(default=(), eq=False)
+    #: How the picture bows routes: ``(route id, bend)`` pairs, a bend being the offset of the
+    #: route's middle from the straight line, as a fraction of the distance between its cities
+    #: (positive: to the right going from ``a`` to ``b``). Drawing only: not part of the map's
+    #: value nor of its digest, so bending a route never changes a game.
+    bends: tuple[tuple[int, float], ...] = field(default=(), eq=False)
     #: The derived tables of this map (a :class:`ttr_rules.maps.index.MapIndex`), built on first
     #: use by :func:`ttr_rules.maps.index.map_index` and freed with the map; not part of the
     #: map's value. (Typed Any: converters resolve the field types at run time.)
@@ -135,6 +140,7 @@ class GameMap:
         title: str = "",
         locations: Iterable[tuple[float, float]] = (),
         aliases: Iterable[tuple[str, str]] = (),
+        bends: Iterable[tuple[int, float]] = (),
     ) -> GameMap:
         """Build a map, numbering routes and tickets in the given order.
 
@@ -177,6 +183,7 @@ class GameMap:
             title=title,
             locations=tuple(locations),
             aliases=tuple(aliases),
+            bends=tuple(bends),
         )
 
     def route_between(self, a: str, b: str) -> tuple[Route, ...]:

@@ -13,6 +13,7 @@ from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from ..maps.index import CLAIM_SPAN, MapIndex, map_index, payment_indices
 from ..state import GameState, PendingTunnel, Phase, evolve
+from ..words import counted
 from .common import (
     LOCOMOTIVE,
     START,
@@ -24,6 +25,7 @@ from .common import (
     payment_cards,
     payment_problem,
     refund,
+    wrong_phase,
 )
 from .draft import Draft
 
@@ -206,24 +208,24 @@ def pay_tunnel_problem(state: GameState, action: PayTunnel) -> Problem | None:
     U13)."""
     tunnel = state.tunnel
     if state.phase is not TUNNEL or tunnel is None:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     k = action.locomotives
     if type(k) is not int or not 0 <= k <= tunnel.owed:
-        return Problem(Reason.BAD_PAYMENT, f"{tunnel.owed} extra cards are owed")
+        return Problem(Reason.BAD_PAYMENT, f"{counted(tunnel.owed, 'extra card')} owed")
     if tunnel.color is LOCOMOTIVE and k != tunnel.owed:
         return Problem(
             Reason.BAD_PAYMENT, "after an all-locomotive payment the extras are locomotives"
         )
     hand = state.players[state.current].hand
     if not can_pay(hand, tunnel.color, k, tunnel.owed):
-        return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {hand}")
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {hand}")
     return None
 
 
 def decline_tunnel_problem(state: GameState, action: DeclineTunnel) -> Problem | None:
     """Declining is always possible after a reveal that owes cards (E45)."""
     if state.phase is not TUNNEL or state.tunnel is None:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     return None
 
 
@@ -233,31 +235,41 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
     (E23, E25, E26), with the ferry's locomotives (E35). A tunnel attempt needs a legal base
     payment and enough trains, not the cards for any extras (E50, U15)."""
     if state.phase is not START:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     board = map_index(state.map)
     r = action.route
     if type(r) is not int or not 0 <= r < len(board.length):
-        return Problem(Reason.NO_SUCH_ROUTE, f"route {r!r}")
+        return Problem(
+            Reason.NO_SUCH_ROUTE, f"the routes are numbered 0 to {len(board.length) - 1}"
+        )
     if state.route_owner[r] is not None:
         return Problem(Reason.ROUTE_TAKEN, f"owned by player {state.route_owner[r]}")
     seat = state.current
     other = board.double[r]
     if other >= 0 and state.route_owner[other] is not None:
         if state.route_owner[other] == seat:
-            return Problem(Reason.DOUBLE_ROUTE_OWNED, f"route {other}")
+            return Problem(Reason.DOUBLE_ROUTE_OWNED, f"the other track is #{other}")
         if len(state.players) < state.rules.double_route_min_players:
-            return Problem(Reason.DOUBLE_ROUTE_CLOSED, f"route {other} is taken")
+            return Problem(
+                Reason.DOUBLE_ROUTE_CLOSED,
+                f"the other track, #{other}, is taken, and both are open only to"
+                f" {state.rules.double_route_min_players} or more players",
+            )
     length = board.length[r]
     player = state.players[seat]
     if player.trains < length:
-        return Problem(Reason.NOT_ENOUGH_TRAINS, f"{player.trains} left, {length} needed")
+        return Problem(
+            Reason.NOT_ENOUGH_TRAINS, f"{counted(player.trains, 'train')} left, {length} needed"
+        )
     found = payment_problem(action.color, action.locomotives, length, board.color[r])
     if found is not None:
         return found
     if action.locomotives < board.ferry[r]:
-        return Problem(Reason.FERRY_NEEDS_LOCOMOTIVES, f"{board.ferry[r]} locomotives needed")
+        return Problem(
+            Reason.FERRY_NEEDS_LOCOMOTIVES, f"{counted(board.ferry[r], 'locomotive')} needed"
+        )
     if not can_pay(player.hand, action.color, action.locomotives, length):
-        return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {player.hand}")
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {player.hand}")
     return None
 
 

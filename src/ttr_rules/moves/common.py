@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
 from ..state import GameState, Phase
+from ..words import counted
 
 if TYPE_CHECKING:
     from .draft import Draft
@@ -40,6 +41,7 @@ __all__ = [
     "payment_cards",
     "payment_problem",
     "refund",
+    "wrong_phase",
 ]
 
 GAME_OVER = Phase.GAME_OVER
@@ -51,6 +53,26 @@ TUNNEL = Phase.TUNNEL
 #: The wild card as a :class:`~ttr_rules.Color`; its index in card-count tuples is
 #: :data:`~ttr_rules.cards.LOCOMOTIVE_CODE`.
 LOCOMOTIVE = Color.LOCOMOTIVE
+
+#: What the game is waiting for in each phase: the detail of a "wrong phase" refusal.
+_WAITING_FOR: dict[Phase, str] = {
+    Phase.INITIAL_TICKETS: "the players are choosing their first tickets",
+    Phase.START: "a turn is starting",
+    Phase.SECOND_CARD: "the player is drawing a second card",
+    Phase.KEEP_TICKETS: "the player is choosing which drawn tickets to keep",
+    Phase.TUNNEL: "the player is paying for a tunnel or declining it",
+    Phase.GAME_OVER: "the game is over",
+}
+
+
+def wrong_phase(phase: Phase) -> Problem:
+    """The refusal of an action that does not fit the phase, saying what the game waits for.
+
+    >>> wrong_phase(Phase.SECOND_CARD).detail
+    'now the player is drawing a second card'
+    """
+    return Problem(Reason.WRONG_PHASE, f"now {_WAITING_FOR[phase]}")
+
 
 _new = object.__new__
 _set = object.__setattr__
@@ -78,6 +100,12 @@ Transition = Callable[["Draft", Any], Phase]
 ActionRules = dict[type, tuple[Check, Transition]]
 
 
+def _with_a_colour(total: int) -> str:
+    if total == 1:
+        return "one card is paid with a colour and no locomotive, or with 1 locomotive"
+    return f"with a colour, at most {counted(total - 1, 'locomotive')} of the {total} cards"
+
+
 def payment_problem(
     color: object, locomotives: object, total: int, route_color: int
 ) -> Problem | None:
@@ -86,13 +114,18 @@ def payment_problem(
     locomotives wild; all-locomotive payments are written with ``Color.LOCOMOTIVE`` (E23–E26,
     E52)."""
     if not isinstance(color, Color) or type(locomotives) is not int:
-        return Problem(Reason.BAD_PAYMENT, "colour must be a Color and locomotives an int")
+        return Problem(
+            Reason.BAD_PAYMENT, "a payment is a card colour and a whole number of locomotives"
+        )
     if color is LOCOMOTIVE:
         if locomotives != total:
-            return Problem(Reason.BAD_PAYMENT, f"an all-locomotive payment is {total} locomotives")
+            return Problem(
+                Reason.BAD_PAYMENT,
+                f"paying with locomotives only takes {counted(total, 'locomotive')}",
+            )
         return None
     if not 0 <= locomotives < total:
-        return Problem(Reason.BAD_PAYMENT, f"locomotives must be 0..{total - 1} with a colour")
+        return Problem(Reason.BAD_PAYMENT, _with_a_colour(total))
     if route_color >= 0 and color.code != route_color:
         return Problem(Reason.WRONG_COLOR, f"the route is {COLORS[route_color].value}")
     return None

@@ -12,7 +12,7 @@ from ..errors import Reason
 from ..events import CardDrawn
 from ..rules import Rules
 from ..state import GameState, Phase, evolve
-from .common import LOCOMOTIVE, SECOND_CARD, START, ActionRules, Problem, hand_add
+from .common import LOCOMOTIVE, SECOND_CARD, START, ActionRules, Problem, hand_add, wrong_phase
 from .draft import Draft
 
 __all__ = [
@@ -79,7 +79,7 @@ def face_up_problem(state: GameState, action: DrawFaceUp) -> Problem | None:
     locomotive only as the first card (E8, E9)."""
     phase = state.phase
     if phase is not START and phase is not SECOND_CARD:
-        return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
+        return wrong_phase(phase)
     slot = action.slot
     if type(slot) is not int or not 0 <= slot < len(state.face_up):
         return Problem(Reason.NO_SUCH_SLOT)
@@ -95,7 +95,7 @@ def blind_problem(state: GameState, action: DrawBlind) -> Problem | None:
     """Why a blind draw is not legal now: it needs a card in the deck or the discard (E18)."""
     phase = state.phase
     if phase is not START and phase is not SECOND_CARD:
-        return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
+        return wrong_phase(phase)
     return None if state.deck or state.discard else Problem(Reason.DECK_EMPTY)
 
 

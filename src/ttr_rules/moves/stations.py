@@ -18,7 +18,17 @@ from ..errors import Reason
 from ..events import StationBuilt
 from ..maps.index import MapIndex, map_index, payment_indices
 from ..state import GameState, Phase, evolve
-from .common import START, ActionRules, Problem, can_pay, pay, payment_cards, payment_problem
+from ..words import counted
+from .common import (
+    START,
+    ActionRules,
+    Problem,
+    can_pay,
+    pay,
+    payment_cards,
+    payment_problem,
+    wrong_phase,
+)
 from .draft import Draft
 
 __all__ = [
@@ -97,22 +107,27 @@ def build_problem(state: GameState, action: BuildStation) -> Problem | None:
     without a station (E51), a station left (E53), the n-th station paid with n cards of one
     colour, locomotives wild (E52)."""
     if state.phase is not START:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     board = map_index(state.map)
     if not isinstance(action.city, str) or action.city not in board.city_index:
-        return Problem(Reason.NO_SUCH_CITY, f"{action.city!r}")
+        return Problem(Reason.NO_SUCH_CITY, f"the map has no city named {action.city}")
     owner = state.station_owner(action.city)
     if owner is not None:
         return Problem(Reason.STATION_TAKEN, f"player {owner} has a station in {action.city}")
     player = state.players[state.current]
     cost = len(player.stations) + 1
     if cost > state.rules.stations_per_player:
-        return Problem(Reason.NO_STATIONS_LEFT, f"{len(player.stations)} built")
+        return Problem(
+            Reason.NO_STATIONS_LEFT, f"all {counted(len(player.stations), 'station')} built"
+        )
     found = payment_problem(action.color, action.locomotives, cost, -1)
     if found is not None:
         return found
     if not can_pay(player.hand, action.color, action.locomotives, cost):
-        return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {player.hand}, station costs {cost}")
+        return Problem(
+            Reason.NOT_ENOUGH_CARDS,
+            f"the hand holds {player.hand}; this station costs {counted(cost, 'card')}",
+        )
     return None
 
 

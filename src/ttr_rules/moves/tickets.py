@@ -13,7 +13,8 @@ from ..actions import Action, DrawTickets, KeepTickets
 from ..errors import Reason
 from ..events import TicketsDrawn, TicketsKept
 from ..state import GameState, Phase, evolve
-from .common import INITIAL_TICKETS, KEEP_TICKETS, START, ActionRules, Problem
+from ..words import counted, joined
+from .common import INITIAL_TICKETS, KEEP_TICKETS, START, ActionRules, Problem, wrong_phase
 from .draft import Draft
 
 __all__ = [
@@ -81,7 +82,7 @@ def keep_actions(state: GameState) -> list[Action]:
 def draw_problem(state: GameState, action: DrawTickets) -> Problem | None:
     """Why drawing tickets is not legal now: it needs a ticket left in the deck (E63)."""
     if state.phase is not START:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     if not state.ticket_deck:
         return Problem(Reason.NO_TICKETS_LEFT)
     return None
@@ -92,7 +93,7 @@ def keep_problem(state: GameState, action: KeepTickets) -> Problem | None:
     :func:`min_keep` of them (E4, E61, E62)."""
     phase = state.phase
     if phase is not KEEP_TICKETS and phase is not INITIAL_TICKETS:
-        return Problem(Reason.WRONG_PHASE, f"phase is {phase.value}")
+        return wrong_phase(phase)
     offered = state.players[state.current].offered
     chosen = action.tickets
     if (
@@ -100,10 +101,10 @@ def keep_problem(state: GameState, action: KeepTickets) -> Problem | None:
         or not chosen <= set(offered)
         or any(type(t) is not int for t in chosen)  # True == 1, but is not ticket 1
     ):
-        return Problem(Reason.NOT_OFFERED, f"offered {offered}")
+        return Problem(Reason.NOT_OFFERED, f"the offered tickets are {joined(sorted(offered))}")
     least = min_keep(state)
     if len(chosen) < least:
-        return Problem(Reason.MUST_KEEP_MORE_TICKETS, f"keep {least}")
+        return Problem(Reason.MUST_KEEP_MORE_TICKETS, f"keep at least {counted(least, 'ticket')}")
     return None
 
 

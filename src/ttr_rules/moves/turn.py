@@ -40,6 +40,7 @@ from .common import (
     START,
     ActionRules,
     Problem,
+    wrong_phase,
 )
 from .draft import Draft
 from .draw import draw_choices
@@ -252,7 +253,7 @@ def start_pieces(
 def problem(state: GameState, action: Pass) -> Problem | None:
     """A pass is legal only at the start of a turn in which nothing else is (E20, U1)."""
     if state.phase is not START:
-        return Problem(Reason.WRONG_PHASE, f"phase is {state.phase.value}")
+        return wrong_phase(state.phase)
     if start_actions(state):
         return Problem(Reason.PASS_NOT_ALLOWED)
     return None

@@ -13,7 +13,6 @@ city from the element's id. The output depends only on its input (no clock, no r
 
 from __future__ import annotations
 
-import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import cast
@@ -23,11 +22,11 @@ from ..cards import COLORS, Color, Hand
 from ..maps import GameMap, Route
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
-from .layout import city_layout
+from ..words import counted
+from .geometry import Space, board_geometry
 from .scene import as_view, end_scores, is_omniscient
-from .text import counted
 
-__all__ = ["CARD_FILLS", "PLAYER_COLORS", "svg"]
+__all__ = ["CARD_FILLS", "CARD_SYMBOLS", "PLAYER_COLORS", "svg"]
 
 #: Fill colours of the train-card colours (``None``: a gray route).
 CARD_FILLS: dict[Color | None, str] = {
@@ -43,17 +42,35 @@ CARD_FILLS: dict[Color | None, str] = {
     None: "#b4b4ae",
 }
 
-#: The players' colours, by seat (the five colours of the game's plastic trains, then more).
+#: The players' colours, by seat: none of them is a card colour (nor gray), so a claimed route
+#: never reads as an open one; each claimed space also carries its owner's number.
 PLAYER_COLORS: tuple[str, ...] = (
-    "#e53935",
-    "#1e63d6",
-    "#2e9d3a",
-    "#f6c400",
-    "#222222",
-    "#8e44ad",
-    "#00897b",
-    "#6d4c41",
+    "#00b3c7",
+    "#8b4513",
+    "#ff4fa0",
+    "#9acd32",
+    "#4b4f9e",
+    "#7a0f2e",
+    "#006064",
+    "#d4a373",
 )
+
+#: A symbol per card colour, as the printed cards carry, for the colour-blind mode.
+CARD_SYMBOLS: dict[Color, str] = {
+    Color.PURPLE: "◆",
+    Color.WHITE: "○",
+    Color.BLUE: "▲",
+    Color.YELLOW: "★",
+    Color.ORANGE: "●",
+    Color.BLACK: "■",
+    Color.RED: "♥",
+    Color.GREEN: "♣",
+    Color.LOCOMOTIVE: "✦",
+}
+
+#: Marks drawn over the board that must never catch a click (the route or city under them
+#: does): labels, highlights, ticket lines, stations, owner marks, symbols.
+_INERT = {"pointer-events": "none"}
 
 _INK = "#3b3026"
 _PAPER = "#fbf7ee"
@@ -73,6 +90,7 @@ def svg(
     tickets_of: int | None = None,
     legend: bool = True,
     title: str | None = None,
+    symbols: bool = False,
 ) -> str:
     """A standalone SVG document of the board, ``size`` pixels wide.
 
@@ -84,7 +102,13 @@ def svg(
     station), a route id, a city name, or an iterable of them. ``tickets_of`` marks the cities
     of that player's kept tickets (in a view, only seats whose tickets the view shows — the
     viewer's own, or everyone's once the game is over; ValueError otherwise). ``legend=False``
-    draws the map alone. ``title`` replaces the map's title in the legend.
+    draws the map alone. ``title`` replaces the map's title in the legend. ``symbols=True``
+    (the colour-blind mode) draws each card colour's symbol (:data:`CARD_SYMBOLS`) on the
+    route spaces and cards.
+
+    Every route is a ``<g id="route-N" data-route="N">`` whose hit area (``class="hit"``)
+    covers all its spaces, every city a ``<g id="city-N" data-city="...">``; labels and other
+    marks take no pointer events (docs/frontend.md).
 
     >>> from ttr_rules import new_game
     >>> doc = svg(new_game("europe", 2, seed=1), size=600)
@@ -94,7 +118,7 @@ def svg(
     view = as_view(state_or_view)
     if size < 100:
         raise ValueError(f"size must be at least 100 pixels, got {size}")
-    return _Drawing(view, size, highlight, tickets_of, legend, title).document()
+    return _Drawing(view, size, highlight, tickets_of, legend, title, symbols).document()
 
 
 class _Drawing:
@@ -108,22 +132,21 @@ class _Drawing:
         tickets_of: int | None,
         legend: bool,
         title: str | None,
+        symbols: bool,
     ) -> None:
         self.view = view
         self.map: GameMap = view.map
-        self.width = float(size)
-        self.unit = size / 800
-        self.pad = 28 * self.unit
-        layout = city_layout(self.map)
-        inner = self.width - 2 * self.pad
-        self.map_height = max(inner * layout.aspect, 120 * self.unit) + 2 * self.pad
-        self.points = {
-            city: (self.pad + x * inner, self.pad + y * inner)
-            for city, (x, y) in layout.positions.items()
-        }
-        self.track = 8.5 * self.unit
-        self.city_radius = 6.5 * self.unit
-        self.font = 11 * self.unit
+        self.geometry = board_geometry(self.map, float(size))
+        g = self.geometry
+        self.width = g.width
+        self.unit = g.unit
+        self.pad = g.pad
+        self.map_height = g.map_height
+        self.points = g.points
+        self.track = g.track
+        self.city_radius = g.city_radius
+        self.font = g.font
+        self.symbols = symbols
         self.routes, self.cities = _highlighted(highlight, self.map)
         self.ticket_seat = tickets_of
         self.legend = legend
@@ -198,58 +221,24 @@ class _Drawing:
                 gradient, "stop", {"offset": _n(i / (len(stops) - 1)), "stop-color": colour}
             )
 
-    # ------------------------------------------------------------------ geometry
-
-    def _track_ends(
-        self, route: Route
-    ) -> tuple[tuple[float, float], tuple[float, float], float, float]:
-        """The start and end point of a track (beside its double), its direction in degrees
-        and the length of one space."""
-        (ax, ay), (bx, by) = self.points[route.a], self.points[route.b]
-        dx, dy = bx - ax, by - ay
-        distance = max(math.hypot(dx, dy), 1e-6)
-        ux, uy = dx / distance, dy / distance
-        siblings = sorted(r.id for r in self.map.route_between(route.a, route.b))
-        rank = siblings.index(route.id) - (len(siblings) - 1) / 2
-        # The normal is taken in a fixed orientation (from the alphabetically first city) so
-        # that both tracks of a double route are pushed to opposite sides.
-        sign = 1.0 if route.a <= route.b else -1.0
-        shift = rank * (self.track + 2.5 * self.unit) * sign
-        nx, ny = -uy * shift, ux * shift
-        margin = self.city_radius + 1.5 * self.unit
-        start = (ax + ux * margin + nx, ay + uy * margin + ny)
-        end = (bx - ux * margin + nx, by - uy * margin + ny)
-        space = max(distance - 2 * margin, 2.0) / route.length
-        return start, end, math.degrees(math.atan2(dy, dx)), space
-
-    def _space_boxes(self, route: Route) -> list[tuple[float, float, float, float, float]]:
-        """``(cx, cy, length, thickness, angle)`` of each space of ``route``."""
-        start, end, angle, space = self._track_ends(route)
-        gap = min(2.0 * self.unit, space * 0.25)
-        boxes = []
-        for i in range(route.length):
-            t = (i + 0.5) / route.length
-            cx = start[0] + (end[0] - start[0]) * t
-            cy = start[1] + (end[1] - start[1]) * t
-            boxes.append((cx, cy, space - gap, self.track, angle))
-        return boxes
-
     # ------------------------------------------------------------------ board layers
 
     def _highlights(self, layer: ET.Element) -> None:
         for rid in sorted(self.routes):
-            start, end, _, _ = self._track_ends(self.map.routes[rid])
             ET.SubElement(
                 layer,
-                "line",
+                "polyline",
                 {
                     "id": f"highlight-route-{rid}",
                     "class": f"highlight highlight-route route-{rid}",
-                    **_line(start, end),
+                    "points": _points(self.geometry.paths[rid]),
+                    "fill": "none",
                     "stroke": _HIGHLIGHT,
                     "stroke-opacity": "0.7",
                     "stroke-width": _n(self.track + 12 * self.unit),
                     "stroke-linecap": "round",
+                    "stroke-linejoin": "round",
+                    **_INERT,
                 },
             )
         for city in sorted(self.cities, key=self.map.cities.index):
@@ -265,6 +254,7 @@ class _Drawing:
                     "r": _n(self.city_radius + 8 * self.unit),
                     "fill": _HIGHLIGHT,
                     "fill-opacity": "0.7",
+                    **_INERT,
                 },
             )
 
@@ -286,48 +276,111 @@ class _Drawing:
                 },
             )
             ET.SubElement(group, "title").text = _route_title(route, owner)
-            boxes = self._space_boxes(route)
-            for i, box in enumerate(boxes):
+            self._hit_area(group, route.id)
+            spaces = self.geometry.spaces[route.id]
+            for i, space in enumerate(spaces):
                 ET.SubElement(
                     group,
                     "rect",
                     {
                         "id": f"route-{route.id}-space-{i}",
                         "class": "space",
-                        **_box(box, 1.5 * self.unit),
+                        **_box(space, 1.5 * self.unit),
                         "fill": CARD_FILLS[route.color],
                         **self._space_stroke(route),
                     },
                 )
-            for box in boxes[: route.ferry_locomotives]:
+            for space in spaces[: route.ferry_locomotives]:
                 ET.SubElement(
                     group,
                     "circle",
                     {
                         "class": "ferry-locomotive",
-                        "cx": _n(box[0]),
-                        "cy": _n(box[1]),
+                        "cx": _n(space.cx),
+                        "cy": _n(space.cy),
                         "r": _n(self.track * 0.42),
                         "fill": "url(#locomotive)",
                         "stroke": "#111111",
                         "stroke-width": _n(0.8 * self.unit),
+                        **_INERT,
                     },
                 )
             if owner is not None:
-                for box in boxes:
-                    cx, cy, length, thickness, angle = box
-                    piece = (cx, cy, length - 0.6 * self.unit, thickness + 2.4 * self.unit, angle)
-                    ET.SubElement(
-                        group,
-                        "rect",
-                        {
-                            "class": f"train owner-{owner}",
-                            **_box(piece, 2.5 * self.unit),
-                            "fill": _player_colour(owner),
-                            "stroke": "#ffffff" if owner % len(PLAYER_COLORS) == 4 else "#111111",
-                            "stroke-width": _n(1.3 * self.unit),
-                        },
-                    )
+                self._trains(group, spaces, owner)
+            elif self.symbols and route.color is not None:
+                for space in spaces[route.ferry_locomotives :]:
+                    self._symbol(group, space, CARD_SYMBOLS[route.color], route.color)
+
+    def _hit_area(self, group: ET.Element, rid: int) -> None:
+        """An invisible line along the route, as wide as its spaces and covering the gaps
+        between them, so that a click anywhere on the route finds it."""
+        ET.SubElement(
+            group,
+            "polyline",
+            {
+                "class": "hit",
+                "points": _points(self.geometry.paths[rid]),
+                "fill": "none",
+                "stroke": "#000000",
+                "stroke-opacity": "0",
+                "stroke-width": _n(self.track),
+                "pointer-events": "stroke",
+            },
+        )
+
+    def _trains(self, group: ET.Element, spaces: Sequence[Space], owner: int) -> None:
+        """The owner's train pieces on a claimed route, each marked with the owner's number."""
+        mark = "#ffffff" if _is_dark(_player_colour(owner)) else "#111111"
+        for space in spaces:
+            piece = Space(
+                space.cx,
+                space.cy,
+                space.length - 0.6 * self.unit,
+                space.thickness + 2.4 * self.unit,
+                space.angle,
+            )
+            ET.SubElement(
+                group,
+                "rect",
+                {
+                    "class": f"train owner-{owner}",
+                    **_box(piece, 2.5 * self.unit),
+                    "fill": _player_colour(owner),
+                    "stroke": "#111111",
+                    "stroke-width": _n(1.3 * self.unit),
+                },
+            )
+            label = ET.SubElement(
+                group,
+                "text",
+                {
+                    "class": f"owner-mark owner-{owner}",
+                    "x": _n(space.cx),
+                    "y": _n(space.cy + self.track * 0.36),
+                    "font-size": _n(self.track),
+                    "font-weight": "bold",
+                    "text-anchor": "middle",
+                    "fill": mark,
+                    **_INERT,
+                },
+            )
+            label.text = str(owner + 1)  # as the page names players: "Player 1" is seat 0
+
+    def _symbol(self, group: ET.Element, space: Space, symbol: str, colour: Color) -> None:
+        dark = colour in (Color.BLACK, Color.BLUE, Color.RED, Color.GREEN, Color.PURPLE)
+        ET.SubElement(
+            group,
+            "text",
+            {
+                "class": "symbol",
+                "x": _n(space.cx),
+                "y": _n(space.cy + self.track * 0.32),
+                "font-size": _n(self.track * 0.85),
+                "text-anchor": "middle",
+                "fill": "#ffffff" if dark else "#111111",
+                **_INERT,
+            },
+        ).text = symbol
 
     def _space_stroke(self, route: Route) -> dict[str, str]:
         """Tunnels have a heavy dashed black border, like the board's jagged tunnel outline."""
@@ -354,6 +407,7 @@ class _Drawing:
                     "stroke-opacity": "0.6",
                     "stroke-width": _n(2 * self.unit),
                     "stroke-dasharray": f"{_n(6 * self.unit)} {_n(4 * self.unit)}",
+                    **_INERT,
                 },
             )
         ends = sorted(
@@ -373,6 +427,7 @@ class _Drawing:
                     "fill": "none",
                     "stroke": _TICKET,
                     "stroke-width": _n(2.5 * self.unit),
+                    **_INERT,
                 },
             )
 
@@ -406,11 +461,13 @@ class _Drawing:
                     "stroke-width": _n(1.6 * self.unit),
                 },
             )
+            place = self.geometry.labels[city]
             label = {
-                "x": _n(x),
-                "y": _n(y + self.city_radius + self.font),
-                "font-size": _n(self.font),
-                "text-anchor": "middle",
+                "x": _n(place.x),
+                "y": _n(place.y),
+                "font-size": _n(place.font),
+                "text-anchor": place.anchor,
+                **_INERT,
             }
             halo = ET.SubElement(
                 group,
@@ -449,8 +506,9 @@ class _Drawing:
                         "data-city": city,
                         "points": " ".join(f"{_n(px)},{_n(py)}" for px, py in house),
                         "fill": _player_colour(seat),
-                        "stroke": "#ffffff" if seat % len(PLAYER_COLORS) == 4 else "#111111",
+                        "stroke": "#111111",
                         "stroke-width": _n(1.4 * self.unit),
+                        **_INERT,
                     },
                 )
 
@@ -609,6 +667,8 @@ class _Drawing:
                 "stroke-dasharray": "3 2" if card is None else "none",
             },
         )
+        if self.symbols and card is not None:
+            self._text(g, x + w / 2, y - h * 0.1, CARD_SYMBOLS[card], h * 0.75, cls="symbol")
 
     def _text(
         self,
@@ -643,8 +703,24 @@ def _line(a: tuple[float, float], b: tuple[float, float]) -> dict[str, str]:
     return {"x1": _n(a[0]), "y1": _n(a[1]), "x2": _n(b[0]), "y2": _n(b[1])}
 
 
-def _box(box: tuple[float, float, float, float, float], radius: float) -> dict[str, str]:
-    cx, cy, length, thickness, angle = box
+def _points(line: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in line)
+
+
+def _is_dark(colour: str) -> bool:
+    """Whether white reads better than black on ``colour`` (``#rrggbb``)."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b < 140
+
+
+def _box(space: Space, radius: float) -> dict[str, str]:
+    cx, cy, length, thickness, angle = (
+        space.cx,
+        space.cy,
+        space.length,
+        space.thickness,
+        space.angle,
+    )
     return {
         "x": _n(cx - length / 2),
         "y": _n(cy - thickness / 2),

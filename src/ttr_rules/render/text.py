@@ -24,6 +24,7 @@ from ..events import (
     ResetCapReached,
     RouteClaimed,
     StationBuilt,
+    Termination,
     TicketsDrawn,
     TicketsKept,
     TunnelDeclined,
@@ -34,10 +35,12 @@ from ..maps import GameMap, Ticket
 from ..scoring import PlayerScore, final_scores, rank_winners
 from ..state import GameState
 from ..views import PlayerView, SeatView
+from ..words import counted, with_article
 from .scene import as_view, end_scores, is_omniscient
 
 __all__ = [
     "SCORE_COLUMNS",
+    "card_text",
     "cards_text",
     "counted",
     "describe_event",
@@ -78,7 +81,7 @@ def text(state_or_view: GameState | PlayerView) -> str:
         f" {view.ticket_box_size} out of the game",
     ]
     if view.final_turns is not None and not view.is_terminal:
-        lines.append(f"final round: {view.final_turns} turn(s) left")
+        lines.append(f"final round: {counted(view.final_turns, 'turn')} left")
     if view.tunnel is not None:
         t = view.tunnel
         lines.append(
@@ -99,13 +102,14 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
     you = " (you)" if seat == view.player else ""
     routes = [route_text(m, r) for r, owner in enumerate(view.route_owner) if owner == seat]
     left = view.rules.stations_per_player - len(s.stations)
-    stations = f", {left} station(s) left" if view.rules.stations_per_player else ""
+    stations = f", {counted(left, 'station')} left" if view.rules.stations_per_player else ""
     if s.stations:
         stations += f" (built: {', '.join(s.stations)})"
     offered = f", {s.offered_count} offered" if s.offered_count else ""
     lines = [
-        f"P{seat}{you}: {s.trains} trains{stations}, {s.route_points} route points,"
-        f" {s.hand_size} cards, {s.ticket_count} tickets{offered}",
+        f"P{seat}{you}: {counted(s.trains, 'train')}{stations},"
+        f" {counted(s.route_points, 'route point')}, {counted(s.hand_size, 'card')},"
+        f" {counted(s.ticket_count, 'ticket')}{offered}",
         f"  routes: {', '.join(routes) or 'none'}",
     ]
     if s.hand is not None:
@@ -121,13 +125,18 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
     return lines
 
 
-def counted(number: int, noun: str) -> str:
-    """A count with its noun in the singular or the plural.
+def card_text(color: Color | None) -> str:
+    """One card with its article: ``a red card``, ``an orange card``, ``a locomotive``, and
+    ``a card`` when its colour is hidden.
 
-    >>> counted(1, "point"), counted(2, "point"), counted(0, "extra card")
-    ('1 point', '2 points', '0 extra cards')
+    >>> card_text(Color.ORANGE), card_text(Color.LOCOMOTIVE), card_text(None)
+    ('an orange card', 'a locomotive', 'a card')
     """
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+    if color is None:
+        return "a card"
+    if color is Color.LOCOMOTIVE:
+        return "a locomotive"
+    return with_article(f"{color.value} card")
 
 
 def cards_text(cards: Iterable[Color]) -> str:
@@ -154,16 +163,22 @@ def _pile(cards: Sequence[Color]) -> str:
 # --------------------------------------------------------------------------- events
 
 
+#: How each kind of ending reads after "game over:".
+_ENDINGS: dict[Termination, str] = {
+    Termination.TRAINS: "the final round is played",
+    Termination.PASSES: "every player passed in one round",
+}
+
 _EventText = Callable[[Any, GameMap], str]
 _EVENT_TEXT: dict[type, _EventText] = {
     CardDrawn: lambda e, m: (
-        f"player {e.player} draws {'a card' if e.color is None else e.color.value}"
+        f"player {e.player} draws {card_text(e.color)}"
         + (" blind" if e.slot is None else f" from slot {e.slot}")
     ),
     FaceUpReplaced: lambda e, m: f"face-up slot {e.slot} gets {e.color.value}",
     FaceUpReset: lambda e, m: f"face-up row reset (discarded {cards_text(e.discarded)})",
     ResetCapReached: lambda e, m: f"face-up row kept after {e.resets} resets",
-    DeckReshuffled: lambda e, m: f"discard reshuffled into a deck of {e.cards} cards",
+    DeckReshuffled: lambda e, m: f"discard reshuffled into a deck of {counted(e.cards, 'card')}",
     TunnelRevealed: lambda e, m: (
         f"tunnel {route_text(m, e.route)} reveals {cards_text(e.cards)}:"
         f" {counted(e.owed, 'extra card')} owed"
@@ -176,14 +191,16 @@ _EVENT_TEXT: dict[type, _EventText] = {
     StationBuilt: lambda e, m: (
         f"player {e.player} builds a station in {e.city} with {cards_text(e.cards)}"
     ),
-    TicketsDrawn: lambda e, m: f"player {e.player} draws {e.count} tickets",
+    TicketsDrawn: lambda e, m: f"player {e.player} draws {counted(e.count, 'ticket')}",
     TicketsKept: lambda e, m: (
         f"player {e.player} keeps {counted(e.kept, 'ticket')}, returns {e.returned}"
     ),
     Passed: lambda e, m: f"player {e.player} passes",
     TurnEnded: lambda e, m: "",
-    FinalRoundStarted: lambda e, m: f"final round: player {e.player} has {e.trains} trains left",
-    GameOver: lambda e, m: f"game over ({e.reason})",
+    FinalRoundStarted: lambda e, m: (
+        f"final round: player {e.player} has {counted(e.trains, 'train')} left"
+    ),
+    GameOver: lambda e, m: f"game over: {_ENDINGS.get(e.reason, e.reason.value)}",
 }
 
 
@@ -198,7 +215,7 @@ def describe_event(event: Event, game_map: GameMap, *, viewer: int | str | None 
     >>> from ttr_rules.events import CardDrawn
     >>> drawn = CardDrawn(player=1, color=Color.RED, slot=None)
     >>> describe_event(drawn, load_map("europe"))
-    'player 1 draws red blind'
+    'player 1 draws a red card blind'
     >>> describe_event(drawn, load_map("europe"), viewer=0)
     'player 1 draws a card blind'
     """
@@ -208,7 +225,7 @@ def describe_event(event: Event, game_map: GameMap, *, viewer: int | str | None 
         and viewer != "all"
         and viewer != event.player
     ):
-        return f"player {event.player} draws a card blind"
+        return f"player {event.player} draws {card_text(None)} blind"
     return _EVENT_TEXT[type(event)](event, game_map)
 
 

@@ -3,7 +3,7 @@ open-spiel).
 
 * :class:`ActionSpace` — a fixed integer numbering of every action of a map, with masks;
 * :func:`encode_observation` and :func:`observation_layout` — a player's view as a float32
-  array of fixed shape;
+  array of fixed shape; :func:`scale_observation` — the same in [0, 1];
 * :mod:`ttr_rules.rl.pettingzoo` — a PettingZoo AEC environment (``env(...)``);
 * :mod:`ttr_rules.rl.gymnasium` — a single-agent Gymnasium environment
   (``ttr_rules/Europe-v0``) against agents of :mod:`ttr_rules.agents`;
@@ -20,7 +20,9 @@ from .observation import (
     ObservationLayout,
     encode_observation,
     encode_state_observation,
+    observation_bounds,
     observation_layout,
+    scale_observation,
 )
 from .space import ActionSpace, offer_positions
 
@@ -30,6 +32,8 @@ __all__ = [
     "ObservationLayout",
     "encode_observation",
     "encode_state_observation",
+    "observation_bounds",
     "observation_layout",
     "offer_positions",
+    "scale_observation",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
+
 from ttr_rules import GameState, final_scores, winners
 
 if TYPE_CHECKING:
@@ -43,6 +45,33 @@ def terminal_rewards(state: GameState, kind: RewardKind) -> list[float]:
     if len(best) == n:
         return [0.0] * n
     return [1.0 if seat in best else -1.0 for seat in range(n)]
+
+
+def action_index(action: Any) -> int:
+    """An action index from an int or a numpy integer (or a one-element integer array, as
+    vector environments and policies hand them over). :class:`TypeError` for anything else: a
+    float, a string or a bool is not an index.
+
+    >>> import numpy as np
+    >>> action_index(np.int64(3)), action_index(np.array([4]))
+    (3, 4)
+    >>> action_index(2.7)
+    Traceback (most recent call last):
+    ...
+    TypeError: an action is a whole-number index of the action space, not 2.7
+    """
+    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+        action = action.reshape(()).item()
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        shown = (
+            action
+            if isinstance(action, int | float)
+            else "text"
+            if isinstance(action, str)
+            else f"a {type(action).__name__}"
+        )
+        raise TypeError(f"an action is a whole-number index of the action space, not {shown}")
+    return int(action)
 
 
 def game_seed(seed: int | None, seeder: random.Random) -> tuple[int, random.Random]:

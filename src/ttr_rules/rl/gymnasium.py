@@ -1,7 +1,10 @@
-"""A single-agent Gymnasium environment: the learner plays one seat against agents from
-:mod:`ttr_rules.agents` (issue 13).
+"""A single-agent Gymnasium environment: the learner plays one seat against opponents
+(issues 13 and 32).
 
-Importing this module registers ``ttr_rules/Europe-v0``:
+Every installed map has an id, ``ttr_rules/<Map>-v0`` (``ttr_rules/Europe-v0``,
+``ttr_rules/USA-v0``, a plugin map's name capitalised: :func:`~ttr_rules.rl.registration.env_id`),
+registered when this module is imported (``gymnasium.make("ttr_rules.rl.gymnasium:
+ttr_rules/USA-v0")`` imports it on demand):
 
 >>> import gymnasium
 >>> import ttr_rules.rl.gymnasium
@@ -9,20 +12,29 @@ Importing this module registers ``ttr_rules/Europe-v0``:
 >>> observation, info = env.reset(seed=1)
 >>> observation.shape == env.observation_space.shape, info["action_mask"].dtype
 (True, dtype('int8'))
+>>> bool((env.unwrapped.action_masks() == info["action_mask"]).all())
+True
 
-(``gymnasium.make("ttr_rules.rl.gymnasium:ttr_rules/Europe-v0")`` imports it on demand.)
-
-* The observation is :func:`~ttr_rules.rl.encode_observation` of the learner's view; the
-  action is an index of :class:`~ttr_rules.rl.ActionSpace`; ``info["action_mask"]`` (int8)
-  marks the legal ones, as gymnasium's ``Discrete.sample(mask)`` expects.
-* Between the learner's decisions the opponents act (each through its own view); one
-  ``step`` is one decision of the learner, so a multi-step turn takes several steps.
+* The observation is :func:`~ttr_rules.rl.encode_observation` of the learner's view, scaled
+  into [0, 1] (``observation="scaled"``, the default: the ``Box`` is ``[0, 1]``, see
+  :func:`~ttr_rules.rl.scale_observation`) or raw counts (``observation="raw"``); the
+  action is an index of :class:`~ttr_rules.rl.ActionSpace`.
+* The legal actions: :meth:`TicketToRideEnv.action_masks` (a bool array, the method
+  sb3-contrib's ``MaskablePPO`` looks for, found through any wrapper) and
+  ``info["action_mask"]`` (int8, as gymnasium's ``Discrete.sample(mask)`` expects). Once the
+  episode is over every action is marked: the vector environments' autoreset ignores that
+  action, and a masked policy never meets an empty mask.
+* Between the learner's decisions the opponents act; one ``step`` is one decision of the
+  learner, so a multi-step turn takes several steps.
 * The reward is 0 until the game ends, then ``reward="win"`` (+1 win, −1 loss, 0 when all
   tie) or ``reward="score"`` (the learner's score minus the mean of the others').
-* ``opponents``: one agent name (for every other seat) or a list with one name or
-  :class:`~ttr_rules.agents.Agent` per other seat, in seat order; named agents are made
-  afresh at every ``reset`` with seeds derived from the game's, so a seeded reset replays
-  exactly. ``seat`` is the learner's seat (default 0).
+* ``opponents``: one opponent for every other seat, or a list with one per other seat in seat
+  order. An opponent is an agent name of :mod:`ttr_rules.agents` (made afresh at every
+  ``reset`` with seeds derived from the game's, so a seeded reset replays exactly), an
+  :class:`~ttr_rules.agents.Agent`, or any callable ``(observation, mask) -> index`` given
+  its own seat's observation (in the env's form) and int8 mask: a frozen policy, for
+  self-play and leagues. :meth:`TicketToRideEnv.set_opponents` changes them for the next
+  ``reset`` (``vec_env.env_method("set_opponents", ...)``). ``seat`` is the learner's seat.
 * An illegal action (one the mask excludes) ends the episode with ``illegal_reward`` (−1) and
   ``info["illegal_action"] = True``, as PettingZoo's classic environments do; with
   ``illegal_reward=None`` it raises :class:`~ttr_rules.IllegalActionError` instead.
@@ -31,30 +43,59 @@ Importing this module registers ``ttr_rules/Europe-v0``:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsFloat, TypeAlias
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from ttr_rules import GameMap, IllegalActionError, Reason, Rules, apply_action, load_map, new_game
+from ttr_rules import (
+    GameMap,
+    GameState,
+    IllegalActionError,
+    Reason,
+    Rules,
+    apply_action,
+    load_map,
+    new_game,
+)
 from ttr_rules import observe as observe_view
 from ttr_rules.agents import Agent, make_agent
 
-from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
-from .observation import encode_state_observation, observation_layout
+from ._common import (
+    action_index,
+    check_reward,
+    game_seed,
+    render_modes,
+    render_state,
+    terminal_rewards,
+)
+from .observation import (
+    ObservationForm,
+    check_form,
+    encode_state_observation,
+    observation_bounds,
+    observation_layout,
+    scale_observation,
+)
+from .registration import env_id, register_envs
 from .space import ActionSpace
 
-__all__ = ["ENV_ID", "TicketToRideEnv"]
+__all__ = ["ENV_ID", "Opponent", "Policy", "TicketToRideEnv"]
 
 #: The registered id of the Europe environment.
-ENV_ID = "ttr_rules/Europe-v0"
+ENV_ID = env_id("europe")
+
+#: A policy: its seat's observation and int8 mask to an action index.
+Policy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.int8]], Any]
+#: What may sit in an opponent's seat.
+Opponent: TypeAlias = "str | Agent | Policy"
 
 
 class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
-    """One seat of a game against agents; see the module documentation."""
+    """One seat of a game against opponents; see the module documentation."""
 
     metadata: dict[str, Any] = {"render_modes": render_modes(), "render_fps": 1}  # noqa: RUF012
 
@@ -64,8 +105,9 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         players: int = 2,
         *,
         seat: int = 0,
-        opponents: str | Sequence[str | Agent] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         reward: str = "win",
+        observation: ObservationForm = "scaled",
         render_mode: str | None = None,
         rules: Rules | None = None,
         illegal_reward: float | None = -1.0,
@@ -75,45 +117,91 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.rules = rules if rules is not None else self.game_map.rules
         self.space = ActionSpace(self.game_map, players, rules=self.rules)
         self.players = players
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be from 0 to {players - 1}")
         self.seat = seat
-        chosen: list[str | Agent] = (
-            [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        )
-        if len(chosen) != players - 1:
-            raise ValueError(f"need {players - 1} opponents, got {len(chosen)}")
-        self.opponents: list[str | Agent] = chosen
+        self.opponents: list[Opponent] = []
+        self.set_opponents(opponents)
         self.reward_kind = check_reward(reward)
+        self.observation_form = check_form(observation)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+            modes = ", ".join(self.metadata["render_modes"])
+            raise ValueError(f"render_mode must be one of {modes}")
         self.render_mode = render_mode
-        layout = observation_layout(self.game_map, players, self.rules)
-        self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
+        self.layout = observation_layout(self.game_map, players, self.rules)
+        low, high = observation_bounds(self.layout, self.observation_form)
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.space.size)
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
-        self._agents: dict[int, Agent] = {}
+        self._agents: dict[int, Agent | Policy] = {}
         self._ended = False
+        self._all_actions = np.ones(self.space.size, dtype=bool)
 
-    def _make_agents(self, game: int) -> dict[int, Agent]:
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
+        """The opponents from the next ``reset`` on (see the module documentation)."""
+        others = self.players - 1
+        if isinstance(opponents, str | Agent) or callable(opponents):
+            chosen: list[Opponent] = [opponents] * others
+        else:
+            chosen = list(opponents)
+        if len(chosen) != others:
+            raise ValueError(
+                f"need {others} opponent{'s' if others != 1 else ''}, got {len(chosen)}"
+            )
+        for who in chosen:
+            if not (isinstance(who, str | Agent) or callable(who)):
+                raise TypeError(
+                    "an opponent is an agent name, an Agent or a callable "
+                    "(observation, mask) -> action index"
+                )
+        self.opponents = chosen
+
+    def _make_agents(self, game: int) -> dict[int, Agent | Policy]:
         others = [s for s in range(self.players) if s != self.seat]
-        agents: dict[int, Agent] = {}
+        agents: dict[int, Agent | Policy] = {}
         for i, (seat, who) in enumerate(zip(others, self.opponents, strict=True)):
             agents[seat] = make_agent(who, seed=game * 7919 + i) if isinstance(who, str) else who
         return agents
 
+    def _opponent_action(self, state: GameState) -> Any:
+        seat = state.current
+        agent = self._agents[seat]
+        if isinstance(agent, Agent):
+            return agent.act(observe_view(state, seat))
+        mask = self.space.mask(state).view(np.int8)
+        index = agent(self._encode(state, seat), mask)
+        if isinstance(index, bool) or not isinstance(index, int | np.integer):
+            raise TypeError(f"the opponent in seat {seat} returned no action index")
+        if not 0 <= int(index) < self.space.size:
+            raise ValueError(
+                f"the opponent in seat {seat} chose {int(index)}, outside the action space "
+                f"0 to {self.space.size - 1}"
+            )
+        # apply_action refuses an index the mask excludes, with its reason
+        return self.space.action(int(index), state)
+
     def _play_opponents(self) -> None:
         state = self.state
         while not state.is_terminal and state.current != self.seat:
-            agent = self._agents[state.current]
-            state = apply_action(state, agent.act(observe_view(state, state.current)))
+            state = apply_action(state, self._opponent_action(state))
         self.state = state
 
+    def _encode(self, state: GameState, seat: int) -> NDArray[np.float32]:
+        raw = encode_state_observation(state, seat)
+        return scale_observation(raw, self.layout) if self.observation_form == "scaled" else raw
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal actions as a bool array (every action once the episode is
+        over): what sb3-contrib's ``MaskablePPO`` asks for."""
+        if self._ended or self.state.is_terminal:
+            return self._all_actions.copy()
+        return self.space.mask(self.state).copy()
+
     def _observation(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        state = self.state
-        mask = self.space.mask(state).view(np.int8)
-        return encode_state_observation(state, self.seat), {"action_mask": mask}
+        return self._encode(self.state, self.seat), {
+            "action_mask": self.action_masks().view(np.int8)
+        }
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -137,7 +225,7 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         state = self.state
         if state.is_terminal or self._ended:
             raise IllegalActionError(Reason.GAME_OVER, None, "the episode is over: call reset()")
-        index = int(action)
+        index = action_index(action)
         if self.illegal_reward is not None and not (
             0 <= index < self.space.size and self.space.mask(state)[index]
         ):
@@ -160,4 +248,4 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         return render_state(self.state, self.render_mode, self.seat)
 
 
-gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:TicketToRideEnv", kwargs={"map": "europe"})
+register_envs()

@@ -16,6 +16,8 @@ environments (chess, connect four).
 * Rewards come at the end only: ``reward="win"`` (default) gives +1 to each winner and −1 to
   the others (0 to everyone when all tie); ``reward="score"`` gives each player's final score
   minus the mean of the others'.
+* ``observation="scaled"`` divides every entry by its bound, into [0, 1]
+  (:func:`~ttr_rules.rl.scale_observation`); the default ``"raw"`` keeps the counts.
 * ``reset(seed=s)`` deals ``new_game(map, players, seed=s)``; ``reset()`` draws the next seed.
 * ``render_mode``: ``"ansi"`` (text), ``"svg"`` (an SVG document) or ``"rgb_array"``
   (rasterised with cairosvg).
@@ -51,8 +53,22 @@ from ttr_rules import (
     new_game,
 )
 
-from ._common import check_reward, game_seed, render_modes, render_state, terminal_rewards
-from .observation import observation_layout
+from ._common import (
+    action_index,
+    check_reward,
+    game_seed,
+    render_modes,
+    render_state,
+    terminal_rewards,
+)
+from .encoding import encoder_of
+from .observation import (
+    ObservationForm,
+    check_form,
+    observation_bounds,
+    observation_layout,
+    scale_observation,
+)
 from .space import INT8, ActionSpace
 
 __all__ = ["env", "raw_env"]
@@ -69,10 +85,19 @@ def env(
     *,
     rules: Rules | None = None,
     illegal_reward: float = -1.0,
+    observation: ObservationForm = "raw",
 ) -> raw_env:
     """The environment as PettingZoo's classic ``env()`` functions return it (see the module
     documentation)."""
-    return raw_env(map, players, render_mode, reward, rules=rules, illegal_reward=illegal_reward)
+    return raw_env(
+        map,
+        players,
+        render_mode,
+        reward,
+        rules=rules,
+        illegal_reward=illegal_reward,
+        observation=observation,
+    )
 
 
 class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
@@ -94,6 +119,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         *,
         rules: Rules | None = None,
         illegal_reward: float | None = None,
+        observation: ObservationForm = "raw",
     ) -> None:
         super().__init__()
         self.illegal_reward = illegal_reward
@@ -104,14 +130,16 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise ValueError(f"render_mode must be one of {modes}")
         self.render_mode = render_mode
         self.reward_kind = check_reward(reward)
+        self.observation_form = check_form(observation)
         self.space = ActionSpace(self.game_map, players, rules=self.rules)
-        layout = observation_layout(self.game_map, players, self.rules)
+        self.layout = layout = observation_layout(self.game_map, players, self.rules)
+        low, high = observation_bounds(layout, self.observation_form)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seats = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
+                    "observation": spaces.Box(low, high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.space.size,), dtype=np.int8),
                 }
             )
@@ -124,7 +152,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         #: The action of each index that needs no state (None for the ticket keeps).
         self._fixed = self.space._fixed
         #: The encoder, and the board it keeps every seat's observation of the state on.
-        self._encoder = layout._encoder
+        self._encoder = encoder_of(layout)
         self._board = self._encoder.board()
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
@@ -176,10 +204,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             # changes nothing.
             mask = self._mask = np.frombuffer(self.space._state_bytes(state), INT8)
             self._mask_of = state
-        return {
-            "observation": self._board.encode(state, seat),
-            "action_mask": mask,
-        }
+        vector = self._board.encode(state, seat)
+        if self.observation_form == "scaled":
+            vector = scale_observation(vector, self.layout)
+        return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play action index ``action`` for the agent to act (None once it is done)."""
@@ -191,7 +219,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is accepted only once the game is over")
-        index = int(action)
+        index = action_index(action)
         try:
             if index < 0:
                 raise IndexError

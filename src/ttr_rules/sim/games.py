@@ -36,6 +36,7 @@ from .. import (
     observe,
     winners,
 )
+from ..records import with_result
 
 __all__ = [
     "AgentSpec",
@@ -308,7 +309,7 @@ def play_spec(spec: GameSpec) -> GameResult:
         tickets=tickets,
         completed=_completed(state, scores),
         tunnels=TunnelCounts(attempts, attempts - paid - declined, paid, declined, extra),
-        record=_record(start, actions) if spec.record else None,
+        record=_record(start, actions, state) if spec.record else None,
         seconds=time.perf_counter() - began,
     )
 
@@ -344,10 +345,11 @@ def _completed(state: GameState, scores: Sequence[PlayerScore]) -> tuple[tuple[i
     return tuple(result)
 
 
-def _record(start: GameState, actions: Sequence[Action]) -> GameRecord:
-    """The game's record, built from what was played (no replay needed)."""
+def _record(start: GameState, actions: Sequence[Action], end: GameState) -> GameRecord:
+    """The game's record, built from what was played (no replay needed), with its result
+    when the game is over."""
     game_map = start.map
-    return GameRecord(
+    record = GameRecord(
         map=game_map.name,
         players=start.num_players,
         seed=start.seed,
@@ -357,3 +359,4 @@ def _record(start: GameState, actions: Sequence[Action]) -> GameRecord:
         map_digest=game_map.digest,
         map_version=game_map.version,
     )
+    return with_result(record, end)

@@ -26,7 +26,14 @@ from .. import write_record
 from .games import GameResult, GameSpec, play_spec
 from .interrupts import uninterrupted
 
-__all__ = ["BACKENDS", "Backend", "play_batch", "run_games"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "check_ray_address",
+    "play_batch",
+    "record_name",
+    "run_games",
+]
 
 Backend = Literal["serial", "process", "ray"]
 
@@ -52,6 +59,7 @@ def run_games(
     ray_address: str | None = None,
     batch_size: int | None = None,
     records_dir: str | os.PathLike[str] | None = None,
+    overwrite: bool = True,
     ordered: bool = True,
 ) -> Generator[GameResult, None, None]:
     """Play every game of ``specs`` and yield its :class:`GameResult` as it finishes.
@@ -63,7 +71,8 @@ def run_games(
     initialized. ``batch_size`` games go to a worker at once. With ``ordered`` (the default)
     results come in the order of ``specs``; otherwise as soon as each batch is done.
     ``records_dir``: every game's record is written there as ``game-<seed>.json`` (the specs
-    are played with ``record=True``).
+    are played with ``record=True``); with ``overwrite=False`` a record file that already
+    exists stops the run with :class:`FileExistsError` instead of being replaced.
 
     Use it as a generator and close it (or leave the ``for`` loop) to stop early; a
     :class:`KeyboardInterrupt` while waiting stops the workers and propagates.
@@ -91,7 +100,7 @@ def run_games(
         results = _process(batches, workers or os.cpu_count() or 1, ordered)
     else:
         results = _ray(batches, workers, ray_address, ordered)
-    return _written(results, directory)
+    return _written(results, directory, overwrite)
 
 
 def _with_record(spec: GameSpec) -> GameSpec:
@@ -106,13 +115,23 @@ def _batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
         yield batch
 
 
+def record_name(seed: int) -> str:
+    """The file name of the record of the game seeded ``seed`` in ``records_dir``.
+
+    >>> record_name(42)
+    'game-000042.json'
+    """
+    return f"game-{seed:06d}.json"
+
+
 def _written(
-    results: Iterator[GameResult], directory: Path | None
+    results: Iterator[GameResult], directory: Path | None, overwrite: bool
 ) -> Generator[GameResult, None, None]:
     try:
         for result in results:
             if directory is not None and result.record is not None:
-                write_record(directory / f"game-{result.seed:06d}.json", result.record)
+                path = directory / record_name(result.seed)
+                write_record(path, result.record, overwrite=overwrite)
             yield result
     finally:
         close = getattr(results, "close", None)
@@ -227,6 +246,8 @@ def _ray(
 
     started = False
     if not ray.is_initialized():
+        if address is not None:
+            check_ray_address(address)
         options: dict[str, Any] = {
             "include_dashboard": False,
             "log_to_driver": False,
@@ -262,6 +283,37 @@ def _ray(
     finally:
         if started:
             ray.shutdown()
+
+
+def check_ray_address(address: str, timeout: float = 10.0) -> None:
+    """Refuse at once a Ray address that cannot be a cluster: not ``auto``, ``host:port`` or
+    ``ray://host[:port]`` (:class:`ValueError`), or a ``host:port`` where nothing answers
+    within ``timeout`` seconds (:class:`ConnectionError`) — ``ray.init`` itself would retry
+    for minutes.
+
+    >>> check_ray_address("127.0.0.1:nine")
+    Traceback (most recent call last):
+    ...
+    ValueError: Ray address '127.0.0.1:nine': expected auto, host:port or ray://host:port
+    """
+    if address == "auto":
+        return
+    client = address.startswith("ray://")
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if client and not sep:
+        host, port = target, ""
+    elif not (sep and host and port.isdigit() and 0 < int(port) < 65536):
+        raise ValueError(f"Ray address {address!r}: expected auto, host:port or ray://host:port")
+    if not port:
+        return
+    import socket
+
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise ConnectionError(f"cannot reach the Ray cluster at {address}: {reason}") from None
 
 
 def _ray_next(ray: Any, pending: dict[Any, int]) -> tuple[int, list[GameResult]]:

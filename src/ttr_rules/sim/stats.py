@@ -238,7 +238,17 @@ class BalanceStats:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BalanceStats:
-        """The aggregate :meth:`to_dict` described."""
+        """The aggregate :meth:`to_dict` described. Raises :class:`ValueError` naming the
+        first problem of data of another shape, checked before anything is allocated (a
+        claimed player count is checked against the lists it comes with, and the rules'
+        limit of 10).
+
+        >>> BalanceStats.from_dict({"players": 10**9})
+        Traceback (most recent call last):
+        ...
+        ValueError: players: 1000000000 is not a player count (1 to 10)
+        """
+        _check_shape(data)
         players = int(data["players"])
         stats = cls(
             data["map"],
@@ -282,6 +292,57 @@ class BalanceStats:
 
     def __repr__(self) -> str:
         return f"<BalanceStats {self.map} {self.players} players {self.games} games>"
+
+
+#: The most players any rules allow (``Rules.max_players`` is at most 10, docs/errors.md).
+_MAX_PLAYERS = 10
+_COUNTS = ("games", "ties", "express_winner_won", "express_shared", "stations_used")
+_PER_SEAT = ("wins", "express", "stations_built", "score_sum", "score_sq", "agents", "scores")
+_PER_ROUTE = ("route_claims", "route_claims_by_winner")
+_PER_TICKET = ("ticket_kept", "ticket_completed")
+_TABLES = ("station_hist", "margin", "turns", "decisions", "terminations", "tunnels", "parts")
+
+
+def _check_shape(data: object) -> None:
+    """Raise ValueError for aggregates that :meth:`BalanceStats.to_dict` cannot have written."""
+    if not isinstance(data, Mapping):
+        raise ValueError("expected a JSON object")
+    players = data.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ValueError("players: expected an integer")
+    if not 1 <= players <= _MAX_PLAYERS:
+        raise ValueError(f"players: {players} is not a player count (1 to {_MAX_PLAYERS})")
+    missing = [
+        k
+        for k in ("map", "players", *_COUNTS, *_PER_SEAT, *_PER_ROUTE, *_PER_TICKET, *_TABLES)
+        if k not in data
+    ]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    if not isinstance(data["map"], str):
+        raise ValueError("map: expected a map name")
+    for name in _COUNTS:
+        if not isinstance(data[name], int) or data[name] < 0:
+            raise ValueError(f"{name}: expected a count (an integer >= 0)")
+    sizes = {name: players for name in _PER_SEAT}
+    sizes.update(dict.fromkeys(_PER_ROUTE, _length(data, _PER_ROUTE[0])))
+    sizes.update(dict.fromkeys(_PER_TICKET, _length(data, _PER_TICKET[0])))
+    for name, size in sizes.items():
+        if _length(data, name) != size:
+            raise ValueError(f"{name}: {_length(data, name)} entries, expected {size}")
+    for name in _TABLES:
+        if not isinstance(data[name], Mapping):
+            raise ValueError(f"{name}: expected a JSON object")
+    for name in _PARTS:
+        if _length(data["parts"], name) != players:
+            raise ValueError(f"parts.{name}: expected {players} entries")
+
+
+def _length(data: Mapping[str, Any], name: str) -> int:
+    value = data.get(name)
+    if not isinstance(value, list):
+        raise ValueError(f"{name}: expected a list")
+    return len(value)
 
 
 _IDENTITY = ("map", "players", "agents")

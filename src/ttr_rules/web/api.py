@@ -6,6 +6,7 @@ Built with FastAPI (the OpenAPI description is served at ``/api/openapi.json`` a
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -37,6 +38,7 @@ from .games import (
     StoreFullError,
     agent_names,
 )
+from .hints import seat_hints
 from .labels import describe_legal_actions
 
 __all__ = ["MAX_BODY_BYTES", "ApiError", "create_app"]
@@ -254,6 +256,45 @@ def _static(name: str) -> bytes:
     return files("ttr_rules.web").joinpath("static", name).read_bytes()
 
 
+#: Swagger UI's files that /api/docs needs, with their media types.
+_DOCS_ASSETS = {
+    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+    "swagger-ui.css": "text/css; charset=utf-8",
+    "favicon-32x32.png": "image/png",
+}
+
+
+def _install_docs(app: FastAPI) -> None:
+    """``/api/docs``: Swagger UI 5 from the swagger-ui-py package (the ``web`` extra), so the
+    page works without reaching any other host; without that package there is no
+    ``/api/docs`` (the schema stays at ``/api/openapi.json``)."""
+    if importlib.util.find_spec("swagger_ui") is None:
+        return
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    assets = files("swagger_ui").joinpath("static")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def docs() -> Response:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json",
+            title="ttr-rules web API",
+            swagger_js_url="/api/docs/assets/swagger-ui-bundle.js",
+            swagger_css_url="/api/docs/assets/swagger-ui.css",
+            swagger_favicon_url="/api/docs/assets/favicon-32x32.png",
+        )
+
+    @app.get("/api/docs/assets/{name}", include_in_schema=False)
+    def docs_asset(name: str) -> Response:
+        if name not in _DOCS_ASSETS:
+            raise ApiError(404, "not_found", f"no documentation file {name!r}")
+        return Response(
+            assets.joinpath(name).read_bytes(),
+            media_type=_DOCS_ASSETS[name],
+            headers={"Cache-Control": "public, max-age=86400"},
+        )
+
+
 def _view_response(game: Game, seat: int | None) -> Response:
     return Response(
         to_json(game.view(seat)), media_type=_JSON, headers={"Cache-Control": "no-store"}
@@ -294,7 +335,7 @@ def create_app(
         "only its own view. Authenticate a seat with `Authorization: Bearer TOKEN`.",
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served below from the package's own copy of Swagger UI
         redoc_url=None,
     )
     app.state.store = store
@@ -314,6 +355,8 @@ def create_app(
         if name not in _STATIC:
             raise ApiError(404, "not_found", f"no static file {name!r}")
         return Response(_static(name), media_type=_STATIC[name])
+
+    _install_docs(app)
 
     # ----------------------------------------------------------------- catalogue
 
@@ -396,6 +439,10 @@ def create_app(
             return []
         return describe_legal_actions(state)
 
+    @app.get("/api/games/{game_id}/hint", summary="What a good player would do now, and why")
+    def hint(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
+        return [] if game.over else seat_hints(game.state, seat)
+
     @app.get("/api/games/{game_id}/tickets", summary="Your tickets, with cities and progress")
     def tickets(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
         return game.tickets(seat)
@@ -426,12 +473,16 @@ def create_app(
 
     @app.get("/api/games/{game_id}/board.svg", summary="The board as your seat sees it (SVG)")
     def board(
-        game: GameDep, seat: SeatDep, legend: bool = True, size: int = Query(900, ge=200, le=4000)
+        game: GameDep,
+        seat: SeatDep,
+        legend: bool = True,
+        size: int = Query(900, ge=200, le=4000),
+        symbols: bool = Query(False, description="draw the card symbols (colour-blind mode)"),
     ) -> Response:
         from ..render import svg
 
         return Response(
-            svg(game.view(seat), size=size, legend=legend),
+            svg(game.view(seat), size=size, legend=legend, symbols=symbols),
             media_type="image/svg+xml",
             headers={"Cache-Control": "no-store"},
         )

@@ -1,7 +1,11 @@
 // The ttr-rules web page: a client of the JSON API (see docs/web.md). No build step.
 "use strict";
 
-const PLAYER_COLORS = ["#e53935", "#1e63d6", "#2e9d3a", "#f6c400", "#222222", "#8e44ad", "#00897b", "#6d4c41"];
+// The board's player colours (ttr_rules.render.PLAYER_COLORS): none of them is a card colour.
+const PLAYER_COLORS = ["#00b3c7", "#8b4513", "#ff4fa0", "#9acd32", "#4b4f9e", "#7a0f2e", "#006064", "#d4a373"];
+// The card symbols of the colour-blind mode (ttr_rules.render.CARD_SYMBOLS).
+const CARD_SYMBOLS = { purple: "◆", white: "○", blue: "▲", yellow: "★", orange: "●", black: "■", red: "♥", green: "♣", locomotive: "✦" };
+const symbolsOn = () => localStorage.getItem("ttr-web:symbols") === "1";
 const CARD_ORDER = ["purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive"];
 
 const $ = (id) => document.getElementById(id);
@@ -92,10 +96,24 @@ async function showLobby() {
   list.replaceChildren(...games.slice().reverse().map((g) => {
     const seats = g.seats.map((s) => s.agent || "human").join(" vs ");
     const state = g.over ? "finished" : `turn ${g.turn + 1}`;
-    return el("li", {}, el("span", { text: `${g.map}: ${seats} — ${state}` }),
+    const open = g.open_seats !== undefined ? g.open_seats : g.seats.filter((s) => !s.agent).length;
+    const facts = `game ${g.id} · ${age(g.created)} · ${open === 0 ? "no open seats" : open === 1 ? "1 open seat" : `${open} open seats`}`;
+    return el("li", {}, el("span", {}, el("strong", { text: `${g.map}: ${seats} — ${state}` }), el("br"),
+      el("small", { class: "game-facts", text: facts })),
       el("a", { href: `#game/${g.id}`, text: localStorage.getItem(`ttr-web:${g.id}`) ? "Play" : "Watch" }));
   }));
   if (!games.length) list.append(el("li", { text: "No games yet." }));
+}
+
+function age(created) {
+  // How long ago a game was created, in words ("started 5 minutes ago").
+  const seconds = Math.max(0, Date.now() / 1000 - Number(created || 0));
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+  for (const [name, size] of units) {
+    const n = Math.floor(seconds / size);
+    if (n >= 1) return `started ${n} ${name}${n === 1 ? "" : "s"} ago`;
+  }
+  return "started just now";
 }
 
 function renderSeatChoices() {
@@ -138,7 +156,7 @@ async function createGame(event) {
 // ------------------------------------------------------------------ game
 
 async function openGame(id, token) {
-  G.id = id; G.token = token; G.steps = []; G.seq = 0; G.scoresShown = false; G.selectedRoute = null;
+  G.id = id; G.token = token; G.steps = []; G.seq = 0; G.scoresShown = false; G.selectedRoute = null; G.totals = null;
   $("lobby").hidden = true;
   $("game").hidden = false;
   $("scores").hidden = true;
@@ -244,7 +262,7 @@ async function refresh() {
     const [legal, tickets, board, view] = await Promise.all([
       mine ? api(`/api/games/${G.id}/legal`) : Promise.resolve([]),
       mine ? api(`/api/games/${G.id}/tickets`) : Promise.resolve([]),
-      fetch(`/api/games/${G.id}/board.svg?legend=false`, { headers: authHeaders() }).then((r) => r.text()),
+      fetch(`/api/games/${G.id}/board.svg?legend=false${symbolsOn() ? "&symbols=true" : ""}`, { headers: authHeaders() }).then((r) => r.text()),
       api(`/api/games/${G.id}`),
     ]);
     if (ticket !== G.refreshing) return;  // a newer refresh is under way
@@ -255,6 +273,7 @@ async function refresh() {
     const ours = G.seat !== null && G.seat !== undefined && view.phase !== "game over" && view.current === G.seat;
     if (mine && ours !== legal.length > 0) { setTimeout(refresh, 200); return; }
     G.legal = legal; G.tickets = tickets; G.view = view;
+    clearHints();
     renderAll(board);
     if (view.phase === "game over") await showScores();
   } catch (err) {
@@ -296,6 +315,7 @@ function card(color, { count = null, tag = "div", onclick = null, playable = fal
   if (tag === "button") { attrs.type = "button"; attrs.disabled = !onclick; if (onclick) attrs.onclick = onclick; }
   const node = el(tag, attrs);
   if (count !== null) node.append(el("span", { class: "count", text: String(count) }));
+  if (color && symbolsOn()) node.append(el("span", { class: "symbol", text: CARD_SYMBOLS[color] }));
   node.append(el("span", { text: color === "locomotive" ? "loco" : (color || "—") }));
   return node;
 }
@@ -355,6 +375,86 @@ function renderBoard(svgText) {
     node.classList.add("buildable");
     node.addEventListener("click", () => { $("station-city").value = node.dataset.city; renderStationPayments(); });
   }
+  board.classList.toggle("choosing", claims.length > 0);
+  markTunnel(board);
+  markLastMoves(board);
+  drawTickets(board);
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function cityPoint(board, name) {
+  const circle = board.querySelector(`g.city[data-city="${CSS.escape(name)}"] circle`);
+  return circle ? [Number(circle.getAttribute("cx")), Number(circle.getAttribute("cy"))] : null;
+}
+
+function ticketState(t) {
+  if (t.completed) return "done";
+  return G.view.phase === "game over" ? "failed" : "open";
+}
+
+function drawTickets(board) {
+  // Your kept tickets (open, done, or failed at the end) and, while you choose, the offered
+  // ones: a dashed line between the two cities, drawn under the cities and taking no clicks.
+  const cities = board.querySelector("#cities");
+  if (!cities) return;
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("id", "page-tickets");
+  layer.setAttribute("pointer-events", "none");
+  const me = G.seat !== null && G.seat !== undefined ? G.view.seats[G.seat] : null;
+  const offered = new Set(me && me.offered ? me.offered : []);
+  const shown = G.tickets.filter((t) => t.kept || offered.has(t.id));
+  for (const t of shown) {
+    const a = cityPoint(board, t.a); const b = cityPoint(board, t.b);
+    if (!a || !b) continue;
+    const line = document.createElementNS(SVG_NS, "line");
+    const state = t.kept ? ticketState(t) : "offered";
+    for (const [k, v] of Object.entries({ x1: a[0], y1: a[1], x2: b[0], y2: b[1] })) line.setAttribute(k, v);
+    line.setAttribute("class", `page-ticket ticket-${state}`);
+    line.dataset.ticket = t.id;
+    layer.append(line);
+    for (const p of [a, b]) {
+      const ring = document.createElementNS(SVG_NS, "circle");
+      for (const [k, v] of Object.entries({ cx: p[0], cy: p[1], r: 11 })) ring.setAttribute(k, v);
+      ring.setAttribute("class", `page-ticket-end ticket-${state}`);
+      layer.append(ring);
+    }
+  }
+  cities.parentNode.insertBefore(layer, cities);
+}
+
+function markTunnel(board) {
+  const t = G.view.tunnel;
+  if (!t) return;
+  const node = board.querySelector(`g.route[data-route="${t.route}"]`);
+  if (node) node.classList.add("tunnel-pending");
+}
+
+function lastSteps() {
+  // Each other player's latest step, in seat order.
+  const latest = new Map();
+  for (const step of G.steps) if (step.player !== null && step.player !== undefined) latest.set(step.player, step);
+  return [...latest.entries()].filter(([seat]) => seat !== G.seat).sort((x, y) => x[0] - y[0]).map(([, step]) => step);
+}
+
+function markLastMoves(board) {
+  const line = $("last-moves");
+  const steps = lastSteps();
+  line.replaceChildren(el("strong", { text: "Last moves: " }),
+    ...(steps.length ? steps.map((step, i) => el("span", { class: "last-move-item" },
+      el("span", { class: "swatch", style: `background:${PLAYER_COLORS[step.player % PLAYER_COLORS.length]}` }),
+      `${describeStep(step)}${i < steps.length - 1 ? " · " : ""}`)) : [el("span", { text: "none yet" })]));
+  for (const step of steps) {
+    for (const e of step.events) {
+      if (e.type === "route_claimed" || e.type === "tunnel_declined" || e.type === "tunnel_revealed") {
+        const node = board.querySelector(`g.route[data-route="${e.route}"]`);
+        if (node) node.classList.add("last-move");
+      } else if (e.type === "station_built") {
+        const node = board.querySelector(`g.city[data-city="${CSS.escape(e.city)}"]`);
+        if (node) node.classList.add("last-move");
+      }
+    }
+  }
 }
 
 function openRouteMenu(routeId, event) {
@@ -378,15 +478,20 @@ function closeMenu() {
 
 function renderPlayers() {
   const v = G.view;
-  const rows = [el("tr", {}, ...["Player", "Trains", "Cards", "Tickets", "Stations", "Points"].map((h) => el("th", { text: h })))];
+  const over = v.phase === "game over";
+  const totals = G.totals || {};
+  // At the end the hand sizes no longer matter: the final scores take their place.
+  const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", "Stations left", "Route points", ...(over ? ["Final score"] : [])];
+  const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   v.seats.forEach((s, seat) => {
     rows.push(el("tr", { class: seat === v.current && v.phase !== "game over" ? "current" : "" },
       el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat % PLAYER_COLORS.length]}` }), playerName(seat)),
       el("td", { text: String(s.trains) }),
-      el("td", { text: String(s.hand_size) }),
+      ...(over ? [] : [el("td", { text: String(s.hand_size) })]),
       el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
       el("td", { text: String(v.rules.stations_per_player - s.stations.length) }),
-      el("td", { text: String(s.route_points) })));
+      el("td", { text: String(s.route_points) }),
+      ...(over ? [el("td", { class: "total", text: totals[seat] !== undefined ? String(totals[seat]) : "…" })] : [])));
   });
   $("player-table").replaceChildren(...rows);
 }
@@ -432,8 +537,15 @@ function renderTunnel(myTurn) {
   if (!t) { box.hidden = true; box.replaceChildren(); return; }
   const route = G.map.routes[t.route];
   const options = [...byType("pay_tunnel"), ...byType("decline_tunnel")];
+  const colour = t.color === "locomotive" ? "locomotive" : t.color;
+  const owed = t.owed === 0 ? "nothing more: the revealed cards match none of yours"
+    : `${t.owed} more ${colour} card${t.owed === 1 ? "" : "s"}${colour === "locomotive" ? "" : " (or locomotives)"}`;
+  const mineNow = myTurn && G.seat === G.view.current;
+  const pays = byType("pay_tunnel");
+  const verdict = !mineNow ? "" : t.owed === 0 ? " Confirm to claim it."
+    : pays.length ? " Your hand can pay." : " Your hand cannot pay: you can only give up.";
   box.replaceChildren(
-    el("div", { text: `Tunnel ${route.a} – ${route.b}: revealed cards ask for ${t.owed} more.` }),
+    el("div", { class: "tunnel-text", text: `Tunnel ${route.a} – ${route.b}: the revealed cards ask for ${owed}.${verdict}` }),
     el("div", { class: "cards" }, ...t.revealed.map((c) => card(c))),
     ...(myTurn ? options.map((a) => el("button", { type: "button", class: "tunnel-option", onclick: () => play(a.action), text: a.label })) : []));
   box.hidden = false;
@@ -495,9 +607,9 @@ function renderTickets() {
   if (!mine) return;
   const kept = G.tickets.filter((t) => t.kept);
   $("my-tickets").replaceChildren(...(kept.length ? kept.map((t) =>
-    el("li", { class: `${t.completed ? "done" : ""}${t.long ? " long" : ""}` },
+    el("li", { class: `${ticketState(t)}${t.long ? " long" : ""}` },
       el("span", { text: `${t.a} – ${t.b}` }),
-      el("span", { class: "state", text: t.completed ? "✓ connected" : "open" }),
+      el("span", { class: "state", text: { done: "✓ completed", failed: "✗ failed", open: "open" }[ticketState(t)] }),
       el("span", { class: "pts", text: String(t.points) }))) : [el("li", { class: "hint", text: "No tickets kept yet." })]));
 }
 
@@ -532,7 +644,7 @@ function describeStep(step) {
       case "deck_reshuffled": parts.push(`the discard pile was reshuffled (${e.cards} cards)`); break;
       case "final_round_started": parts.push(`${playerName(e.player)} has ${e.trains} trains left: final round!`); break;
       case "passed": parts.push(`${who} passed`); break;
-      case "game_over": parts.push(`game over (${e.reason})`); break;
+      case "game_over": parts.push(`game over: ${e.reason === "all passed" ? "every player passed in one round" : "the final round is played"}`); break;
       default: break;
     }
   }
@@ -545,7 +657,9 @@ async function showScores() {
   if (G.scoresShown) return;
   G.scoresShown = true;
   const result = await api(`/api/games/${G.id}/scores`);
-  const head = ["Player", "Routes", "Tickets", "Done / failed", "Stations", "Longest", "European Express", "Total"];
+  G.totals = Object.fromEntries(result.scores.map((s) => [s.player, s.total]));
+  renderPlayers();
+  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", "Station bonus", "Longest path", "Longest-path bonus", "Final score"];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   const sorted = result.scores.slice().sort((a, b) => b.total - a.total);
   for (const s of sorted) {
@@ -567,6 +681,42 @@ async function showScores() {
   $("scores").hidden = false;
 }
 
+// ------------------------------------------------------------------ hints
+
+// What a good player would do now (GET /hint, the seat's view only); a click on a
+// suggestion plays it. The list belongs to one position: any redraw clears it.
+async function showHints() {
+  const list = $("hints");
+  const asked = G.posted;
+  $("hint-button").disabled = true;
+  list.hidden = false;
+  list.replaceChildren(el("li", { text: "Thinking…" }));
+  try {
+    const hints = await api(`/api/games/${G.id}/hint`);
+    if (asked !== G.posted) return;
+    list.replaceChildren(...(hints.length ? hints.map(hintItem) : [el("li", { text: "No hint: it is not your turn." })]));
+  } catch (err) {
+    list.hidden = true;
+    toast(err.message);
+  } finally {
+    $("hint-button").disabled = false;
+  }
+}
+
+function hintItem(hint) {
+  const item = el("li", {});
+  const button = el("button", { type: "button", class: "hint-action", onclick: () => play(hint.action), text: hint.action });
+  const score = `${hint.score >= 0 ? "+" : ""}${hint.score.toFixed(1)}`;
+  const why = `${hint.reason} (expected margin ${score})${hint.risk ? `; risk: ${hint.risk}` : ""}`;
+  item.append(button, el("span", { class: "hint-reason", text: why }));
+  return item;
+}
+
+function clearHints() {
+  $("hints").hidden = true;
+  $("hints").replaceChildren();
+}
+
 // ------------------------------------------------------------------ start
 
 window.addEventListener("DOMContentLoaded", () => {
@@ -574,6 +724,12 @@ window.addEventListener("DOMContentLoaded", () => {
   $("players-select").addEventListener("change", renderSeatChoices);
   $("station-city").addEventListener("change", renderStationPayments);
   $("close-scores").addEventListener("click", () => { $("scores").hidden = true; });
+  $("hint-button").addEventListener("click", showHints);
+  $("colour-blind").checked = symbolsOn();
+  $("colour-blind").addEventListener("change", (e) => {
+    localStorage.setItem("ttr-web:symbols", e.target.checked ? "1" : "0");
+    if (G.id && !$("game").hidden) refresh();
+  });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
   window.addEventListener("hashchange", route);
   route();

@@ -1,0 +1,473 @@
+"""The front-end kit: what every front end shows a seat, computed from that seat's view.
+
+One home for the words and structures a terminal game, a web page or a remote client needs:
+
+- :func:`action_label` and :func:`payment_label`: an action in words, consistent with the
+  notation (face-up slots numbered as ``draw faceup SLOT`` numbers them, the two tracks of a
+  double route told apart as ``#1`` and ``#2`` are);
+- :func:`group_actions`: the legal actions grouped by kind, then by route or city, then by
+  payment, with the cost and whether the seat can pay;
+- :func:`ticket_status`: each ticket of a seat, done or how far it is connected, and the routes
+  still missing;
+- :func:`planning_graph`: the board as still open to a seat (double-route rule included), as a
+  :mod:`networkx` multigraph;
+- :func:`cards_needed`: the cards the missing routes of a seat's open tickets still ask for.
+
+Everything takes a :class:`~ttr_rules.PlayerView`, so a client holding only its view (for
+instance from ``ttr serve``) computes the same as the host.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import pairwise
+
+import networkx as nx
+from attrs import frozen
+
+from .actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from .cards import Color
+from .maps.model import GameMap, Route, Ticket
+from .notation import format_action
+from .views import PlayerView, view_legal_actions
+from .words import counted
+
+__all__ = [
+    "ActionGroup",
+    "Choice",
+    "Target",
+    "TicketStatus",
+    "action_label",
+    "cards_needed",
+    "group_actions",
+    "payment_label",
+    "planning_graph",
+    "route_label",
+    "ticket_status",
+]
+
+
+def _card_words(count: int, color: Color) -> str:
+    name = "locomotive" if color is Color.LOCOMOTIVE else color.value
+    return counted(count, name) if color is Color.LOCOMOTIVE else f"{count} {name}"
+
+
+def payment_label(color: Color, locomotives: int, total: int) -> str:
+    """``3 black + 1 locomotive``, ``2 locomotives``, ``4 red``: the cards of a payment.
+
+    >>> from ttr_rules import Color
+    >>> payment_label(Color.BLACK, 1, 4)
+    '3 black + 1 locomotive'
+    >>> payment_label(Color.LOCOMOTIVE, 2, 2), payment_label(Color.RED, 0, 4)
+    ('2 locomotives', '4 red')
+    """
+    if color is Color.LOCOMOTIVE or locomotives >= total:
+        return _card_words(total, Color.LOCOMOTIVE)
+    words = _card_words(total - locomotives, color)
+    return f"{words} + {_card_words(locomotives, Color.LOCOMOTIVE)}" if locomotives else words
+
+
+def route_label(game_map: GameMap, route: int) -> str:
+    """A route in words: its cities, its track of a double route as the notation numbers it
+    (``#1``, ``#2``), colour, length and kind.
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> [route_label(europe, r.id) for r in europe.route_between("Berlin", "Frankfurt")]
+    ['Berlin – Frankfurt #1, black, 3', 'Berlin – Frankfurt #2, red, 3']
+    >>> [route_label(europe, r.id) for r in europe.route_between("London", "Amsterdam")]
+    ['Amsterdam – London, gray, 2, ferry (2 locomotives)']
+    """
+    r = game_map.routes[route]
+    track = ""
+    if r.double_of is not None:
+        tracks = sorted(t.id for t in game_map.route_between(r.a, r.b))
+        track = f" #{tracks.index(r.id) + 1}"
+    colour = "gray" if r.color is None else r.color.value
+    kind = ", tunnel" if r.tunnel else ""
+    if r.is_ferry:
+        kind += f", ferry ({counted(r.ferry_locomotives, 'locomotive')})"
+    return f"{r.a} – {r.b}{track}, {colour}, {r.length}{kind}"
+
+
+def _ticket_words(ticket: Ticket) -> str:
+    return f"{ticket.a} – {ticket.b} ({counted(ticket.points, 'point')})"
+
+
+def action_label(action: Action, view: PlayerView) -> str:
+    """A legal ``action`` of the seat to act in ``view``, in words, for buttons and menus.
+
+    >>> from ttr_rules import DrawBlind, DrawFaceUp, KeepTickets, new_game, observe
+    >>> view = observe(new_game("europe", 2, seed=1), 0)
+    >>> action_label(DrawBlind(), view), action_label(DrawFaceUp(0), view)
+    ('Draw a card from the deck', 'Take the face-up purple card (slot 0)')
+    >>> action_label(KeepTickets(view.seats[0].offered[:2]), view)
+    'Keep Cadiz – Stockholm (21 points), Smolensk – Rostov (8 points)'
+    """
+    game_map = view.map
+    if isinstance(action, DrawFaceUp):
+        card = view.face_up[action.slot]
+        name = card.value if card is not None else "empty"
+        return f"Take the face-up {name} card (slot {action.slot})"
+    if isinstance(action, DrawBlind):
+        return "Draw a card from the deck"
+    if isinstance(action, ClaimRoute):
+        route = game_map.routes[action.route]
+        pay = payment_label(action.color, action.locomotives, route.length)
+        return f"Claim {route_label(game_map, action.route)} with {pay}"
+    if isinstance(action, PayTunnel):
+        tunnel = view.tunnel
+        owed = tunnel.owed if tunnel is not None else action.locomotives
+        colour = tunnel.color if tunnel is not None else Color.LOCOMOTIVE
+        return f"Pay the tunnel's extra {payment_label(colour, action.locomotives, owed)}"
+    if isinstance(action, DeclineTunnel):
+        return "Give up the tunnel (take the cards back)"
+    if isinstance(action, DrawTickets):
+        return f"Draw {counted(view.rules.tickets_drawn, 'destination ticket')}"
+    if isinstance(action, KeepTickets):
+        offered = view.seats[view.current].offered or ()
+        order = sorted(action.tickets, key=lambda t: offered.index(t) if t in offered else t)
+        kept = (_ticket_words(game_map.tickets[t]) for t in order)
+        return "Keep " + ", ".join(kept)
+    if isinstance(action, BuildStation):
+        pay = payment_label(action.color, action.locomotives, _station_cost(view))
+        return f"Build a station in {action.city} with {pay}"
+    if isinstance(action, Pass):
+        return "Pass (nothing else is possible)"
+    return format_action(action, game_map)
+
+
+def _station_cost(view: PlayerView) -> int:
+    return len(view.seats[view.current].stations) + 1
+
+
+# --------------------------------------------------------------------------- grouping
+
+
+@frozen
+class Choice:
+    """One legal action: its notation and its label (the payment's words for claims and
+    stations)."""
+
+    action: Action
+    notation: str
+    label: str
+
+
+@frozen
+class Target:
+    """What an action is aimed at: a route (``route`` set), a city (``city`` set), or the action
+    itself for kinds without one. ``choices`` are the legal payments, the suggested one first;
+    empty when the seat cannot pay (``payable`` False)."""
+
+    label: str
+    cost: str
+    payable: bool
+    choices: tuple[Choice, ...]
+    route: int | None = None
+    city: str | None = None
+
+
+@frozen
+class ActionGroup:
+    """The targets of one kind of action: ``draw``, ``claim``, ``tickets``, ``station``,
+    ``keep``, ``tunnel`` or ``pass``."""
+
+    kind: str
+    heading: str
+    targets: tuple[Target, ...]
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The legal actions of the group, in display order."""
+        return tuple(c.action for t in self.targets for c in t.choices)
+
+
+#: The kinds, in display order: (kind, heading, action classes).
+KINDS: tuple[tuple[str, str, tuple[type, ...]], ...] = (
+    ("keep", "keep tickets", (KeepTickets,)),
+    ("tunnel", "finish the tunnel", (PayTunnel, DeclineTunnel)),
+    ("draw", "draw a card", (DrawFaceUp, DrawBlind)),
+    ("claim", "claim a route", (ClaimRoute,)),
+    ("tickets", "draw tickets", (DrawTickets,)),
+    ("station", "build a station", (BuildStation,)),
+    ("pass", "pass", (Pass,)),
+)
+
+
+def group_actions(
+    view: PlayerView, actions: Sequence[Action] | None = None, *, unpayable: bool = False
+) -> tuple[ActionGroup, ...]:
+    """The legal actions of the seat to act (``actions``, by default
+    :func:`~ttr_rules.view_legal_actions`) grouped by kind, then route or city, then payment.
+
+    Payments come with the fewest locomotives first, then the colour the seat holds most of.
+    With ``unpayable``, the claim group also lists the routes still open to the seat that it
+    cannot pay for now (``payable`` False, no choices), after the payable ones.
+
+    >>> from ttr_rules import legal_actions, new_game, observe
+    >>> view = observe(new_game("europe", 2, seed=1), 0)
+    >>> [g.kind for g in group_actions(view)]
+    ['keep']
+    >>> from ttr_rules import KeepTickets, apply_action
+    >>> state = new_game("europe", 2, seed=1)
+    >>> for _ in range(2):
+    ...     state = apply_action(state, legal_actions(state)[0])
+    >>> groups = group_actions(observe(state, 0))
+    >>> [(g.kind, len(g.targets)) for g in groups]
+    [('draw', 6), ('claim', 51), ('tickets', 1), ('station', 47)]
+    >>> claim = groups[1].targets[0]
+    >>> claim.label, claim.cost, [c.label for c in claim.choices]
+    ('Amsterdam – Bruxelles, black, 1', '1 locomotive', ['1 locomotive'])
+    """
+    legal = view_legal_actions(view) if actions is None else tuple(actions)
+    groups = []
+    for kind, heading, classes in KINDS:
+        of_kind = [a for a in legal if isinstance(a, classes)]
+        if kind == "claim" and (of_kind or unpayable):
+            claims = [a for a in of_kind if isinstance(a, ClaimRoute)]
+            targets = _claim_targets(view, claims, unpayable)
+        elif kind == "station":
+            targets = _station_targets(view, [a for a in of_kind if isinstance(a, BuildStation)])
+        else:
+            targets = tuple(_single(view, a) for a in of_kind)
+        if targets:
+            groups.append(ActionGroup(kind, heading, targets))
+    return tuple(groups)
+
+
+def _single(view: PlayerView, action: Action) -> Target:
+    label = action_label(action, view)
+    return Target(label, "", True, (Choice(action, format_action(action, view.map), label),))
+
+
+def _preference(view: PlayerView) -> dict[Color, int]:
+    hand = view.seats[view.current].hand
+    return {} if hand is None else {c: hand[c] for c in Color}
+
+
+def _payments(
+    view: PlayerView, actions: Sequence[ClaimRoute | BuildStation], total: int
+) -> tuple[Choice, ...]:
+    held = _preference(view)
+    ordered = sorted(actions, key=lambda a: (a.locomotives, -held.get(a.color, 0)))
+    return tuple(
+        Choice(a, format_action(a, view.map), payment_label(a.color, a.locomotives, total))
+        for a in ordered
+    )
+
+
+def _claim_targets(
+    view: PlayerView, claims: Sequence[ClaimRoute], unpayable: bool
+) -> tuple[Target, ...]:
+    by_route: dict[int, list[ClaimRoute]] = {}
+    for action in claims:
+        by_route.setdefault(action.route, []).append(action)
+    game_map = view.map
+    targets = []
+    for route_id in sorted(by_route, key=lambda r: (game_map.routes[r].a, game_map.routes[r].b, r)):
+        route = game_map.routes[route_id]
+        choices = _payments(view, by_route[route_id], route.length)
+        targets.append(
+            Target(
+                route_label(game_map, route_id),
+                choices[0].label,
+                True,
+                choices,
+                route=route_id,
+            )
+        )
+    if unpayable and view.player is not None:
+        open_routes = {
+            key
+            for _, _, key, d in planning_graph(view).edges(keys=True, data=True)
+            if not d["owned"]
+        }
+        for route_id in sorted(open_routes - set(by_route)):
+            route = game_map.routes[route_id]
+            targets.append(
+                Target(route_label(game_map, route_id), _route_cost(route), False, (), route_id)
+            )
+    return tuple(targets)
+
+
+def _route_cost(route: Route) -> str:
+    colour = "cards of one colour" if route.color is None else f"{route.color.value}"
+    cost = f"{route.length} {colour}"
+    if route.ferry_locomotives:
+        cost += f" (with {counted(route.ferry_locomotives, 'locomotive')})"
+    return cost
+
+
+def _station_targets(view: PlayerView, stations: Sequence[BuildStation]) -> tuple[Target, ...]:
+    by_city: dict[str, list[BuildStation]] = {}
+    for action in stations:
+        by_city.setdefault(action.city, []).append(action)
+    cost = _station_cost(view)
+    targets = []
+    for city in sorted(by_city):
+        choices = _payments(view, by_city[city], cost)
+        targets.append(Target(city, choices[0].label, True, choices, city=city))
+    return tuple(targets)
+
+
+# --------------------------------------------------------------------------- planning
+
+
+def planning_graph(view: PlayerView, seat: int | None = None) -> nx.MultiGraph:
+    """The board as still open to ``seat`` (default: the viewer): a multigraph of the cities
+    whose edges, keyed by route id, are the seat's own routes (``owned`` True) and the routes
+    it may still claim (``owned`` False). Routes of other players are left out, and so is the
+    second track of a double route whose first the seat owns (E31) or, with fewer players
+    than ``double_route_min_players``, that anyone owns (E32). Edge data: ``length``,
+    ``color`` (None: gray), ``tunnel``, ``ferry`` (locomotives needed) and ``owned``.
+
+    >>> from ttr_rules import new_game, observe
+    >>> graph = planning_graph(observe(new_game("europe", 2, seed=1), 0))
+    >>> graph.number_of_nodes(), graph.number_of_edges()
+    (47, 101)
+    """
+    seat = _seat(view, seat)
+    game_map = view.map
+    owners = view.route_owner
+    shared = view.num_players >= view.rules.double_route_min_players
+    graph = nx.MultiGraph()
+    graph.add_nodes_from(game_map.cities)
+    for route in game_map.routes:
+        owner = owners[route.id]
+        if owner is not None and owner != seat:
+            continue
+        if owner is None and route.double_of is not None:
+            other = owners[route.double_of]
+            if other == seat or (other is not None and not shared):
+                continue
+        graph.add_edge(
+            route.a,
+            route.b,
+            key=route.id,
+            length=route.length,
+            color=route.color,
+            tunnel=route.tunnel,
+            ferry=route.ferry_locomotives,
+            owned=owner == seat,
+        )
+    return graph
+
+
+def _seat(view: PlayerView, seat: int | None) -> int:
+    chosen = view.player if seat is None else seat
+    if chosen is None or not 0 <= chosen < view.num_players:
+        raise ValueError(f"no seat {chosen} in a game of {view.num_players} players")
+    return chosen
+
+
+@frozen
+class TicketStatus:
+    """A kept ticket of a seat: ``done`` when the seat's own routes join its cities (stations
+    count only at the end); otherwise ``missing``, the open routes of the cheapest way to finish
+    it (empty with ``reachable`` False when none is left), ``missing_trains`` their total
+    length, and ``connected``, the trains of the seat's own routes that way already uses."""
+
+    ticket: Ticket
+    done: bool
+    reachable: bool
+    connected: int
+    missing_trains: int
+    missing: tuple[int, ...]
+
+    @property
+    def progress(self) -> str:
+        """In words: ``done``, ``5 of 9 trains laid``, ``cannot be finished``.
+
+        >>> from ttr_rules import new_game, observe
+        >>> view = observe(new_game("europe", 2, seed=1), 0)
+        >>> [s.progress for s in ticket_status(view, offered=True)][:2]
+        ['0 of 21 trains laid', '0 of 8 trains laid']
+        """
+        if self.done:
+            return "done"
+        if not self.reachable:
+            return "cannot be finished"
+        return f"{self.connected} of {self.connected + self.missing_trains} trains laid"
+
+
+def ticket_status(
+    view: PlayerView, seat: int | None = None, *, offered: bool = False
+) -> tuple[TicketStatus, ...]:
+    """The kept tickets of ``seat`` (default: the viewer; ``offered``: the tickets offered to it
+    instead), each done, connected so far and missing, on :func:`planning_graph`.
+
+    Raises ``ValueError`` when the view does not show the seat's tickets.
+
+    >>> from ttr_rules import new_game, observe
+    >>> view = observe(new_game("europe", 2, seed=1), 0)
+    >>> status = ticket_status(view, offered=True)[0]
+    >>> status.ticket.a, status.ticket.b, status.done, status.missing_trains
+    ('Cadiz', 'Stockholm', False, 21)
+    """
+    seat = _seat(view, seat)
+    seen = view.seats[seat]
+    ids = seen.offered if offered else seen.tickets
+    if ids is None:
+        raise ValueError(f"the view does not show the tickets of seat {seat}")
+    graph = planning_graph(view, seat)
+    return tuple(_status(graph, view.map.tickets[t]) for t in ids)
+
+
+def _weight(u: str, v: str, edges: dict[int, dict[str, object]]) -> int:
+    return min(0 if d["owned"] else int(str(d["length"])) for d in edges.values())
+
+
+def _status(graph: nx.MultiGraph, ticket: Ticket) -> TicketStatus:
+    try:
+        path = nx.dijkstra_path(graph, ticket.a, ticket.b, weight=_weight)
+    except nx.NetworkXNoPath:
+        return TicketStatus(ticket, False, False, 0, 0, ())
+    connected = missing_trains = 0
+    missing = []
+    for u, v in pairwise(path):
+        key, data = min(
+            graph[u][v].items(), key=lambda kv: (not kv[1]["owned"], kv[1]["length"], kv[0])
+        )
+        if data["owned"]:
+            connected += data["length"]
+        else:
+            missing_trains += data["length"]
+            missing.append(key)
+    return TicketStatus(ticket, not missing, True, connected, missing_trains, tuple(missing))
+
+
+def cards_needed(view: PlayerView, seat: int | None = None) -> Counter[Color | None]:
+    """The cards the missing routes of ``seat``'s open tickets ask for, by colour (None: a
+    gray route's cards of any one colour), less what its hand already holds of each colour.
+    Routes shared by several tickets count once.
+
+    >>> from ttr_rules import observe, scenario
+    >>> state = scenario("europe", 2, tickets=[[("Paris", "Wien", 8)], []])
+    >>> cards_needed(observe(state, 0))
+    Counter({<Color.ORANGE: 'orange'>: 6, <Color.PURPLE: 'purple'>: 2})
+    """
+    seat = _seat(view, seat)
+    routes = {r for s in ticket_status(view, seat) for r in s.missing}
+    needed: Counter[Color | None] = Counter()
+    for route_id in routes:
+        route = view.map.routes[route_id]
+        needed[route.color] += route.length
+    hand = view.seats[seat].hand
+    if hand is not None:
+        for colour in list(needed):
+            if colour is not None:
+                needed[colour] = max(0, needed[colour] - hand[colour])
+    return +needed

@@ -1,0 +1,473 @@
+"""Where everything sits on the board picture, and what collides.
+
+:func:`board_geometry` turns a map's city layout into the shapes the SVG draws: each route's
+centre line (straight, or bowed by the map's optional ``bend``) and its row of spaces, each
+city's circle and where its label goes. The label of a city is put at the first place around
+the city that covers no space, no city and no earlier label.
+
+:func:`board_collisions` checks those shapes the way a player's eye and finger would: no space
+overlaps a space of another route (the two tracks of a double included), no route runs over a
+city other than its two ends, and no label covers a space. Map authors see its findings in
+``ttr validate-map --render``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+
+from attrs import frozen
+
+from ..maps import GameMap, Route
+from .layout import city_layout
+
+__all__ = ["BoardGeometry", "Label", "Space", "board_collisions", "board_geometry"]
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+#: An estimate of the width of one character of the board's font, in font sizes (DejaVu Sans
+#: averages a little under 0.6 em for city names).
+CHAR_WIDTH = 0.6
+#: Points sampled along a bowed route's curve.
+_CURVE_SAMPLES = 24
+
+
+@frozen
+class Space:
+    """One space of a route: a ``length`` by ``thickness`` box centred on ``(cx, cy)``,
+    turned by ``angle`` degrees."""
+
+    cx: float
+    cy: float
+    length: float
+    thickness: float
+    angle: float
+
+    def corners(self) -> tuple[Point, Point, Point, Point]:
+        """The four corners, in order around the box."""
+        a = math.radians(self.angle)
+        ux, uy = math.cos(a) * self.length / 2, math.sin(a) * self.length / 2
+        vx, vy = -math.sin(a) * self.thickness / 2, math.cos(a) * self.thickness / 2
+        c = (self.cx, self.cy)
+        return (
+            (c[0] - ux - vx, c[1] - uy - vy),
+            (c[0] + ux - vx, c[1] + uy - vy),
+            (c[0] + ux + vx, c[1] + uy + vy),
+            (c[0] - ux + vx, c[1] - uy + vy),
+        )
+
+
+@frozen
+class Label:
+    """A city's name: drawn from ``(x, y)`` (the text's baseline, ``anchor`` as in SVG) and
+    covering the box ``(x0, y0, x1, y1)``."""
+
+    x: float
+    y: float
+    anchor: str
+    box: tuple[float, float, float, float]
+    font: float
+
+
+@frozen
+class BoardGeometry:
+    """The shapes of one map drawn ``width`` pixels wide (see :func:`board_geometry`)."""
+
+    width: float
+    unit: float
+    pad: float
+    map_height: float
+    track: float
+    city_radius: float
+    font: float
+    points: dict[str, Point]
+    #: Each route's centre line beside its double, from end to end, by route id.
+    paths: tuple[tuple[Point, ...], ...]
+    #: Each route's spaces, by route id.
+    spaces: tuple[tuple[Space, ...], ...]
+    labels: dict[str, Label]
+
+
+def board_geometry(game_map: GameMap, width: float = 800.0) -> BoardGeometry:
+    """The shapes of ``game_map`` on a picture ``width`` pixels wide (cached).
+
+    >>> from ttr_rules import load_map
+    >>> g = board_geometry(load_map("europe"))
+    >>> len(g.spaces), sum(len(s) for s in g.spaces)
+    (101, 300)
+    """
+    return _cached_geometry(game_map, game_map.locations, game_map.bends, float(width))
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_geometry(
+    game_map: GameMap,
+    locations: tuple[tuple[float, float], ...],
+    bends: tuple[tuple[int, float], ...],
+    width: float,
+) -> BoardGeometry:
+    unit = width / 800
+    pad = 28 * unit
+    layout = city_layout(game_map)
+    inner = width - 2 * pad
+    points = {c: (pad + x * inner, pad + y * inner) for c, (x, y) in layout.positions.items()}
+    track, radius, font = 8.5 * unit, 6.5 * unit, 11 * unit
+    spacing = track + 2.5 * unit
+    curves = _pair_curves(game_map, points, dict(bends))
+    margins = _end_margins(game_map, points, curves, track, spacing, radius + 1.5 * unit)
+    paths: list[tuple[Point, ...]] = []
+    spaces: list[tuple[Space, ...]] = []
+    for route in game_map.routes:
+        path = _track_path(game_map, route, curves, spacing)
+        trimmed = _trim(path, margins[route.a, _pair(route)], margins[route.b, _pair(route)])
+        paths.append(tuple(trimmed))
+        spaces.append(tuple(_spaces_along(trimmed, route.length, track, unit)))
+    labels = _place_labels(game_map, points, spaces, radius, font, (pad / 3, width - pad / 3))
+    return BoardGeometry(
+        width=width,
+        unit=unit,
+        pad=pad,
+        map_height=max(inner * layout.aspect, 120 * unit) + 2 * pad,
+        track=track,
+        city_radius=radius,
+        font=font,
+        points=points,
+        paths=tuple(paths),
+        spaces=tuple(spaces),
+        labels=labels,
+    )
+
+
+# ---------------------------------------------------------------------- route lines
+
+
+def _pair(route: Route) -> tuple[str, str]:
+    """The two cities of a route in alphabetical order: the key of its bundle of tracks."""
+    a, b = sorted((route.a, route.b))
+    return a, b
+
+
+def _pair_curves(
+    game_map: GameMap, points: dict[str, Point], bend_of: dict[int, float]
+) -> dict[tuple[str, str], list[Point]]:
+    """The centre line of each bundle of tracks, from its alphabetically first city; the bend
+    is the first track's that has one (given from that route's ``a`` to its ``b``)."""
+    bends: dict[tuple[str, str], float] = {}
+    for route in game_map.routes:
+        pair = _pair(route)
+        if pair not in bends or (not bends[pair] and route.id in bend_of):
+            bend = bend_of.get(route.id, 0.0)
+            bends[pair] = bend if route.a == pair[0] else -bend
+    return {pair: _curve(points[pair[0]], points[pair[1]], b) for pair, b in bends.items()}
+
+
+def _end_margins(
+    game_map: GameMap,
+    points: dict[str, Point],
+    curves: dict[tuple[str, str], list[Point]],
+    track: float,
+    spacing: float,
+    least: float,
+) -> dict[tuple[str, tuple[str, str]], float]:
+    """How far from each city each bundle's spaces start: clear of the city's circle, and far
+    enough out that bundles leaving the city at a narrow angle have fanned apart."""
+    tracks = {pair: len(game_map.route_between(*pair)) for pair in curves}
+    leaving: dict[str, list[tuple[tuple[str, str], float, float]]] = {}
+    for pair, line in curves.items():
+        half = (track + (tracks[pair] - 1) * spacing) / 2
+        for city, near in ((pair[0], line[1]), (pair[1], line[-2])):
+            x, y = points[city]
+            leaving.setdefault(city, []).append((pair, math.atan2(near[1] - y, near[0] - x), half))
+    margins: dict[tuple[str, tuple[str, str]], float] = {}
+    for city, ends in leaving.items():
+        for pair, angle, half in ends:
+            need = least
+            for other, other_angle, other_half in ends:
+                if other == pair:
+                    continue
+                theta = abs((angle - other_angle + math.pi) % (2 * math.pi) - math.pi)
+                if theta < math.pi / 2:
+                    fan = (half + other_half) / 2 / math.tan(max(theta, 1e-3) / 2) * 1.15
+                    need = max(need, fan)
+            length = math.dist(points[pair[0]], points[pair[1]])
+            margins[city, pair] = min(need, length * 0.4)
+    return margins
+
+
+def _track_path(
+    game_map: GameMap,
+    route: Route,
+    curves: dict[tuple[str, str], list[Point]],
+    spacing: float,
+) -> list[Point]:
+    """The centre line of ``route`` from its ``a`` to its ``b``, shifted beside its double
+    (the tracks of a double are pushed to opposite sides of their bundle's line)."""
+    pair = _pair(route)
+    siblings = sorted(r.id for r in game_map.route_between(*pair))
+    rank = siblings.index(route.id) - (len(siblings) - 1) / 2
+    line = curves[pair]
+    shifted = _offset(line, rank * spacing) if rank else line
+    return shifted if route.a == pair[0] else shifted[::-1]
+
+
+def _curve(a: Point, b: Point, bend: float) -> list[Point]:
+    """A straight line from ``a`` to ``b``, or with ``bend`` a quadratic curve whose middle
+    lies ``bend`` times the distance off the line (positive: to the right going from a to b,
+    on the picture)."""
+    if not bend:
+        return [a, b]
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    # right of the direction of travel, with y growing downwards: (-dy, dx)
+    cx = (a[0] + b[0]) / 2 - dy * bend * 2
+    cy = (a[1] + b[1]) / 2 + dx * bend * 2
+    out = []
+    for i in range(_CURVE_SAMPLES + 1):
+        t = i / _CURVE_SAMPLES
+        s = 1 - t
+        out.append(
+            (
+                s * s * a[0] + 2 * s * t * cx + t * t * b[0],
+                s * s * a[1] + 2 * s * t * cy + t * t * b[1],
+            )
+        )
+    return out
+
+
+def _offset(line: list[Point], shift: float) -> list[Point]:
+    """``line`` moved ``shift`` to the left of its direction (each point along its normal)."""
+    out = []
+    for i, (x, y) in enumerate(line):
+        (px, py), (qx, qy) = line[max(i - 1, 0)], line[min(i + 1, len(line) - 1)]
+        d = max(math.hypot(qx - px, qy - py), 1e-9)
+        out.append((x + (qy - py) / d * shift, y - (qx - px) / d * shift))
+    return out
+
+
+def _lengths(line: Sequence[Point]) -> list[float]:
+    """The distance along ``line`` of each of its points."""
+    out = [0.0]
+    for p, q in itertools.pairwise(line):
+        out.append(out[-1] + math.dist(p, q))
+    return out
+
+
+def _at(line: Sequence[Point], along: Sequence[float], s: float) -> tuple[Point, float]:
+    """The point ``s`` along ``line`` and the line's direction there (degrees)."""
+    i = 1
+    while i < len(line) - 1 and along[i] < s:
+        i += 1
+    (px, py), (qx, qy) = line[i - 1], line[i]
+    seg = max(along[i] - along[i - 1], 1e-9)
+    t = min(max((s - along[i - 1]) / seg, 0.0), 1.0)
+    return (px + (qx - px) * t, py + (qy - py) * t), math.degrees(math.atan2(qy - py, qx - px))
+
+
+def _trim(line: list[Point], first: float, last: float) -> list[Point]:
+    """``line`` without the length ``first`` at its start and ``last`` at its end."""
+    along = _lengths(line)
+    total = along[-1]
+    start, _ = _at(line, along, first)
+    end, _ = _at(line, along, total - last)
+    inner = [p for p, s in zip(line, along, strict=True) if first < s < total - last]
+    return [start, *inner, end]
+
+
+def _spaces_along(line: list[Point], count: int, track: float, unit: float) -> Iterator[Space]:
+    along = _lengths(line)
+    space = max(along[-1], 2.0) / count
+    gap = min(2.0 * unit, space * 0.25)
+    for i in range(count):
+        (cx, cy), angle = _at(line, along, (i + 0.5) * space)
+        yield Space(cx, cy, space - gap, track, angle)
+
+
+# ---------------------------------------------------------------------- labels
+
+
+def _place_labels(
+    game_map: GameMap,
+    points: dict[str, Point],
+    spaces: Sequence[Sequence[Space]],
+    radius: float,
+    font: float,
+    across: tuple[float, float],
+) -> dict[str, Label]:
+    """Each city's label at the first candidate place that is inside the board and covers no
+    space, city or earlier label; where none is free, the one covering the least."""
+    spaces_boxes = [_bounds(s.corners()) for row in spaces for s in row]
+    city_boxes = [(x - radius, y - radius, x + radius, y + radius) for x, y in points.values()]
+    placed: list[Box] = []
+    labels: dict[str, Label] = {}
+    for city in game_map.cities:
+        x, y = points[city]
+        reach = CHAR_WIDTH * font * len(city) + (radius + font) * 5
+        obstacles = [b for b in (*spaces_boxes, *city_boxes, *placed) if _near(b, x, y, reach)]
+
+        # where no place fits the usual size, a slightly smaller one may
+        def inside(scale: float, x: float = x, y: float = y, name: str = city) -> Iterator[Label]:
+            for label in _candidates(x, y, radius, font * scale, len(name)):
+                if across[0] <= label.box[0] and label.box[2] <= across[1]:
+                    yield label
+
+        scales = (1.0, 0.8, 0.68)
+        free = next((c for s in scales for c in inside(s) if not _hits_any(c.box, obstacles)), None)
+        best = free or min(
+            [c for s in scales for c in inside(s)]
+            or list(_candidates(x, y, radius, font, len(city))),
+            key=lambda c: sum(_box_overlap(c.box, b) for b in obstacles),
+        )
+        labels[city] = best
+        placed.append(best.box)
+    return labels
+
+
+def _hits_any(box: Box, others: Sequence[Box]) -> bool:
+    """Whether ``box`` shares an area with any of ``others`` (the hot loop of label placement,
+    hence written out)."""
+    x0, y0, x1, y1 = box
+    return any(b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0 for b in others)
+
+
+def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> Iterator[Label]:
+    """Label places around a city, the usual ones first (below, above, right, left, the
+    diagonals), then in twenty-four directions further and further out."""
+    height = font * 1.0
+    width = CHAR_WIDTH * font * chars
+    gap = radius + font * 0.15
+    for reach in (1.0, 1.6, 2.3, 3.2, 4.2):
+        g = gap * reach
+        yield _label(x, y + g + height * 0.8, "middle", width, height)
+        yield _label(x, y - g - height * 0.2, "middle", width, height)
+        yield _label(x + g, y + height * 0.3, "start", width, height)
+        yield _label(x - g, y + height * 0.3, "end", width, height)
+        for i in range(24):
+            a = math.radians(i * 15)
+            dx, dy = math.cos(a) * g, math.sin(a) * g
+            anchor = "start" if dx > width * 0.05 else "end" if dx < -width * 0.05 else "middle"
+            yield _label(
+                x + dx,
+                y + dy + height * (0.8 if dy > 0 else -0.2 if dy < 0 else 0.3),
+                anchor,
+                width,
+                height,
+            )
+
+
+def _label(x: float, y: float, anchor: str, width: float, height: float) -> Label:
+    left = x - width / 2 if anchor == "middle" else x if anchor == "start" else x - width
+    return Label(x, y, anchor, (left, y - height * 0.8, left + width, y + height * 0.2), height)
+
+
+# ---------------------------------------------------------------------- collisions
+
+
+def board_collisions(game_map: GameMap, width: float = 800.0) -> list[str]:
+    """What collides on the picture of ``game_map``, in words (empty when nothing does).
+
+    >>> from ttr_rules import load_map
+    >>> board_collisions(load_map("europe"))
+    []
+    """
+    g = board_geometry(game_map, width)
+    problems: list[str] = []
+    polygons = [[(s, s.corners(), _bounds(s.corners())) for s in row] for row in g.spaces]
+    routes = game_map.routes
+    for r in routes:
+        for other in routes[r.id + 1 :]:
+            if _rows_overlap(polygons[r.id], polygons[other.id]):
+                problems.append(f"route {_name(r)} overlaps route {_name(other)}")
+        for city, (x, y) in g.points.items():
+            if city in (r.a, r.b):
+                continue
+            if any(_circle_hits(x, y, g.city_radius, c) for _, c, _ in polygons[r.id]):
+                problems.append(f"route {_name(r)} passes over the city {city}")
+    for city, label in g.labels.items():
+        hit = sorted(
+            {
+                r.id
+                for r in routes
+                for _, c, b in polygons[r.id]
+                if _convex_overlap(_rect(label.box), c)
+            }
+        )
+        for rid in hit:
+            problems.append(f"the label of {city} covers route {_name(routes[rid])}")
+    return problems
+
+
+def _name(route: Route) -> str:
+    return f"#{route.id} {route.a}–{route.b}"
+
+
+def _rows_overlap(
+    one: Sequence[tuple[Space, Sequence[Point], Box]],
+    two: Sequence[tuple[Space, Sequence[Point], Box]],
+) -> bool:
+    return any(
+        _box_overlap(b1, b2) > 0 and _convex_overlap(c1, c2)
+        for _, c1, b1 in one
+        for _, c2, b2 in two
+    )
+
+
+def _bounds(corners: Sequence[Point]) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in corners]
+    ys = [p[1] for p in corners]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _rect(box: tuple[float, float, float, float]) -> tuple[Point, ...]:
+    x0, y0, x1, y1 = box
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def _near(box: tuple[float, float, float, float], x: float, y: float, reach: float) -> bool:
+    return box[0] < x + reach and box[2] > x - reach and box[1] < y + reach and box[3] > y - reach
+
+
+def _box_overlap(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> float:
+    """The area two axis-aligned boxes share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _convex_overlap(p: Sequence[Point], q: Sequence[Point]) -> bool:
+    """Whether two convex polygons share an area (separating axis test)."""
+    for poly in (p, q):
+        for i, (x0, y0) in enumerate(poly):
+            x1, y1 = poly[(i + 1) % len(poly)]
+            nx, ny = y0 - y1, x1 - x0
+            pa = [nx * x + ny * y for x, y in p]
+            qa = [nx * x + ny * y for x, y in q]
+            if max(pa) <= min(qa) + 1e-9 or max(qa) <= min(pa) + 1e-9:
+                return False
+    return True
+
+
+def _circle_hits(x: float, y: float, r: float, poly: Sequence[Point]) -> bool:
+    """Whether a circle and a convex polygon share an area."""
+    inside = all(
+        (bx - ax) * (y - ay) - (by - ay) * (x - ax) >= 0
+        for (ax, ay), (bx, by) in zip(poly, [*poly[1:], poly[0]], strict=True)
+    ) or all(
+        (bx - ax) * (y - ay) - (by - ay) * (x - ax) <= 0
+        for (ax, ay), (bx, by) in zip(poly, [*poly[1:], poly[0]], strict=True)
+    )
+    if inside:
+        return True
+    return any(
+        _segment_distance((x, y), a, b) < r for a, b in zip(poly, [*poly[1:], poly[0]], strict=True)
+    )
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d2 = dx * dx + dy * dy
+    t = 0.0 if d2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / d2))
+    return math.dist(p, (a[0] + dx * t, a[1] + dy * t))

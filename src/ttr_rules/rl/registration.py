@@ -1,0 +1,44 @@
+"""Gymnasium ids for every installed map, ``ttr_rules/<Map>-v0``, registered when
+:mod:`ttr_rules.rl.gymnasium` is imported.
+
+Gymnasium 1.x no longer loads plugins through the ``gymnasium.envs`` entry point, so a process
+finds the ids once it imports that module: ``gymnasium.make("ttr_rules.rl.gymnasium:
+ttr_rules/USA-v0")`` imports it on demand, and subprocess vector environments started by a
+script that imports it at the top (forkserver and spawn children import the script's module
+first) find them too.
+
+>>> env_id("europe"), env_id("usa"), env_id("nordic_countries")
+('ttr_rules/Europe-v0', 'ttr_rules/USA-v0', 'ttr_rules/NordicCountries-v0')
+"""
+
+from __future__ import annotations
+
+from ttr_rules import available_maps
+
+__all__ = ["NAMESPACE", "env_id", "register_envs"]
+
+#: The namespace of the ids.
+NAMESPACE = "ttr_rules"
+
+
+def env_id(map_name: str) -> str:
+    """The Gymnasium id of an installed map: each word of its name capitalised (a word of
+    three letters or fewer, an abbreviation such as ``usa`` or ``uk``, in capitals)."""
+    words = map_name.replace("-", "_").split("_")
+    title = "".join(w.upper() if len(w) <= 3 else w.capitalize() for w in words if w)
+    return f"{NAMESPACE}/{title}-v0"
+
+
+def register_envs() -> None:
+    """Register ``ttr_rules/<Map>-v0`` for every installed map (a second call changes
+    nothing)."""
+    from gymnasium.envs.registration import register, registry
+
+    for name in available_maps():
+        ident = env_id(name)
+        if ident not in registry:
+            register(
+                id=ident,
+                entry_point="ttr_rules.rl.gymnasium:TicketToRideEnv",
+                kwargs={"map": name},
+            )

@@ -1,0 +1,225 @@
+"""One voice for every sentence the library writes for a person (issue 31).
+
+The rules, each a pattern that must not match (:data:`RULES`):
+
+- no Python reprs: tuples, lists, bare quoted keys, error numbers, class names with their
+  brackets, exception names, ``None``,
+  ``True``/``False``, object addresses, enum members, ``0..2`` ranges;
+- correct plurals: no ``1 cards``, no ``(s)``;
+- correct articles: no ``a orange``, no ``an red``;
+- one line, no traceback.
+
+The sentences come from the places a person reads them: the refusal of thousands of illegal
+actions in random games on every shipped map, every event as each viewer reads it, notation
+that cannot be read, and the command line's errors for hostile calls.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from ttr_rules import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    Color,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    GameState,
+    IllegalActionError,
+    InvalidActionError,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    apply_action,
+    available_maps,
+    is_terminal,
+    legal_actions,
+    load_map,
+    new_game,
+    parse_action,
+    step,
+)
+from ttr_rules.cli import main
+from ttr_rules.render import describe_event
+
+_COUNTED = (
+    "card|ticket|game|train|station|locomotive|point|player|route|decision|turn|seat|space"
+    "|extra card|city|cities|action|option|agent|worker|second|file|record"
+)
+
+#: Each rule of the house style, as a pattern no message may match.
+RULES: dict[str, re.Pattern[str]] = {
+    "a tuple or list repr": re.compile(r"\(\d+, \d+|\[\d|\[\]|\(\)|\[['\"]"),
+    "a bare quoted key (a KeyError's text)": re.compile(r"^'[^']*'$"),
+    "an error number": re.compile(r"\[Errno \d+\]"),
+    "a class name with brackets": re.compile(r"\b[A-Z][a-z]+[A-Z]\w*\(|\b[A-Z]\w+\(\w*="),
+    "a Python exception name": re.compile(r"\b[A-Z]\w*(Error|Exception)\b"),
+    "a Python constant": re.compile(r"\b(None|True|False)\b"),
+    "an object address": re.compile(r"<\w[\w.]* object|at 0x[0-9a-f]+"),
+    "an enum member": re.compile(r"\b(Color|Reason|Phase|Termination)\.[A-Z_]+"),
+    "a range written as 0..2": re.compile(r"\d\.\.\d"),
+    "a singular count with a plural noun": re.compile(rf"(?<![\d.,])1 ({_COUNTED})s\b"),
+    "a plural written with (s)": re.compile(r"\w\(s\)"),
+    "a before a vowel": re.compile(r"\b[Aa] (?:[aeio]|u[^sn])\w*"),
+    "an before a consonant": re.compile(r"\b[Aa]n (?![aeiouAEIOU8])[a-z]\w*"),
+    "a line break or a traceback": re.compile(r"\n|Traceback|File \""),
+}
+
+
+def breaches(message: str) -> list[str]:
+    """The names of the rules ``message`` breaks."""
+    return [name for name, pattern in RULES.items() if pattern.search(message)]
+
+
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        ("ticket not offered (offered (3, 20, 15, 18))", "a tuple or list repr"),
+        ("1 games of 4 players", "a singular count with a plural noun"),
+        ("3 station(s)", "a plural written with (s)"),
+        ("You drew a orange card", "a before a vowel"),
+        ("kept 1 tickets", "a singular count with a plural noun"),
+        ("'aggregates'", "a bare quoted key (a KeyError's text)"),
+        ("[Errno 2] No such file or directory: 'x'", "an error number"),
+        ("unexpected TypeError: f() got an unexpected keyword", "a Python exception name"),
+        ("locomotives must be 0..2 with a colour", "a range written as 0..2"),
+    ],
+)
+def test_the_rules_catch_the_messages_of_the_issue(message: str, rule: str) -> None:
+    assert rule in breaches(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "player 1 draws an orange card from slot 2",
+        "keep at least 1 ticket",
+        "the offered tickets are 3, 15 and 24",
+        "a European Express bonus",
+        "an 8-card hand",
+        "with a colour, at most 2 locomotives of the 3 cards",
+    ],
+)
+def test_the_rules_let_plain_sentences_pass(message: str) -> None:
+    assert breaches(message) == []
+
+
+def _probes(state: GameState, rnd: random.Random) -> Iterator[Action]:
+    """Actions of every kind, mostly illegal here: wrong phases, unknown routes and cities,
+    payments that do not fit, tickets not offered."""
+    game_map = state.map
+    cities = sorted(game_map.cities)
+    colors = list(Color)
+    yield DrawFaceUp(rnd.randrange(0, 7))
+    yield DrawBlind()
+    yield DrawTickets()
+    yield DeclineTunnel()
+    yield PayTunnel(rnd.randrange(0, 4))
+    yield Pass()
+    for _ in range(3):
+        yield ClaimRoute(
+            rnd.randrange(len(game_map.routes) + 2), rnd.choice(colors), rnd.randrange(0, 5)
+        )
+    yield KeepTickets(frozenset(rnd.sample(range(len(game_map.tickets)), rnd.randrange(0, 3))))
+    yield BuildStation(rnd.choice([*cities, "Atlantis"]), rnd.choice(colors), rnd.randrange(0, 4))
+
+
+def _refusals_and_events(map_name: str, games: int) -> Iterator[str]:
+    rnd = random.Random(map_name)
+    game_map = load_map(map_name)
+    for seed in range(games):
+        players = rnd.randint(game_map.rules.min_players, game_map.rules.max_players)
+        state = new_game(game_map, players=players, seed=seed)
+        while not is_terminal(state):
+            for action in _probes(state, rnd):
+                try:
+                    apply_action(state, action, player=rnd.choice([None, state.current, 0]))
+                except IllegalActionError as exc:
+                    yield str(exc)
+            result = step(state, rnd.choice(legal_actions(state)))
+            for event in result.events:
+                for viewer in ("all", 0, None):
+                    line = describe_event(event, game_map, viewer=viewer)
+                    if line:
+                        yield line
+            state = result.state
+        for action in _probes(state, rnd):
+            try:
+                apply_action(state, action)
+            except IllegalActionError as exc:
+                yield str(exc)
+
+
+_BAD_NOTATION = [
+    "",
+    "claim",
+    "claim Paris",
+    "claim Paris-Atlantis red",
+    "claim Paris-Wien red+1L",
+    "claim #999 red",
+    "claim #-1 red",
+    "station",
+    "station Atlantis red",
+    "draw faceup 9",
+    "draw faceup x",
+    "tickets keep a,b",
+    "tickets keep 1,,2",
+    "tunnel pay xL",
+    "fly to the moon",
+    "claim Paris-Frankfurt" + " red" * 20,
+    "\x00\x01",
+    "claim Amsterdam-Bruxelles 9L",
+]
+
+
+def _notation_errors() -> Iterator[str]:
+    for map_name in available_maps():
+        state = new_game(map_name, players=2, seed=3)
+        while not is_terminal(state) and state.turn < 6:
+            for text in _BAD_NOTATION:
+                try:
+                    parse_action(text, state)
+                except (InvalidActionError, IllegalActionError) as exc:
+                    yield str(exc)
+            state = apply_action(state, legal_actions(state)[0])
+
+
+_HOSTILE_CALLS = [
+    ["simulate", "--players", "9"],
+    ["simulate", "--map", "atlantis"],
+    ["simulate", "--games", "-3"],
+    ["simulate", "--agents", "nobody"],
+    ["map-info", "atlantis"],
+    ["replay", "/nonexistent/record.json"],
+    ["render", "/nonexistent/record.json"],
+    ["validate-map", "/nonexistent/map.json"],
+    ["tournament", "--agents", "random,nobody", "--games", "1"],
+]
+
+
+def _cli_errors(capsys: pytest.CaptureFixture[str]) -> Iterator[str]:
+    for argv in _HOSTILE_CALLS:
+        status = main(argv)
+        captured = capsys.readouterr()
+        assert status != 0, argv
+        # argparse's usage line comes first for usage errors; the message is the last line
+        last = (captured.err.strip() or captured.out.strip()).splitlines()[-1]
+        yield last.removeprefix("ttr: error: ")
+
+
+def test_every_message_speaks_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+    messages: list[str] = []
+    for map_name in available_maps():
+        messages.extend(_refusals_and_events(map_name, games=3))
+    messages.extend(_notation_errors())
+    messages.extend(_cli_errors(capsys))
+    assert len(messages) >= 2000
+    broken = {m: breaches(m) for m in messages if breaches(m)}
+    assert broken == {}

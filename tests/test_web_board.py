@@ -1,0 +1,214 @@
+"""The board in a real browser (Playwright + Debian's Chromium): a click anywhere on a route
+lands on that route, the page never scrolls sideways, and the tunnel, ticket-choice and end
+states say what they mean in words."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, running_server
+
+from ttr_rules import apply_action, legal_actions
+from ttr_rules.actions import Action, ClaimRoute, DrawTickets, KeepTickets, PayTunnel
+from ttr_rules.notation import format_action
+from ttr_rules.state import GameState, Phase
+from ttr_rules.web import create_app
+from ttr_rules.web.games import Game, GameStore
+
+pytestmark = pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK),
+    reason=f"missing system program: {CHROMIUM} (apt-get install -y chromium)",
+)
+
+
+def _policy_moves(state: GameState, moves: int | None, seed: int, stop: str = "") -> list[str]:
+    """Moves of a claim-loving random player: ``moves`` of them, or to the end (None), or up to
+    the first position of phase ``stop`` with seat 0 to act."""
+    rnd = random.Random(seed)
+    texts: list[str] = []
+
+    while state.phase is not Phase.GAME_OVER and (moves is None or len(texts) < moves):
+        if stop and state.phase.value == stop and state.current == 0:
+            break
+        actions = legal_actions(state)
+        claims = [a for a in actions if isinstance(a, ClaimRoute | PayTunnel | KeepTickets)]
+        tickets = [a for a in actions if isinstance(a, DrawTickets)]
+        action: Action
+        if stop == "keep tickets" and tickets and state.current == 0:
+            action = tickets[0]
+        else:
+            action = rnd.choice(claims) if claims and rnd.random() < 0.8 else rnd.choice(actions)
+        texts.append(format_action(action, state.map))
+        state = apply_action(state, action)
+    return texts
+
+
+@contextmanager
+def board_page(
+    map_name: str, moves: int | None, *, stop: str = "", width: int = 1400, height: int = 950
+) -> Iterator[tuple[Any, Game]]:
+    """The page of seat 0 of a two-player game of ``map_name`` after ``moves`` moves."""
+    from playwright.sync_api import sync_playwright
+
+    app = create_app()
+    store: GameStore = app.state.store
+    game, tokens = store.create(map_name, 2, seed=11)
+    game.replay_texts(_policy_moves(game.state, moves, seed=3, stop=stop))
+    with running_server(app) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{base}/#game/{game.id}?token={tokens[0]}")
+            page.wait_for_function("Number(document.body.dataset.version || 0) > 0")
+            page.wait_for_function("document.body.dataset.busy !== '1'")
+            if game.over:
+                page.wait_for_selector("#scores:not([hidden])")
+            yield page, game
+        finally:
+            browser.close()
+
+
+#: For every space of every route, three points along its middle: which route does
+#: document.elementFromPoint find there? Returns the misses.
+_PROBE = """() => {
+  const svg = document.querySelector('#board svg');
+  const misses = [];
+  for (const g of svg.querySelectorAll('g.route')) {
+    for (const rect of g.querySelectorAll('rect.space')) {
+      const x = +rect.getAttribute('x'), y = +rect.getAttribute('y');
+      const w = +rect.getAttribute('width'), h = +rect.getAttribute('height');
+      const m = /rotate\\(([-\\d.]+)/.exec(rect.getAttribute('transform'));
+      const a = (m ? +m[1] : 0) * Math.PI / 180;
+      const cx = x + w / 2, cy = y + h / 2;
+      for (const t of [-0.35, 0, 0.35]) {
+        const p = svg.createSVGPoint();
+        p.x = cx + Math.cos(a) * w * t; p.y = cy + Math.sin(a) * w * t;
+        let s = p.matrixTransform(svg.getScreenCTM());
+        if (s.y < 80 || s.y > innerHeight - 10 || s.x < 0 || s.x > innerWidth) {
+          window.scrollBy(s.x - innerWidth / 2, s.y - innerHeight / 2);
+          s = p.matrixTransform(svg.getScreenCTM());
+        }
+        const hit = document.elementFromPoint(s.x, s.y);
+        const route = hit && hit.closest('g.route');
+        if (!route || route.dataset.route !== g.dataset.route) {
+          const what = hit ? `${hit.tagName}.${hit.getAttribute('class')}` : 'nothing';
+          misses.push(`${g.dataset.route}: ${what}${route ? ' of ' + route.id : ''}`);
+        }
+      }
+    }
+  }
+  return misses;
+}"""
+
+_SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.mark.parametrize("map_name", ["europe", "usa"])
+@pytest.mark.parametrize("moves", [0, 60, None], ids=["start", "mid", "end"])
+def test_every_point_of_every_route_space_clicks_that_route(
+    map_name: str, moves: int | None
+) -> None:
+    with board_page(map_name, moves) as (page, game):
+        if game.over:
+            page.click("#close-scores")
+        spaces = page.locator("#board rect.space").count()
+        assert spaces == sum(r.length for r in game.state.map.routes)
+        misses = page.evaluate(_PROBE)
+    assert misses == []
+
+
+@pytest.mark.parametrize("size", [(1366, 850), (1024, 700), (390, 844)])
+def test_the_page_never_scrolls_sideways(size: tuple[int, int]) -> None:
+    with board_page("europe", 60, width=size[0], height=size[1]) as (page, _):
+        assert page.evaluate(_SIDEWAYS) <= 0
+        board = page.evaluate("document.querySelector('#board').getBoundingClientRect().width")
+        if size[0] == 1024:
+            assert board > 0.6 * size[0]  # the board takes most of the width
+
+
+def test_the_end_says_which_tickets_failed_and_the_final_totals() -> None:
+    with board_page("europe", None) as (page, game):
+        assert page.evaluate(_SIDEWAYS) <= 0
+        page.click("#close-scores")
+        from ttr_rules import final_scores
+
+        scores = {s.player: s for s in final_scores(game.state)}
+        players = page.locator("#player-table").inner_text()
+        assert "Final score" in players and "Stations left" in players
+        assert "Points\t" not in players
+        for s in scores.values():
+            assert str(s.total) in players
+        tickets = page.locator("#my-tickets").inner_text()
+        assert "open" not in tickets
+        if scores[0].tickets_failed:
+            assert "✗ failed" in tickets
+        if scores[0].tickets_completed:
+            assert "✓ completed" in tickets
+
+
+def test_the_ticket_choice_shows_the_offered_tickets_on_the_board() -> None:
+    with board_page("europe", None, stop="keep tickets") as (page, game):
+        assert game.state.phase.value == "keep tickets"
+        assert page.locator("#keep-tickets").is_visible()
+        offered = page.locator("#board .page-ticket.ticket-offered").count()
+        assert offered == len(game.state.players[0].offered)
+        assert "Keep at least" in page.locator("#ticket-choice").inner_text()
+
+
+def test_the_tunnel_panel_names_colour_count_and_whether_the_hand_can_pay() -> None:
+    with board_page("europe", None, stop="tunnel") as (page, game):
+        tunnel = game.state.tunnel
+        assert tunnel is not None
+        text = page.locator("#tunnel .tunnel-text").inner_text()
+        route = game.state.map.routes[tunnel.route]
+        assert f"Tunnel {route.a} – {route.b}" in text
+        if tunnel.owed:
+            assert f"{tunnel.owed} more {tunnel.color.value} card" in text
+            assert "Your hand can pay." in text or "Your hand cannot pay" in text
+        assert page.locator(f'#board g.route.tunnel-pending[data-route="{tunnel.route}"]').count()
+
+
+def test_the_last_moves_line_names_the_opponents_move() -> None:
+    with board_page("usa", 41) as (page, game):
+        page.wait_for_function(
+            "document.querySelector('#last-moves').innerText.includes('Player 2')"
+        )
+        line = page.locator("#last-moves").inner_text()
+        assert line.startswith("Last moves:")
+        last = game.steps[-1] if game.steps[-1].player == 1 else game.steps[-2]
+        claimed = [e.route for e in last.events if hasattr(e, "route")]
+        for route in claimed:
+            assert page.locator(f'#board g.route.last-move[data-route="{route}"]').count()
+
+
+def test_the_api_docs_render_with_every_request_off_the_host_blocked() -> None:
+    from playwright.sync_api import sync_playwright
+
+    blocked: list[str] = []
+    with running_server(create_app()) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+
+            def gate(route: Any) -> None:
+                if route.request.url.startswith(base):
+                    route.continue_()
+                else:
+                    blocked.append(route.request.url)
+                    route.abort()
+
+            page.route("**/*", gate)
+            page.goto(f"{base}/api/docs")
+            page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
+            title = page.locator(".swagger-ui .info .title").inner_text()
+            operations = page.locator(".opblock").count()
+        finally:
+            browser.close()
+    assert "ttr-rules web API" in title
+    assert operations > 5
+    assert blocked == []
