@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("maps", frozenset({"maps"})),
     ("engine", frozenset({"game", "moves", "turn", "piles", "legality", "invariants"})),
     ("scoring", frozenset({"scoring"})),
-    ("positions", frozenset({"views", "scenario", "playout", "simulate"})),
+    ("positions", frozenset({"ending", "views", "scenario", "playout", "simulate"})),
     ("io", frozenset({"serialization", "notation", "records", ROOT})),
     ("render", frozenset({"render", "frontend"})),
     ("agents", frozenset({"agents"})),

@@ -158,7 +158,7 @@ def test_unknown_map_lists_the_available_ones(make_dist: MakeDist, tmp_path: Pat
         load_map("atlantis")
     assert isinstance(info.value, LookupError)
     assert "'atlantis'" in str(info.value)
-    assert "available maps: europe, toy" in str(info.value)
+    assert "available maps: europe, nordic, toy, usa" in str(info.value)
 
 
 def test_discovery_is_sorted_and_lowercase(make_dist: MakeDist, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from .actions import (
     PayTunnel,
 )
 from .cards import Color, Hand
+from .ending import outcome
 from .errors import (
     AmbiguousActionError,
     IllegalActionError,
@@ -66,7 +67,7 @@ from .notation import format_action, parse_action
 from .records import GameRecord, read_record, record_game, replay, write_record
 from .rules import Rules
 from .scenario import scenario
-from .scoring import Outcome, PlayerScore, final_scores, longest_path, outcome, winners
+from .scoring import Outcome, PlayerScore, final_scores, longest_path, winners
 from .serialization import from_json, to_json
 from .state import GameState, PendingTunnel, Phase, PlayerState
 from .views import (

@@ -26,6 +26,7 @@ __all__ = [
     "Pass",
     "PayTunnel",
     "payment_text",
+    "substitutes_text",
 ]
 
 
@@ -42,6 +43,36 @@ def payment_text(color: Color, locomotives: int) -> str:
     # An action built with a wrong colour type is still written (to say why it is illegal).
     name = color.value if isinstance(color, Color) else repr(color)
     return f"{name}+{locomotives}L" if locomotives else name
+
+
+def substitutes_text(cards: Iterable[Color]) -> str:
+    """The cards of substitute sets as one word: ``any:`` then ``<count><colour>`` by card
+    order, ``L`` for locomotives; empty when there are none.
+
+    >>> substitutes_text((Color.BLUE, Color.BLUE, Color.GREEN, Color.LOCOMOTIVE))
+    'any:2blue,1green,1L'
+    >>> substitutes_text(())
+    ''
+    """
+    counts: dict[Color, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    if not counts:
+        return ""
+    words = [
+        f"{n}{'L' if card is Color.LOCOMOTIVE else getattr(card, 'value', repr(card))}"
+        for card, n in counts.items()
+    ]
+    return "any:" + ",".join(words)
+
+
+def _card_order(cards: Iterable[Color]) -> tuple[Color, ...]:
+    """Substitute cards in card order (one spelling for one multiset); left as given when they
+    are not all cards (the rule check then says why)."""
+    found = tuple(cards)
+    if all(isinstance(card, Color) for card in found):
+        return tuple(sorted(found, key=lambda card: card.code))
+    return found
 
 
 def _ticket_set(tickets: Iterable[int]) -> frozenset[int]:
@@ -72,16 +103,25 @@ class ClaimRoute:
     locomotives; ``color`` is ``Color.LOCOMOTIVE`` when every card is a locomotive (E23–E38).
     For a tunnel this is the base payment (E39).
 
+    On a map with substitute sets (docs/rules.md, "Payments"), ``substitutes`` holds the cards
+    of the sets, any cards, in card order; each set of N stands in for one card of the route
+    (a ferry's locomotive, or a card of the colour), so the base is ``length − sets`` cards.
+    Each multiset of cards has one spelling: the one ``legal_actions`` lists.
+
     >>> str(ClaimRoute(69, Color.BLACK, 1)), str(ClaimRoute(3, Color.LOCOMOTIVE, 2))
     ('claim #69 black+1L', 'claim #3 2L')
+    >>> str(ClaimRoute(5, Color.RED, 0, (Color.GREEN, Color.BLUE, Color.BLUE)))
+    'claim #5 red any:2blue,1green'
     """
 
     route: int
     color: Color
     locomotives: int = 0
+    substitutes: tuple[Color, ...] = field(default=(), converter=_card_order)
 
     def __str__(self) -> str:
-        return f"claim #{self.route} {payment_text(self.color, self.locomotives)}"
+        text = f"claim #{self.route} {payment_text(self.color, self.locomotives)}"
+        return f"{text} {substitutes_text(self.substitutes)}" if self.substitutes else text
 
 
 @frozen

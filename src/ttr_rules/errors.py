@@ -69,6 +69,8 @@ class Reason(StrEnum):
     NOT_ENOUGH_CARDS = "not enough cards"
     NOT_ENOUGH_TRAINS = "not enough trains"
     FERRY_NEEDS_LOCOMOTIVES = "ferry needs locomotives"
+    LOCOMOTIVE_NOT_WILD = "locomotive not wild on this route"
+    BAD_SUBSTITUTE_SET = "substitute set of the wrong size"
     NO_SUCH_CITY = "no such city"
     STATION_TAKEN = "station taken"
     NO_STATIONS_LEFT = "no stations left"

@@ -26,6 +26,7 @@ from .actions import (
     Pass,
     PayTunnel,
     payment_text,
+    substitutes_text,
 )
 from .cards import Color, parse_color
 from .errors import AmbiguousActionError, InvalidActionError
@@ -85,11 +86,14 @@ def format_action(action: Action, game_map: GameMap) -> str:
         raise InvalidActionError(f"no route #{clipped(repr(action.route))} on map {game_map.name}")
     route = game_map.routes[action.route]
     track = ""
-    if route.double_of is not None and _fits(
-        game_map.routes[route.double_of], action.color, action.locomotives
+    if route.double_of is not None and (
+        action.substitutes
+        or _fits(game_map.routes[route.double_of], action.color, action.locomotives)
     ):
         track = f"#{_track_number(game_map, route)}"
     payment = payment_text(action.color, action.locomotives)
+    if action.substitutes:
+        payment += " " + substitutes_text(action.substitutes)
     return f"claim {route.a}-{route.b}{track} {payment}"
 
 
@@ -250,7 +254,29 @@ def _parse_station(rest: str, state: GameState) -> BuildStation:
     return BuildStation(city, color, locos)
 
 
+def _split_substitutes(rest: str) -> tuple[str, tuple[Color, ...]]:
+    """``"Lieksa-Murmansk red any:4blue"`` -> (``"Lieksa-Murmansk red"``, four blue cards)."""
+    head, _, last = rest.rpartition(" ")
+    if not head or not last.lower().startswith("any:"):
+        return rest, ()
+    cards: list[Color] = []
+    for word in last[4:].split(","):
+        match = re.fullmatch(r"(\d+)([a-z]+|L)", word.strip(), flags=re.IGNORECASE)
+        if match is None:
+            raise InvalidActionError(
+                f"cannot read {clipped(repr(word))}: substitute cards are written like "
+                "'any:2blue,1green,1L'"
+            )
+        count, name = int(match.group(1)), match.group(2)
+        color = Color.LOCOMOTIVE if name in ("L", "l") else parse_color(name)
+        cards += [color] * count
+    return head, tuple(cards)
+
+
 def _parse_claim(rest: str, state: GameState) -> ClaimRoute:
+    rest, substitutes = _split_substitutes(rest)
+    if substitutes:
+        return _parse_claim_with_sets(rest, substitutes, state)
     route_text, payment = _split_payment(rest)
     tracks = _parse_route(route_text, state.map)
     if payment is None:
@@ -271,6 +297,20 @@ def _parse_claim(rest: str, state: GameState) -> ClaimRoute:
         )
     legal = [c for c in fitting if is_legal(state, c)]
     return _only(legal if legal else fitting, f"claim {rest}", state.map)
+
+
+def _parse_claim_with_sets(
+    rest: str, substitutes: tuple[Color, ...], state: GameState
+) -> ClaimRoute:
+    """A claim with substitute sets: its base payment is written before them."""
+    route_text, payment = _split_payment(rest)
+    if payment is None:
+        raise InvalidActionError("write the base payment before the substitute cards")
+    tracks = _parse_route(route_text, state.map)
+    color, locos = payment
+    claims = [ClaimRoute(r.id, color, locos or 0, substitutes) for r in tracks]
+    legal = [c for c in claims if is_legal(state, c)]
+    return _only(legal if legal else claims[:1], f"claim {rest}", state.map)
 
 
 def _only(options: Sequence[A], what: str, game_map: GameMap) -> A:

@@ -7,14 +7,37 @@ override any of them, and ``new_game(..., rules=...)`` may override the map's de
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
+from importlib.metadata import entry_points
 from typing import Literal
 
 from attrs import field, frozen
 
 from .cards import CARD_COLORS
 
-__all__ = ["TIE_BREAKERS", "Rules"]
+__all__ = ["BONUSES", "BONUS_GROUP", "ROUTE_KINDS", "TIE_BREAKERS", "Rules", "installed_bonuses"]
+
+#: The kinds of route, for :attr:`Rules.wild_locomotives`: a "ferry" has locomotive symbols, a
+#: "tunnel" reveals cards, a "plain" route is neither.
+ROUTE_KINDS = ("plain", "tunnel", "ferry")
+#: The built-in end-of-game bonuses (:mod:`ttr_rules.scoring.bonuses`); a plugin may register
+#: more under the entry-point group ``ttr_rules.bonuses``.
+BONUSES = ("express", "globetrotter")
+#: The entry-point group of bonus scorers (:mod:`ttr_rules.scoring.bonuses`).
+BONUS_GROUP = "ttr_rules.bonuses"
+
+
+@functools.cache
+def installed_bonuses() -> frozenset[str]:
+    """The names of the bonus scorers installed under :data:`BONUS_GROUP` (read, not loaded:
+    a map's bonuses are checked at load without importing the scorers).
+
+    >>> {"express", "globetrotter"} <= installed_bonuses()
+    True
+    """
+    return frozenset(entry.name for entry in entry_points(group=BONUS_GROUP))
+
 
 #: The names accepted in :attr:`Rules.tie_breakers` (E77).
 TIE_BREAKERS = ("tickets", "stations", "express")
@@ -35,10 +58,22 @@ def _points(values: Iterable[int]) -> tuple[int, ...]:
     return tuple(values)
 
 
+def _kinds(values: Iterable[str]) -> tuple[str, ...]:
+    found = tuple(values)
+    return ROUTE_KINDS if found == ROUTE_KINDS else found  # the default, shared: an ``is`` test
+
+
+def _names(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
 #: Points for a route of each length (index = length). The official table covers lengths
 #: 1, 2, 3, 4, 6 and 8; the values for 5 and 7 follow the series table (E71).
 DEFAULT_ROUTE_SCORES = (0, 1, 2, 4, 7, 10, 15, 18, 21)
 
+
+#: The largest "any N cards" set, for ferries and for single routes.
+MAX_SUBSTITUTE = 6
 
 #: A player chooses among 2**n subsets of the tickets offered: offers are kept small.
 MAX_TICKETS_OFFERED = 10
@@ -78,6 +113,9 @@ class Rules:
     #: Where unkept initial tickets go (E4): "box" (official) or "bottom" of the ticket deck
     #: (the pt/cs variant).
     initial_discard: Literal["box", "bottom"] = "box"
+    #: Where tickets returned during play go (E61, U7): the "bottom" of the ticket deck
+    #: (official) or the "box" (out of the game: the Nordic Countries rule).
+    returned_ticket_discard: Literal["box", "bottom"] = "bottom"
     #: Both tracks of a double route are open only with at least this many players (E32, E33).
     double_route_min_players: int = 4
     #: A tunnel reveal may reshuffle the discard when the deck runs short (E47, U14).
@@ -110,6 +148,27 @@ class Rules:
     #: Allowed player counts (E1).
     min_players: int = 2
     max_players: int = 5
+    #: The kinds of route ("plain", "tunnel", "ferry") on which locomotives are wild (E25).
+    #: Elsewhere a payment holds no locomotive, except the ferry's required ones and the cards
+    #: of a substitute set (docs/rules.md, "Payments").
+    wild_locomotives: tuple[str, ...] = field(default=ROUTE_KINDS, converter=_kinds)
+    #: Any this many cards may stand in for one required ferry locomotive; 0: nothing may.
+    locomotive_substitute: int = 0
+    #: Whether a face-up locomotive is the first and only card of a draw (E8, E9); when False
+    #: it counts as one card, first or second, like any other.
+    face_up_locomotive_ends_draw: bool = True
+    #: The end-of-game bonuses, by name, scored in this order (``express``: the longest-path
+    #: bonus; ``globetrotter``: the most completed tickets; or a plugin's scorer).
+    bonuses: tuple[str, ...] = field(default=("express",), converter=_names)
+    #: The Globetrotter bonus, given to every player tied for the most completed tickets.
+    globetrotter_bonus: int = 10
+    #: Whether a payment can differ from a plain "one colour, locomotives wild" set: derived
+    #: from the fields above, so that the engine's hot path asks one question.
+    general_payments: bool = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        general = self.wild_locomotives is not ROUTE_KINDS or self.locomotive_substitute != 0
+        object.__setattr__(self, "general_payments", general)
 
     def route_score(self, length: int) -> int:
         """Points for claiming a route of ``length`` spaces (E29, E71).
@@ -155,6 +214,8 @@ class Rules:
             "station_bonus",
             "longest_path_bonus",
             "longest_path_min_length",
+            "locomotive_substitute",
+            "globetrotter_bonus",
         ):
             value = getattr(self, name)
             need(isinstance(value, int) and not isinstance(value, bool), name, "must be an integer")
@@ -176,6 +237,11 @@ class Rules:
         need(
             self.initial_discard in ("box", "bottom"),
             "initial_discard",
+            'must be "box" or "bottom"',
+        )
+        need(
+            self.returned_ticket_discard in ("box", "bottom"),
+            "returned_ticket_discard",
             'must be "box" or "bottom"',
         )
         need(
@@ -237,4 +303,40 @@ class Rules:
             "is indexed by route length and must start with 0 for length 0 "
             "(for example [0, 1, 2, 4, 7, 10, 15]), not with the score of length 1",
         )
+        self._payment_problems(need)
         return found
+
+    def _payment_problems(self, need: Callable[[bool, str, str], None]) -> None:
+        """The checks of the payment and bonus fields (docs/rules.md, "Payments")."""
+        kinds = self.wild_locomotives
+        for i, kind in enumerate(kinds):
+            need(
+                kind in ROUTE_KINDS,
+                f"wild_locomotives[{i}]",
+                f"unknown route kind {kind!r}; expected one of {', '.join(ROUTE_KINDS)}",
+            )
+        need(len(set(kinds)) == len(kinds), "wild_locomotives", "must not repeat a kind")
+        need(
+            self.locomotive_substitute != 1,
+            "locomotive_substitute",
+            "must be 0 (none) or at least 2 (one card for one locomotive is just any card)",
+        )
+        need(
+            self.locomotive_substitute <= MAX_SUBSTITUTE,
+            "locomotive_substitute",
+            f"must be <= {MAX_SUBSTITUTE} (the payments of a hand grow with the set size)",
+        )
+        need(
+            isinstance(self.face_up_locomotive_ends_draw, bool),
+            "face_up_locomotive_ends_draw",
+            "must be true or false",
+        )
+        known = installed_bonuses() | set(BONUSES)
+        for i, name in enumerate(self.bonuses):
+            need(
+                name in known,
+                f"bonuses[{i}]",
+                f"no bonus scorer named {name!r} is installed; expected one of "
+                f"{', '.join(sorted(known))} (or a plugin's, under {BONUS_GROUP})",
+            )
+        need(len(set(self.bonuses)) == len(self.bonuses), "bonuses", "must not repeat a bonus")

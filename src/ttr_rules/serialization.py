@@ -42,9 +42,10 @@ from cattrs.errors import (
     IterableValidationError,
     IterableValidationNote,
 )
+from cattrs.gen import make_dict_unstructure_fn, override
 from cattrs.v import transform_error
 
-from .actions import ACTION_TYPES, Action
+from .actions import ACTION_TYPES, Action, ClaimRoute
 from .cards import COLORS, Color, Hand
 from .errors import MapError, SerializationError
 from .events import Event, Termination
@@ -309,6 +310,12 @@ def _make_converter() -> cattrs.Converter:
     conv.register_unstructure_hook_func(_is_frozenset, _unstructure_frozenset)
     conv.register_unstructure_hook(Hand, _unstructure_hand)
     conv.register_structure_hook(Hand, _structure_hand)
+    # A claim's substitute cards only where there are some: records of the boards without
+    # substitute sets read and write as before.
+    conv.register_unstructure_hook(
+        ClaimRoute,
+        make_dict_unstructure_fn(ClaimRoute, conv, substitutes=override(omit_if_default=True)),
+    )
     conv.register_unstructure_hook(GameMap, _unstructure_map)
     conv.register_structure_hook(GameMap, _structure_map)
     unions: tuple[tuple[Any, dict[str, type], str], ...] = (

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from ..errors import MapLoadError
-from ..rules import Rules
+from ..rules import MAX_SUBSTITUTE, Rules
 from .index import fold_name
-from .model import GameMap, compute_digest, tracks_by_pair
+from .model import GameMap, Route, compute_digest, tracks_by_pair
 
 __all__ = [
     "MAX_ROUTE_LENGTH",
@@ -275,6 +275,7 @@ def _route_problems(game_map: GameMap) -> Iterator[Problem]:
                 f"{r.length} is longer than rules.route_scores covers (up to {scored})",
                 ("rules.route_scores",),
             )
+        yield from _substitute_problems(r, path)
         if r.ferry_locomotives < 0:
             yield Problem(f"{path}.ferry_locomotives", "must be >= 0")
         elif r.ferry_locomotives > r.length:
@@ -284,8 +285,22 @@ def _route_problems(game_map: GameMap) -> Iterator[Problem]:
             )
 
 
+def _substitute_problems(route: Route, path: str) -> Iterator[Problem]:
+    """A route's "any K cards for one card of its colour" (docs/map-format.md): 0 (none) or 2
+    to MAX_SUBSTITUTE, and only on a route that is neither a ferry nor a tunnel (whose own
+    payments would make a set of K ambiguous)."""
+    k = route.card_substitute
+    where = f"{path}.card_substitute"
+    if not 0 <= k <= MAX_SUBSTITUTE or k == 1:
+        yield Problem(where, f"must be 0 (none) or from 2 to {MAX_SUBSTITUTE}")
+    elif k and (route.tunnel or route.ferry_locomotives):
+        yield Problem(where, "is only for a route that is neither a tunnel nor a ferry")
+
+
 def _pair_problems(game_map: GameMap) -> Iterator[Problem]:
-    """At most two tracks between two cities, and the two tracks of a double route equally long."""
+    """At most two tracks between two cities, and the two tracks of a double route equally long
+    unless they are of different kinds (a tunnel beside a ferry: the Nordic Countries board has
+    two such pairs)."""
     for tracks in tracks_by_pair(game_map.routes).values():
         first = tracks[0]
         for extra in tracks[2:]:
@@ -295,7 +310,11 @@ def _pair_problems(game_map: GameMap) -> Iterator[Problem]:
                 f"routes[{tracks[1].id}]); at most two tracks may join two cities",
                 tuple(f"routes[{t.id}]" for t in tracks[:2]),
             )
-        if len(tracks) == 2 and tracks[0].length != tracks[1].length:
+        if (
+            len(tracks) == 2
+            and tracks[0].length != tracks[1].length
+            and _kind(tracks[0]) == _kind(tracks[1])
+        ):
             second = tracks[1]
             yield Problem(
                 f"routes[{second.id}].length",
@@ -303,6 +322,10 @@ def _pair_problems(game_map: GameMap) -> Iterator[Problem]:
                 f"the other track of the double route {first.a}–{first.b}",
                 (f"routes[{first.id}]",),
             )
+
+
+def _kind(route: Route) -> tuple[bool, bool]:
+    return (route.tunnel, route.ferry_locomotives > 0)
 
 
 def _double_of_problems(game_map: GameMap) -> Iterator[Problem]:

@@ -95,6 +95,7 @@ _ROUTE_KEYS = (
     "ferry_locomotives",
     "double_of",
     "bend",
+    "card_substitute",
 )
 
 #: The largest bend of a route's picture (its middle half as far off the line as it is long).
@@ -496,6 +497,7 @@ def _read_routes(
             ferry_locomotives=_read(
                 entry, "ferry_locomotives", path, out, _is_int, "an integer", 0
             ),
+            card_substitute=_read(entry, "card_substitute", path, out, _is_int, "an integer", 0),
         )
         routes.append(route)
         if entry.get("double_of") is not None:
@@ -629,6 +631,8 @@ def _rules_overrides(rules: Rules) -> dict[str, Any]:
     defaults = Rules()
     found: dict[str, Any] = {}
     for f in attrs.fields(Rules):
+        if not f.init:  # derived
+            continue
         value = getattr(rules, f.name)
         if value != getattr(defaults, f.name):
             found[f.name] = list(value) if isinstance(value, tuple) else value
@@ -690,6 +694,7 @@ def _route_to_dict(route: Route, bend: float) -> dict[str, Any]:
         "color": route.color.value if route.color is not None else "gray",
         "tunnel": route.tunnel,
         "ferry_locomotives": route.ferry_locomotives,
+        **({"card_substitute": route.card_substitute} if route.card_substitute else {}),
     }
     if bend:
         entry["bend"] = bend

@@ -37,6 +37,9 @@ class Route:
     ferry_locomotives: int = 0
     #: The id of the other track of a double route, or None.
     double_of: int | None = None
+    #: Any this many cards may stand in for each missing card of the colour (0: none); only
+    #: on a route that is neither a ferry nor a tunnel (docs/map-format.md).
+    card_substitute: int = 0
 
     @property
     def is_ferry(self) -> bool:
@@ -50,7 +53,8 @@ class Route:
         color = self.color.value if self.color is not None else "gray"
         kind = " tunnel" if self.tunnel else ""
         ferry = f" ferry({self.ferry_locomotives}L)" if self.ferry_locomotives else ""
-        return f"{self.a}-{self.b} {color} {self.length}{kind}{ferry}"
+        sets = f" (any {self.card_substitute} for 1)" if self.card_substitute else ""
+        return f"{self.a}-{self.b} {color} {self.length}{kind}{ferry}{sets}"
 
 
 @frozen
@@ -66,6 +70,27 @@ class Ticket:
 
     def __str__(self) -> str:
         return f"{self.a}-{self.b} ({self.points})"
+
+
+#: Fields added after maps were published, with their defaults: left out of the digest while
+#: they hold them, so that a map's digest (and a record's) does not change when a field is added.
+_ROUTE_DEFAULTS = {"card_substitute": 0}
+_RULES_DEFAULTS = {
+    "wild_locomotives": ("plain", "tunnel", "ferry"),
+    "locomotive_substitute": 0,
+    "face_up_locomotive_ends_draw": True,
+    "bonuses": ("express",),
+    "globetrotter_bonus": 10,
+    "returned_ticket_discard": "bottom",
+}
+
+
+def _without_new_defaults(fields: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    def default(key: str, value: Any) -> bool:
+        value = tuple(value) if isinstance(value, list) else value
+        return key == "general_payments" or (key in defaults and value == defaults[key])
+
+    return {k: v for k, v in fields.items() if not default(k, v)}
 
 
 def compute_digest(
@@ -89,9 +114,9 @@ def compute_digest(
         "name": name,
         "version": version,
         "cities": list(cities),
-        "routes": [asdict(r) for r in routes],
+        "routes": [_without_new_defaults(asdict(r), _ROUTE_DEFAULTS) for r in routes],
         "tickets": [asdict(t) for t in tickets],
-        "rules": asdict(rules),
+        "rules": _without_new_defaults(asdict(rules), _RULES_DEFAULTS),
     }
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

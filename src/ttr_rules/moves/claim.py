@@ -28,6 +28,8 @@ from .common import (
     wrong_phase,
 )
 from .draft import Draft
+from .payments import general_payments, payment_cards_of, payment_counts, route_payments
+from .payments import payment_problem as general_payment_problem
 
 __all__ = [
     "ACTIONS",
@@ -60,6 +62,8 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     track closed to the owner of the first (E31) and, below ``double_route_min_players``, to
     everyone (E32); at 4 and 5 players both tracks are open (E33, U17).
     """
+    if general_payments(state):
+        return _general_claim_actions(state)
     seat = state.current
     player = state.players[seat]
     counts = player.hand.counts
@@ -133,6 +137,37 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
             for i in payments:
                 out.append(route_claims[i])  # type: ignore[arg-type]
     return out
+
+
+def _general_claim_actions(state: GameState) -> list[Action]:
+    """:func:`claim_actions` on a board whose payments the tables do not cover
+    (:mod:`.payments`): every open route the trains reach, each payment once."""
+    seat = state.current
+    player = state.players[seat]
+    counts = player.hand.counts
+    held = sum(counts)
+    rules = state.rules
+    owner = state.route_owner
+    out: list[Action] = []
+    for route in state.map.routes:
+        r = route.id
+        if owner[r] is not None or route.length > player.trains or route.length > held:
+            continue
+        if _double_closed(state, r, seat):
+            continue
+        out += route_payments(route, rules, counts)
+    return out
+
+
+def _double_closed(state: GameState, route: int, seat: int) -> bool:
+    """Whether the other track of a double route closes ``route`` to ``seat`` (E31, E32)."""
+    other = state.map.routes[route].double_of
+    if other is None:
+        return False
+    other_owner = state.route_owner[other]
+    return other_owner is not None and (
+        other_owner == seat or len(state.players) < state.rules.double_route_min_players
+    )
 
 
 def _reached(board: MapIndex, counts: tuple[int, ...], trains: int) -> list[int]:
@@ -216,6 +251,8 @@ def pay_tunnel_problem(state: GameState, action: PayTunnel) -> Problem | None:
         return Problem(
             Reason.BAD_PAYMENT, "after an all-locomotive payment the extras are locomotives"
         )
+    if k and "tunnel" not in state.rules.wild_locomotives:
+        return Problem(Reason.LOCOMOTIVE_NOT_WILD, "locomotives are not wild on tunnels here")
     hand = state.players[state.current].hand
     if not can_pay(hand, tunnel.color, k, tunnel.owed):
         return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {hand}")
@@ -261,6 +298,10 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
         return Problem(
             Reason.NOT_ENOUGH_TRAINS, f"{counted(player.trains, 'train')} left, {length} needed"
         )
+    if general_payments(state):
+        return _general_claim_problem(state, action)
+    if action.substitutes:
+        return Problem(Reason.BAD_SUBSTITUTE_SET, "no route of this game takes substitute sets")
     found = payment_problem(action.color, action.locomotives, length, board.color[r])
     if found is not None:
         return found
@@ -273,6 +314,19 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
     return None
 
 
+def _general_claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
+    """:func:`claim_problem`'s payment checks on a board of :mod:`.payments`."""
+    route = state.map.routes[action.route]
+    found = general_payment_problem(route, state.rules, action)
+    if found is not None:
+        return found
+    hand = state.players[state.current].hand
+    needed = payment_counts(payment_cards_of(action, route, state.rules))
+    if any(n > h for n, h in zip(needed, hand.counts, strict=True)):
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"hand {hand}")
+    return None
+
+
 def claim(draft: Draft, action: ClaimRoute) -> Phase:
     """Pay for and claim a route; for a tunnel, lay the base payment and reveal (E39): with
     nothing to match, it is claimed for the base payment (E46)."""
@@ -280,6 +334,9 @@ def claim(draft: Draft, action: ClaimRoute) -> Phase:
     board = map_index(state.map)
     route = action.route
     length = board.length[route]
+    if action.substitutes:  # never on a tunnel (the map's checks)
+        base = payment_cards_of(action, state.map.routes[route], state.rules)
+        return _complete_claim(draft, route, _without(draft.player.hand, base), base, ())
     hand = pay(draft.player.hand, action.color, action.locomotives, length)
     base = payment_cards(action.color, action.locomotives, length)
     if not board.tunnel[route]:
@@ -294,6 +351,13 @@ def claim(draft: Draft, action: ClaimRoute) -> Phase:
     draft.player = evolve(draft.player, {"hand": hand})
     draft.changes["tunnel"] = PendingTunnel(route, action.color, action.locomotives, revealed, owed)
     return TUNNEL
+
+
+def _without(hand: Hand, cards: tuple[Color, ...]) -> Hand:
+    counts = list(hand.counts)
+    for card in cards:
+        counts[card.code] -= 1
+    return Hand(tuple(counts))
 
 
 def tunnel_extras_owed(color: Color, revealed: tuple[Color, ...]) -> int:
@@ -347,7 +411,10 @@ def tunnel_actions(state: GameState) -> list[Action]:
             out.append(_pay_action(owed))
     else:
         low = max(0, owed - counts[tunnel.color.code])
-        out.extend(_pay_action(k) for k in range(low, min(owed, counts[LOCOMOTIVE_CODE]) + 1))
+        top = min(owed, counts[LOCOMOTIVE_CODE])
+        if "tunnel" not in state.rules.wild_locomotives:
+            top = 0
+        out.extend(_pay_action(k) for k in range(low, top + 1))
     out.append(_DECLINE)
     return out
 

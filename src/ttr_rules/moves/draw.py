@@ -39,14 +39,19 @@ def draw_actions(state: GameState) -> list[Action]:
 
 def draw_choices(state: GameState) -> tuple[Action, ...]:
     """The legal card draws: any face-up card as the first card, any but a locomotive as the
-    second (E8, E9, E11); blind while the deck or the discard holds a card (E18, U6). A shared
+    second (E8, E9, E11; any card when ``Rules.face_up_locomotive_ends_draw`` is False);
+    blind while the deck or the discard holds a card (E18, U6). A shared
     tuple: the same one for the same drawable slots."""
     blind = 1 if state.deck or state.discard else 0
     row = state.face_up
-    if None not in row and (state.phase is START or LOCOMOTIVE not in row):
+    if None not in row and (
+        state.phase is START
+        or LOCOMOTIVE not in row
+        or not state.rules.face_up_locomotive_ends_draw
+    ):
         key = ((1 << len(row)) - 1) << 1 | blind  # every slot (the common case: a full row)
     else:
-        first = state.phase is START
+        first = state.phase is START or not state.rules.face_up_locomotive_ends_draw
         key = blind
         bit = 2
         for card in row:
@@ -86,7 +91,7 @@ def face_up_problem(state: GameState, action: DrawFaceUp) -> Problem | None:
     card = state.face_up[slot]
     if card is None:
         return Problem(Reason.EMPTY_SLOT)
-    if card is LOCOMOTIVE and phase is not START:
+    if card is LOCOMOTIVE and phase is not START and state.rules.face_up_locomotive_ends_draw:
         return Problem(Reason.LOCOMOTIVE_AS_SECOND_CARD)
     return None
 
@@ -101,7 +106,8 @@ def blind_problem(state: GameState, action: DrawBlind) -> Problem | None:
 
 def take_face_up(draft: Draft, action: DrawFaceUp) -> Phase:
     """Take a face-up card; its slot is refilled before the second pick (E7, E12). A face-up
-    locomotive ends the draw (E8); any other first card calls for a second one (E6)."""
+    locomotive ends the draw (E8) unless ``Rules.face_up_locomotive_ends_draw`` is False; any
+    other first card calls for a second one (E6)."""
     state = draft.state
     slot = action.slot
     card = state.face_up[slot]
@@ -110,7 +116,11 @@ def take_face_up(draft: Draft, action: DrawFaceUp) -> Phase:
         draft.log.append(CardDrawn(state.current, card, slot))
     draft.take_face_up(slot)
     draft.player = evolve(draft.player, hand=hand_add(draft.player.hand, card))
-    return SECOND_CARD if state.phase is START and card is not LOCOMOTIVE else START
+    if state.phase is not START:
+        return START
+    if card is LOCOMOTIVE and state.rules.face_up_locomotive_ends_draw:
+        return START
+    return SECOND_CARD
 
 
 def take_blind(draft: Draft, action: DrawBlind) -> Phase:

@@ -49,6 +49,7 @@ from .common import (
     payment_cards,
     refund,
 )
+from .payments import general_payments
 from .stations import build_problem
 from .tickets import draw_problem, keep_problem, returned_pile, split_offered
 from .turn import end_turn
@@ -88,7 +89,11 @@ def face_up(state: GameState, action: DrawFaceUp, player: int | None) -> GameSta
     if type(slot) is not int or not 0 <= slot < len(row) or len(deck) < 2:
         return None
     card = row[slot]
-    if card is None or (card is LOCOMOTIVE and state.phase is not START):
+    if card is None:
+        return None
+    if card is LOCOMOTIVE and (
+        state.phase is not START or not state.rules.face_up_locomotive_ends_draw
+    ):  # a second-card locomotive, or one that counts as one card: the general path
         return None
     locos = _row_locomotives(row)
     if locos < 0:  # an empty slot stays empty: the general path fills it
@@ -205,6 +210,8 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
         locos = action.locomotives
         owners = state.route_owner
         if state.phase is not START or state.tunnel is not None:
+            return None
+        if action.substitutes or general_payments(state):  # payments of .payments: stand aside
             return None
         board = map_index(state.map)
     except AttributeError:  # not a state or not a claim: the general path says so

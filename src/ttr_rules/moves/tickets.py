@@ -155,8 +155,14 @@ def split_offered(
 
 def returned_pile(state: GameState, returned: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
     """Where the unkept tickets go, as (state field, new pile): the bottom of the ticket deck
-    (E61, U7), or the box after the initial choice unless ``initial_discard="bottom"`` (E4)."""
-    if state.phase is INITIAL_TICKETS and state.rules.initial_discard == "box":
+    (E61, U7), or the box after the initial choice unless ``initial_discard="bottom"`` (E4),
+    and during play when ``returned_ticket_discard="box"`` (the Nordic Countries rule)."""
+    rules = state.rules
+    if state.phase is INITIAL_TICKETS:
+        where = rules.initial_discard
+    else:
+        where = rules.returned_ticket_discard
+    if where == "box":
         return "ticket_box", state.ticket_box + returned
     return "ticket_deck", state.ticket_deck + returned
 

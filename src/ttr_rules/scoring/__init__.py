@@ -5,8 +5,9 @@ then tickets with the stations' routes assigned (E55–E58, E65, U9; :mod:`.tick
 left in reserve (E59), the European Express for the longest trail (E72–E75, U10; the graph search
 is :mod:`.trail`), and finally the winner with the tie-breakers (E77, U11, U12). Every function
 here is pure and valid on any state: before the end of the game the scores are provisional.
-:func:`outcome` gives a finished game's reason (:class:`~ttr_rules.Termination`), winners and
-scores at once.
+End-of-game bonuses are named scorers (:mod:`.bonuses`, ``Rules.bonuses``).
+:func:`ttr_rules.outcome` (beside the engine, which says why a game ended) gives a finished
+game's reason, winners and scores at once; scoring only reads a final state.
 
 Cities are small ints (their index in ``GameMap.cities``, from the map's index
 :mod:`ttr_rules.maps.index`) and connectivity is a union-find over them (:mod:`.unionfind`).
@@ -21,9 +22,9 @@ from attrs import frozen
 
 from ..events import Termination
 from ..maps.index import Edge, map_index
-from ..moves.turn import termination
 from ..rules import TIE_BREAKERS, Rules
 from ..state import GameState
+from .bonuses import bonus_scorer, express_holders
 from .tickets import TicketResult, ticket_result
 from .trail import longest_trail, network_trail
 from .unionfind import component_labels
@@ -34,7 +35,6 @@ __all__ = [
     "final_scores",
     "longest_path",
     "longest_trail",
-    "outcome",
     "rank_winners",
     "winners",
 ]
@@ -44,7 +44,9 @@ __all__ = [
 class PlayerScore:
     """One player's score breakdown.
 
-    ``total == route_points + ticket_points + station_bonus + express_bonus`` (E76).
+    ``total == route_points + ticket_points + station_bonus + express_bonus`` plus the points
+    of the other bonuses (E76). ``bonuses`` has one ``(name, points)`` pair per bonus the game
+    scores other than ``express`` (``Rules.bonuses``), in order: the Globetrotter, a plugin's.
     ``station_routes`` has one ``(city, route id or None)`` pair per built station, in building
     order: the opponent route the station uses for every ticket (E56, U9), None when it helps no
     ticket.
@@ -60,6 +62,7 @@ class PlayerScore:
     express_bonus: int
     total: int
     station_routes: tuple[tuple[str, int | None], ...] = ()
+    bonuses: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
         """One line: the total and where it comes from (the score table with every player is
@@ -71,10 +74,11 @@ class PlayerScore:
         ticket = f"{self.ticket_points:+d}" if self.ticket_points else "0"
         station = f"+{self.station_bonus}" if self.station_bonus else "0"
         express = f"+{self.express_bonus}" if self.express_bonus else "0"
+        others = "".join(f", {name} {points:+d}" for name, points in self.bonuses)
         return (
             f"P{self.player}: {self.total} points (routes {self.route_points}, tickets {ticket}:"
             f" {self.tickets_completed} done {self.tickets_failed} failed, stations {station},"
-            f" express {express}, path {self.longest_path})"
+            f" express {express}{others}, path {self.longest_path})"
         )
 
 
@@ -136,6 +140,7 @@ def final_scores(state: GameState) -> tuple[PlayerScore, ...]:
             express_bonus=tally.express_bonus,
             total=tally.total,
             station_routes=tuple(zip(player.stations, tally.tickets.assignment, strict=True)),
+            bonuses=tally.bonuses,
         )
         for tally, player in zip(_tallies(state), state.players, strict=True)
     )
@@ -152,6 +157,7 @@ class _Tally(NamedTuple):
     longest_path: int
     express_bonus: int
     total: int
+    bonuses: tuple[tuple[str, int], ...]
 
 
 def _tallies(state: GameState) -> list[_Tally]:
@@ -166,27 +172,33 @@ def _tallies(state: GameState) -> list[_Tally]:
         network = component_labels(size, edges)
         networks.append(network)
         paths.append(network_trail(edges, size, network))
-    holders = _express_holders(paths, rules)
+    # The express from the paths just computed (the same as the registered ``express``
+    # scorer, without walking the networks again); the other bonuses from their scorers.
+    scores_express = "express" in rules.bonuses
+    holders = express_holders(paths, rules) if scores_express else frozenset()
+    others = [(name, bonus_scorer(name)(state)) for name in rules.bonuses if name != "express"]
     tallies = []
     for seat, player in enumerate(state.players):
         tickets = ticket_result(state, seat, networks[seat])
         reserve = max(0, rules.stations_per_player - len(player.stations))
         station_bonus = reserve * rules.station_bonus
         express = rules.longest_path_bonus if seat in holders else 0
+        extra = tuple((name, points[seat]) for name, points in others)
         total = player.route_points + tickets.points + station_bonus + express
+        total += sum(points for _, points in extra)
         tallies.append(
-            _Tally(seat, player.route_points, tickets, station_bonus, paths[seat], express, total)
+            _Tally(
+                seat,
+                player.route_points,
+                tickets,
+                station_bonus,
+                paths[seat],
+                express,
+                total,
+                extra,
+            )
         )
     return tallies
-
-
-def _express_holders(paths: Sequence[int], rules: Rules) -> frozenset[int]:
-    """Every player tied at the longest path, when it is at least
-    ``longest_path_min_length`` (E74, E75, U10)."""
-    top = max(paths, default=0)
-    if top < rules.longest_path_min_length:
-        return frozenset()
-    return frozenset(seat for seat, length in enumerate(paths) if length == top)
 
 
 #: What the ranking reads of a player: ``(player, total, tickets completed, stations built,
@@ -229,7 +241,7 @@ def _ranked(entries: Sequence[_Entry], rules: Rules) -> tuple[int, ...]:
     top_total = max(totals)
     if totals.count(top_total) == 1:
         return (entries[totals.index(top_total)][0],)
-    holders = _express_holders([entry[4] for entry in entries], rules)
+    holders = express_holders([entry[4] for entry in entries], rules)
 
     def key(entry: _Entry) -> tuple[int, ...]:
         parts = [entry[1]]
@@ -285,23 +297,3 @@ class Outcome:
     def winner(self) -> int | None:
         """The one winner, or None when players are still tied."""
         return self.winners[0] if len(self.winners) == 1 else None
-
-
-def outcome(state: GameState) -> Outcome | None:
-    """The outcome of a finished game, or None while it goes on.
-
-    >>> from ttr_rules import Pass, apply_action, scenario
-    >>> state = scenario(players=2, face_up=[None] * 5, deck=[], discard=[], ticket_deck=[])
-    >>> outcome(state) is None
-    True
-    >>> for _ in range(2):
-    ...     state = apply_action(state, Pass())  # nobody can do anything else (U1)
-    >>> result = outcome(state)
-    >>> result.reason, result.winners, [score.total for score in result.scores]
-    (<Termination.PASSES: 'all passed'>, (0, 1), [12, 12])
-    """
-    reason = termination(state)
-    if reason is None:
-        return None
-    scores = final_scores(state)
-    return Outcome(reason, rank_winners(scores, state.rules), scores)

@@ -1,0 +1,281 @@
+"""Payments on boards whose locomotives are not wild everywhere or that take substitute sets
+(docs/rules.md, "Payments"; the Nordic Countries board uses all three).
+
+A payment for a route of length ``L`` is a base of ``L − u`` cards and ``u`` substitute sets of
+``N`` cards each (any cards, locomotives included), where ``N`` is the map's
+:attr:`~ttr_rules.Rules.locomotive_substitute` on a ferry (each set stands in for one of the
+ferry's locomotives) or the route's :attr:`~ttr_rules.maps.Route.card_substitute` (each set
+stands in for one card of the colour). The base is cards of one colour (the route's, or any one
+for a gray route) and locomotives: the ferry's required ones (one per symbol not replaced by a
+set) and, where the route's kind is in :attr:`~ttr_rules.Rules.wild_locomotives`, more of them
+in place of coloured cards, up to an all-locomotive base.
+
+The number of sets follows from the number of cards (``L + u·(N − 1)``), so a multiset of cards
+pays at most one way up to the choice of which cards form the base; :func:`canonical_claim`
+fixes that choice, so that each multiset is one :class:`~ttr_rules.ClaimRoute` (listed once by
+``legal_actions``, the only spelling ``apply_action`` accepts): the first base that fits, trying
+an all-locomotive base first, then the colours in card order, each with as many locomotives as
+can be in it. The substitute cards are what is left.
+
+These boards take this general path; Europe and USA keep the engine's tables
+(:mod:`ttr_rules.maps.index`), whose payments this path reproduces exactly when nothing is
+restricted (``tests/test_nordic.py`` compares them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..actions import ClaimRoute
+from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
+from ..errors import Reason
+from ..maps.model import GameMap, Route
+from ..rules import Rules
+from ..state import GameState
+from ..words import counted
+from .common import LOCOMOTIVE, Problem
+from .common import payment_problem as common_payment_problem
+
+__all__ = [
+    "canonical_claim",
+    "general_payments",
+    "payment_cards_of",
+    "payment_counts",
+    "payment_problem",
+    "route_kind",
+    "route_payments",
+    "set_size",
+]
+
+_KINDS = len(COLORS)
+
+
+def route_kind(route: Route) -> str:
+    """``"ferry"``, ``"tunnel"`` or ``"plain"`` (the names of :attr:`Rules.wild_locomotives`)."""
+    if route.ferry_locomotives:
+        return "ferry"
+    return "tunnel" if route.tunnel else "plain"
+
+
+def set_size(route: Route, rules: Rules) -> int:
+    """Cards in one substitute set on ``route`` (0: the route takes none)."""
+    if route.ferry_locomotives:
+        return rules.locomotive_substitute
+    return route.card_substitute
+
+
+def _max_sets(route: Route, rules: Rules) -> int:
+    if not set_size(route, rules):
+        return 0
+    return route.ferry_locomotives if route.ferry_locomotives else route.length
+
+
+def payment_problem(route: Route, rules: Rules, action: ClaimRoute) -> Problem | None:
+    """Why ``action`` is no payment for ``route`` under ``rules`` (whatever the hand holds), or
+    None: substitute sets of the route's size (E35 as generalised), locomotives only where
+    they are wild, required or inside a set, and the canonical spelling of its cards."""
+    subs = action.substitutes
+    if not isinstance(subs, tuple) or not all(isinstance(card, Color) for card in subs):
+        return Problem(Reason.BAD_PAYMENT, "substitutes must be cards")
+    per_set = set_size(route, rules)
+    if subs and per_set < 2:
+        return Problem(Reason.BAD_SUBSTITUTE_SET, f"{route.a}–{route.b} takes no substitute sets")
+    if subs and len(subs) % per_set:
+        return Problem(
+            Reason.BAD_SUBSTITUTE_SET,
+            f"sets of any {per_set} cards: {counted(len(subs), 'card')} do not split",
+        )
+    sets = len(subs) // per_set if subs else 0
+    size = route.length - sets
+    if sets > _max_sets(route, rules) or size < 0:
+        return Problem(Reason.BAD_SUBSTITUTE_SET, f"at most {_max_sets(route, rules)} sets")
+    found = common_payment_problem(action.color, action.locomotives, size, -1)
+    if found is not None:
+        return found
+    color, locos = action.color, action.locomotives
+    code = color.code
+    if not _base_fits(route, rules, code, locos, size, sets):
+        return _base_problem(route, rules, code, locos, sets)
+    cards = [0] * _KINDS
+    cards[LOCOMOTIVE_CODE] += locos
+    if code != LOCOMOTIVE_CODE:
+        cards[code] += size - locos
+    for card in subs:
+        cards[card.code] += 1
+    canonical = canonical_claim(route, rules, cards)
+    if canonical != action:
+        return Problem(Reason.BAD_PAYMENT, f"the same cards are written {canonical}")
+    return None
+
+
+def payment_cards_of(action: ClaimRoute, route: Route, rules: Rules) -> tuple[Color, ...]:
+    """The cards ``action`` pays (checked by :func:`payment_problem`), in discard order: the
+    base's coloured cards, its locomotives, then the substitute sets (U8)."""
+    subs = action.substitutes
+    size = route.length - (len(subs) // set_size(route, rules) if subs else 0)
+    if action.color is LOCOMOTIVE:
+        return (LOCOMOTIVE,) * size + subs
+    colour = (action.color,) * (size - action.locomotives)
+    return colour + (LOCOMOTIVE,) * action.locomotives + subs
+
+
+def payment_counts(cards: tuple[Color, ...]) -> list[int]:
+    """``cards`` as counts by card code."""
+    counts = [0] * _KINDS
+    for card in cards:
+        counts[card.code] += 1
+    return counts
+
+
+def _base_problem(route: Route, rules: Rules, code: int, locos: int, sets: int) -> Problem:
+    """Why a base does not fit (see :func:`_base_fits`)."""
+    if code != LOCOMOTIVE_CODE and route.color is not None and route.color.code != code:
+        return Problem(Reason.WRONG_COLOR, f"the route is {route.color.value}")
+    required = route.ferry_locomotives - sets if route.ferry_locomotives else 0
+    if locos < required:
+        return Problem(
+            Reason.FERRY_NEEDS_LOCOMOTIVES,
+            f"{counted(required, 'locomotive')} or sets of any "
+            f"{rules.locomotive_substitute} cards needed",
+        )
+    kind = route_kind(route)
+    where = "inside a set of any " + str(route.card_substitute) if route.card_substitute else ""
+    return Problem(
+        Reason.LOCOMOTIVE_NOT_WILD,
+        f"locomotives are wild only on {', '.join(rules.wild_locomotives) or 'no'} routes; "
+        f"this one is {kind}" + (f" (they count {where} cards)" if where else ""),
+    )
+
+
+def _base_fits(route: Route, rules: Rules, code: int, locos: int, size: int, sets: int) -> bool:
+    """Whether a base of ``size`` cards, ``locos`` of them locomotives and the rest of colour
+    ``code`` (``LOCOMOTIVE_CODE``: all locomotives), pays ``route`` with ``sets`` sets."""
+    if code == LOCOMOTIVE_CODE:
+        if locos != size:
+            return False
+    elif not 0 <= locos < size or (route.color is not None and route.color.code != code):
+        return False
+    required = route.ferry_locomotives - sets if route.ferry_locomotives else 0
+    if locos < required:
+        return False
+    return locos == required or route_kind(route) in rules.wild_locomotives
+
+
+def _bases(route: Route, rules: Rules, size: int, sets: int) -> Iterator[tuple[int, int]]:
+    """The bases that could pay ``route`` with ``sets`` sets, as ``(colour code, locomotives)``
+    in the canonical order: all locomotives first, then by colour, most locomotives first."""
+    if _base_fits(route, rules, LOCOMOTIVE_CODE, size, size, sets):
+        yield LOCOMOTIVE_CODE, size
+    codes = range(len(CARD_COLORS)) if route.color is None else (route.color.code,)
+    for code in codes:
+        for locos in range(size - 1, -1, -1):
+            if _base_fits(route, rules, code, locos, size, sets):
+                yield code, locos
+
+
+def _take(counts: list[int], code: int, locos: int, size: int) -> bool:
+    """Remove a base from ``counts`` in place; False (``counts`` unchanged) when it is not
+    there."""
+    colour = 0 if code == LOCOMOTIVE_CODE else size - locos
+    if counts[LOCOMOTIVE_CODE] < locos or (colour and counts[code] < colour):
+        return False
+    counts[LOCOMOTIVE_CODE] -= locos
+    if colour:
+        counts[code] -= colour
+    return True
+
+
+def _claim(route: Route, code: int, locos: int, rest: list[int]) -> ClaimRoute:
+    cards = [COLORS[k] for k in range(_KINDS) for _ in range(rest[k])]
+    return ClaimRoute(route.id, COLORS[code], locos, tuple(cards))
+
+
+def canonical_claim(route: Route, rules: Rules, cards: list[int]) -> ClaimRoute | None:
+    """The one :class:`~ttr_rules.ClaimRoute` that pays ``route`` with exactly ``cards``
+    (counts by card code), or None when they are no payment for it.
+
+    >>> from ttr_rules import load_map
+    >>> nordic = load_map("nordic")
+    >>> murmansk = next(r for r in nordic.routes if r.card_substitute)
+    >>> red, blue = Color.RED.code, Color.BLUE.code
+    >>> cards = [0] * 9
+    >>> cards[red], cards[blue] = 8, 4  # 8 red and a set of 4 for the ninth
+    >>> str(canonical_claim(murmansk, nordic.rules, cards))
+    'claim #50 red any:4blue'
+    """
+    total = sum(cards)
+    length = route.length
+    per_set = set_size(route, rules)
+    sets = 0
+    if total != length:
+        if per_set < 2 or (total - length) % (per_set - 1):
+            return None
+        sets = (total - length) // (per_set - 1)
+        if not 0 < sets <= _max_sets(route, rules):
+            return None
+    size = length - sets
+    for code, locos in _bases(route, rules, size, sets):
+        rest = list(cards)
+        if _take(rest, code, locos, size):
+            return _claim(route, code, locos, rest)
+    return None
+
+
+def route_payments(route: Route, rules: Rules, hand: tuple[int, ...]) -> list[ClaimRoute]:
+    """Every legal payment ``hand`` (counts by card code) can make for ``route``, each multiset
+    of cards once, in its canonical spelling (:func:`canonical_claim`); ordered by the number of
+    sets, then as the bases are tried.
+
+    The count grows with the sub-multisets of the hand of each set size: for the Nordic board's
+    9-space route with sets of 4 it is the largest (docs/rules.md, "Payments", gives the
+    figures).
+    """
+    found: dict[tuple[int, ...], ClaimRoute] = {}
+    per_set = set_size(route, rules)
+    for sets in range(_max_sets(route, rules) + 1):
+        size = route.length - sets
+        for code, locos in _bases(route, rules, size, sets):
+            rest = list(hand)
+            if not _take(rest, code, locos, size):
+                continue
+            base = [h - r for h, r in zip(hand, rest, strict=True)]
+            for chosen in _submultisets(rest, sets * per_set, 0):
+                cards = tuple(b + c for b, c in zip(base, chosen, strict=True))
+                if cards not in found:
+                    claim = canonical_claim(route, rules, list(cards))
+                    assert claim is not None  # built as a payment
+                    found[cards] = claim
+    return list(found.values())
+
+
+def _submultisets(counts: list[int], size: int, start: int) -> Iterator[list[int]]:
+    """Every way to take ``size`` cards from ``counts[start:]`` (as full-length count lists)."""
+    if size == 0:
+        yield [0] * _KINDS
+        return
+    if start == _KINDS:
+        return
+    if sum(counts[start:]) < size:
+        return
+    for n in range(min(size, counts[start]), -1, -1):
+        for rest in _submultisets(counts, size - n, start + 1):
+            rest[start] = n
+            yield rest
+
+
+#: Whether each map seen has a route with substitute sets (maps hash once: a cached hash).
+_HAS_SETS: dict[GameMap, bool] = {}
+
+
+def general_payments(state: GameState) -> bool:
+    """Whether claims in ``state`` take this module's path: its rules restrict locomotives or
+    take ferry sets, or its map has a route with sets. Europe and USA do not."""
+    if state.rules.general_payments:
+        return True
+    game_map = state.map
+    found = _HAS_SETS.get(game_map)
+    if found is None:
+        if len(_HAS_SETS) > 64:
+            _HAS_SETS.clear()
+        found = _HAS_SETS[game_map] = any(r.card_substitute for r in game_map.routes)
+    return found

@@ -1,0 +1,124 @@
+"""End-of-game bonuses: a registry of named scorers (docs/rules.md, "Bonuses").
+
+A scorer is a pure function of a final state: ``scorer(state) -> points``, one integer per
+seat. :attr:`Rules.bonuses <ttr_rules.Rules.bonuses>` names the ones a game scores, in order;
+the score table shows each under its name. Scorers are found under the entry-point group
+``ttr_rules.bonuses``, where the library registers its own two the same way a plugin would:
+
+- ``express``: :attr:`~ttr_rules.Rules.longest_path_bonus` to every player tied for the longest
+  continuous trail, when it has at least ``longest_path_min_length`` spaces (E72–E75, U10);
+- ``globetrotter``: :attr:`~ttr_rules.Rules.globetrotter_bonus` to every player tied for the
+  most completed tickets, when at least one ticket is completed (U23).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+
+from ..errors import MapError
+from ..maps.index import map_index
+from ..rules import BONUS_GROUP, Rules
+from ..state import GameState
+from .tickets import ticket_result
+from .trail import network_trail
+from .unionfind import component_labels
+
+__all__ = [
+    "GROUP",
+    "BonusScorer",
+    "bonus_names",
+    "bonus_scorer",
+    "express",
+    "express_holders",
+    "globetrotter",
+]
+
+#: The entry-point group of bonus scorers.
+GROUP = BONUS_GROUP
+
+#: A bonus: the points of each seat, from a final state (a pure function).
+BonusScorer = Callable[[GameState], Sequence[int]]
+
+
+def express_holders(paths: Sequence[int], rules: Rules) -> frozenset[int]:
+    """Every player tied at the longest path, when it is at least
+    ``longest_path_min_length`` (E74, E75, U10)."""
+    top = max(paths, default=0)
+    if top < rules.longest_path_min_length:
+        return frozenset()
+    return frozenset(seat for seat, length in enumerate(paths) if length == top)
+
+
+def _networks(state: GameState) -> list[tuple[list[int], int]]:
+    """Each seat's network labels and longest trail."""
+    index = map_index(state.map)
+    size = len(index.city_routes)
+    ends = index.route_ends
+    found = []
+    for seat in range(len(state.players)):
+        edges = [ends[r] for r, owner in enumerate(state.route_owner) if owner == seat]
+        network = component_labels(size, edges)
+        found.append((network, network_trail(edges, size, network)))
+    return found
+
+
+def express(state: GameState) -> tuple[int, ...]:
+    """The longest-path bonus (the European Express; the USA's longest continuous path).
+
+    >>> from ttr_rules import scenario
+    >>> express(scenario(players=2, routes={23: 0, 59: 0}))
+    (10, 0)
+    """
+    paths = [trail for _, trail in _networks(state)]
+    holders = express_holders(paths, state.rules)
+    points = state.rules.longest_path_bonus
+    return tuple(points if seat in holders else 0 for seat in range(len(paths)))
+
+
+def globetrotter(state: GameState) -> tuple[int, ...]:
+    """The Globetrotter: :attr:`Rules.globetrotter_bonus <ttr_rules.Rules.globetrotter_bonus>`
+    to every player tied for the most completed tickets, none when nobody completed one (U23).
+
+    >>> from ttr_rules import scenario
+    >>> globetrotter(scenario(players=2))  # nobody has a completed ticket
+    (0, 0)
+    """
+    done = [
+        ticket_result(state, seat, network).completed
+        for seat, (network, _) in enumerate(_networks(state))
+    ]
+    top = max(done, default=0)
+    points = state.rules.globetrotter_bonus
+    return tuple(points if top > 0 and n == top else 0 for n in done)
+
+
+@functools.cache
+def _registered() -> dict[str, BonusScorer]:
+    found: dict[str, BonusScorer] = {}
+    for entry in entry_points(group=GROUP):
+        found.setdefault(entry.name, entry.load())
+    return found
+
+
+def bonus_names() -> tuple[str, ...]:
+    """The names of the installed bonus scorers, sorted.
+
+    >>> {"express", "globetrotter"} <= set(bonus_names())
+    True
+    """
+    return tuple(sorted(_registered()))
+
+
+def bonus_scorer(name: str) -> BonusScorer:
+    """The scorer registered as ``name``; :class:`~ttr_rules.errors.MapError` when none is.
+
+    >>> bonus_scorer("express") is express
+    True
+    """
+    try:
+        return _registered()[name]
+    except KeyError:
+        known = ", ".join(bonus_names())
+        raise MapError(f"no bonus scorer named {name!r} is installed (known: {known})") from None
