@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from ttr_rules import Color, GameMap, Route, load_map
+from ttr_rules import Color, GameMap, Route, Rules, load_map
 from ttr_rules.testing import card_census
 
 __all__ = [
+    "FIXTURE_RULES",
     "B",
     "G",
     "K",
@@ -27,6 +28,12 @@ __all__ = [
     "route_id",
     "routes_between",
 ]
+
+#: Rules for a synthetic fixture map with few tickets: two players, no tickets dealt at setup,
+#: so that the map passes validation (every door checks it).
+FIXTURE_RULES = Rules(
+    max_players=2, initial_long_tickets=0, initial_regular_tickets=0, initial_keep_at_least=0
+)
 
 # The card letters of the rules catalogue (docs/rules/catalogue.md).
 R = Color.RED

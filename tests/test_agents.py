@@ -220,3 +220,26 @@ def test_agents_play_every_installed_map(map_name: str) -> None:
     end = play_game([agent("greedy", 1), agent("mcts", 2), agent("random", 3)], map=map_name)
     assert is_terminal(end)
     assert end.map.name == map_name
+
+
+def test_agent_options_are_typed_by_the_factory_signature() -> None:
+    from ttr_rules.agents import make_agent
+
+    with pytest.raises(ValueError, match=r"agent 'greedy': option ticket_weight must be a number"):
+        make_agent("greedy", ticket_weight="abc")
+    with pytest.raises(
+        ValueError, match=r"agent 'mcts': option iterations must be an integer or null"
+    ):
+        make_agent("mcts", iterations=True)
+    with pytest.raises(
+        TypeError, match=r"agent 'random' has no option 'depth'; its options are: none"
+    ):
+        make_agent("random", depth=3)
+    assert make_agent("greedy", ticket_weight=2).ticket_weight == 2.0  # type: ignore[attr-defined]
+
+
+def test_factory_errors_name_the_agent() -> None:
+    from ttr_rules.agents import make_agent
+
+    with pytest.raises(ValueError, match=r"^agent 'mcts': iterations must be a positive integer"):
+        make_agent("mcts", iterations=0)

@@ -11,7 +11,9 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 
+import attrs
 import pytest
+from helpers import FIXTURE_RULES
 
 from ttr_rules import (
     BuildStation,
@@ -256,7 +258,7 @@ def test_routes_longer_than_eight() -> None:
         ["A", "B", "C"],
         [("A", "B", 10, None), ("B", "C", 9, Color.RED)],
         [("A", "C", 20)],
-        rules=Rules(route_scores=(0, 1, 2, 4, 7, 10, 15, 18, 21, 25, 30)),
+        rules=attrs.evolve(FIXTURE_RULES, route_scores=(0, 1, 2, 4, 7, 10, 15, 18, 21, 25, 30)),
     )
     state = scenario(long_map, 2, hands=[{Color.RED: 9, Color.LOCOMOTIVE: 10}, {}])
     claims = {a for a in legal_actions(state) if isinstance(a, ClaimRoute)}

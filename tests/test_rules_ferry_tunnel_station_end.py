@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
-from helpers import B, G, K, L, O, P, R, W, Y, europe, route_id
+from helpers import FIXTURE_RULES, B, G, K, L, O, P, R, W, Y, europe, route_id
 
 from ttr_rules import (
     Action,
@@ -231,6 +231,7 @@ def test_e38_custom_ferry_tunnel_ferry_minimum_on_base_tunnel_rule_on_extras() -
         ["X", "Y"],
         [{"a": "X", "b": "Y", "length": 3, "tunnel": True, "ferry_locomotives": 1}],
         [("X", "Y", 4)],
+        rules=FIXTURE_RULES,
     )
     state = game(game_map=game_map, hands=[{R: 3, L: 2}, {}], deck=[R, L, G, B])
     rejected(state, ClaimRoute(0, R, 0), Reason.FERRY_NEEDS_LOCOMOTIVES)

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import pytest
 from helpers import (
+    FIXTURE_RULES,
     B,
     G,
     K,
@@ -1147,7 +1148,11 @@ def test_e33_four_or_five_players_both_tracks(players: int) -> None:
 def test_e34_parallel_routes_to_different_cities_are_not_double() -> None:
     # Synthetic fixture: X–Y and X–Z drawn side by side are two unrelated routes.
     side_by_side = GameMap.create(
-        "side-by-side", ["X", "Y", "Z"], [("X", "Y", 2, R), ("X", "Z", 2, R)], []
+        "side-by-side",
+        ["X", "Y", "Z"],
+        [("X", "Y", 2, R), ("X", "Z", 2, R)],
+        [],
+        rules=FIXTURE_RULES,
     )
     assert all(r.double_of is None for r in side_by_side.routes)
     xy = route_id(side_by_side, "X", "Y")
@@ -1156,7 +1161,9 @@ def test_e34_parallel_routes_to_different_cities_are_not_double() -> None:
     after, _ = play(state, ClaimRoute(xz, R, 0))
     assert after.routes_of(0) == (xy, xz)
     # Control: a real double route on the same fixture style is restricted.
-    double = GameMap.create("double", ["X", "Y"], [("X", "Y", 2, R), ("X", "Y", 2, G)], [])
+    double = GameMap.create(
+        "double", ["X", "Y"], [("X", "Y", 2, R), ("X", "Y", 2, G)], [], rules=FIXTURE_RULES
+    )
     red, green = route_id(double, "X", "Y", R), route_id(double, "X", "Y", G)
     assert double.routes[red].double_of == green
     state = scenario(double, players=2, routes={red: 0}, hands=[{G: 2}, {}])

@@ -9,7 +9,7 @@ import pytest
 
 from ttr_rules import cli
 from ttr_rules.agents.tournament import (
-    Outcome,
+    MatchResult,
     bradley_terry_elo,
     schedule,
     summarize,
@@ -66,9 +66,9 @@ def test_schedule_refuses_bad_input() -> None:
 
 def test_summarize_counts_wins_ties_scores_and_margins() -> None:
     outcomes = [
-        Outcome(("a", "b"), (100, 80), (0,)),
-        Outcome(("b", "a"), (90, 90), (0, 1)),
-        Outcome(("a", "b"), (70, 75), (1,)),
+        MatchResult(("a", "b"), (100, 80), (0,)),
+        MatchResult(("b", "a"), (90, 90), (0, 1)),
+        MatchResult(("a", "b"), (70, 75), (1,)),
     ]
     standings = summarize(outcomes)
     stats = {s.agent: s for s in standings.table}
@@ -121,3 +121,12 @@ def test_ttr_tournament_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "players" in capsys.readouterr().err
     assert cli.main(["tournament", "--agents", "random:depth=2,greedy"]) == 1
     assert "depth" in capsys.readouterr().err
+
+
+def test_the_former_outcome_name_is_a_deprecated_alias() -> None:
+    import ttr_rules
+    from ttr_rules.agents import tournament
+
+    with pytest.warns(DeprecationWarning, match="renamed MatchResult"):
+        assert tournament.Outcome is MatchResult
+    assert ttr_rules.Outcome.__module__ == "ttr_rules.scoring"  # one public Outcome: the ending

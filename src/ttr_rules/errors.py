@@ -20,7 +20,17 @@ __all__ = [
 
 
 class MapError(Exception):
-    """Base class of every map problem."""
+    """Base class of every map problem: a map that is not installed, fails to load, or is invalid.
+
+    Every door that takes a map (``new_game``, ``scenario``, ``play_game``, ``from_json``, the
+    registry) raises it. ``problems`` lists every problem found, one line each, never empty: for
+    an invalid map each is ``"<json path>: <message>"`` (a map file's lines start with the file
+    name); otherwise the message itself.
+    """
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems: tuple[str, ...] = tuple(problems) or (message,)
 
 
 class MapNotFoundError(MapError, LookupError):
@@ -28,14 +38,11 @@ class MapNotFoundError(MapError, LookupError):
 
 
 class MapLoadError(MapError, ValueError):
-    """A map file or a map plugin could not be loaded or is invalid.
+    """A map that could not be loaded or is invalid: a map file, a map plugin, or a
+    :class:`~ttr_rules.maps.GameMap` built in memory and passed to a game.
 
-    ``problems`` lists every problem found, each as ``"<file>: <json path>: <message>"``.
+    ``problems`` lists every problem found (see :class:`MapError`).
     """
-
-    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
-        super().__init__(message)
-        self.problems = problems
 
 
 class MapConflictError(MapError):

@@ -295,6 +295,14 @@ class Rules:
             "route_scores",
             "must list integer points for lengths 0, 1, 2, ...",
         )
+        # Index = length: a table copied without its leading 0 would score every route one
+        # length too high, so the first entry (no route has length 0) must be 0.
+        need(
+            not self.route_scores or self.route_scores[0] == 0,
+            "route_scores",
+            "is indexed by route length and must start with 0 for length 0 "
+            "(for example [0, 1, 2, 4, 7, 10, 15]), not with the score of length 1",
+        )
         self._payment_problems(need)
         return found
 

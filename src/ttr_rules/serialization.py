@@ -13,8 +13,10 @@ Conventions (the round trip ``from_json(to_json(x), type(x)) == x`` is exact):
 - A :class:`~ttr_rules.GameMap` (in a state or a view) is a reference ``{"name", "version",
   "digest"}`` when the installed map of that name has that digest, and is reloaded with
   ``load_map``; any other map is embedded in full under ``"embedded"`` (in the map-file format),
-  so a state on a custom map still reloads. A reference to a map that is not installed, or whose
-  installed digest differs, is refused.
+  so a state on a custom map still reloads. ``from_json(text, cls, map=game_map)`` reads a
+  reference with ``game_map`` instead of the installed maps (a client that has a map from
+  ``GET /api/maps/{name}`` but not its plugin). A reference to a map that is neither given nor
+  installed, or whose digest differs, is refused.
 
 Every problem in the input raises :class:`~ttr_rules.errors.SerializationError`, whose
 ``problems`` name the JSON path of each problem (``$.players[1].hand.red: expected int``); no
@@ -23,6 +25,7 @@ partially built object is ever returned.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -47,7 +50,7 @@ from .cards import COLORS, Color, Hand
 from .errors import MapError, SerializationError
 from .events import Event, Termination
 from .invariants import state_problems
-from .maps import GameMap
+from .maps import GameMap, resolve_map
 from .state import GameState, Phase
 
 __all__ = [
@@ -226,10 +229,27 @@ def _structure_map(value: Any, _: Any) -> GameMap:
     name, digest = value.get("name"), value.get("digest")
     if not isinstance(name, str) or not isinstance(digest, str):
         raise _Invalid("a map reference needs string fields name and digest")
-    game_map = _embedded_map(value["embedded"]) if "embedded" in value else _installed_map(name)
+    given = _given_map.get()
+    if "embedded" in value:
+        game_map = _embedded_map(value["embedded"])
+    elif given is not None:
+        game_map = given
+        if given.digest != digest:
+            raise _Invalid(
+                f"the JSON's map {name!r} (digest {digest}) is not the given map "
+                f"{given.name!r} (digest {given.digest})"
+            )
+    else:
+        game_map = _installed_map(name)
     if game_map.digest != digest:
         raise _Invalid(f"map {name!r} has digest {game_map.digest}, the JSON expects {digest}")
     return game_map
+
+
+#: The map passed to :func:`from_json` as ``map=``, read by the map hook while it decodes.
+_given_map: contextvars.ContextVar[GameMap | None] = contextvars.ContextVar(
+    "_given_map", default=None
+)
 
 
 def _installed_map(name: str) -> GameMap:
@@ -356,11 +376,22 @@ def to_json(obj: Any, cls: Any = None, *, indent: int | None = None) -> str:
 
 
 @overload
-def from_json(text: str | bytes, cls: type[T]) -> T: ...
+def from_json(text: str | bytes, cls: type[T], *, map: GameMap | str | None = None) -> T: ...
 @overload
-def from_json(text: str | bytes, cls: Any) -> Any: ...
-def from_json(text: str | bytes, cls: Any) -> Any:
+def from_json(text: str | bytes, cls: Any, *, map: GameMap | str | None = None) -> Any: ...
+def from_json(
+    text: str | bytes,
+    cls: Any,
+    *,
+    map: GameMap | str | None = None,  # the contract's parameter name
+) -> Any:
     """Decode ``text`` into a ``cls`` (a class, or the ``Action`` / ``Event`` unions).
+
+    A state or view names its map by name and digest; ``map`` (a :class:`~ttr_rules.GameMap`,
+    or an installed map's name) is used for that reference instead of the installed maps, so
+    a client without a map's plugin reads views of it with the map from ``GET /api/maps/{name}``
+    (:func:`~ttr_rules.load_map_file` or :func:`~ttr_rules.maps.map_from_dict`). The map is
+    validated first (:class:`~ttr_rules.errors.MapError`); a digest that differs is refused.
 
     Raises :class:`~ttr_rules.errors.SerializationError` naming the JSON path of every problem.
 
@@ -377,11 +408,14 @@ def from_json(text: str | bytes, cls: Any) -> Any:
     ttr_rules.errors.SerializationError: ...
     """
     data = decode_json(text)
+    token = _given_map.set(None if map is None else resolve_map(map))
     try:
         return structure(data, cls)
     except RecursionError:
         problem = "$: nested too deeply"
         raise SerializationError(problem, (problem,)) from None
+    finally:
+        _given_map.reset(token)
 
 
 def decode_json(text: str | bytes) -> Any:

@@ -3,6 +3,7 @@
 * :class:`Agent` — the protocol: ``name`` and ``act(view) -> Action``;
 * :func:`available_agents`, :func:`make_agent` — the registry (built-ins and the
   ``ttr_rules.agents`` entry-point group);
+* :class:`AgentOptionError` — an option the agent does not take, or of the wrong type;
 * :func:`play_game` — one game between agents, returning the terminal state;
 * the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
   ``mcts`` (:class:`MctsAgent`);
@@ -25,6 +26,7 @@ from .greedy import GreedyAgent
 from .hints import Suggestion, hint_lines, suggest
 from .levels import LEVELS, EasyAgent
 from .mcts import MctsAgent
+from .options import AgentOptionError
 from .protocol import Agent
 from .random_agent import RandomAgent
 
@@ -34,6 +36,7 @@ __all__ = [
     "Agent",
     "AgentFactory",
     "AgentNotFoundError",
+    "AgentOptionError",
     "EasyAgent",
     "GreedyAgent",
     "MctsAgent",

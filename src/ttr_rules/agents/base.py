@@ -33,6 +33,7 @@ from ..views import observe
 from .greedy import GreedyAgent
 from .levels import LEVELS
 from .mcts import MctsAgent
+from .options import check_options
 from .protocol import Agent
 from .random_agent import RandomAgent
 
@@ -96,8 +97,11 @@ def make_agent(name: str, *, seed: int = 0, **options: Any) -> Agent:
     """A new agent called ``name``, seeded with ``seed``; ``options`` go to its factory.
 
     An unknown name raises :class:`AgentNotFoundError` (a :class:`LookupError`) listing the
-    available agents; an unknown option raises :class:`TypeError`, a bad value
-    :class:`ValueError`.
+    available agents. Options are checked against the annotations of the factory's signature
+    first (:func:`~ttr_rules.agents.options.check_options`): an unknown option or a value of the
+    wrong type (``ticket_weight="abc"`` for a ``float``) raises
+    :class:`~ttr_rules.agents.options.AgentOptionError` (a ``TypeError`` and a ``ValueError``);
+    ``ticket_weight=2`` becomes ``2.0``. Any other error of the factory names the agent.
 
     >>> agent = make_agent("greedy", seed=3)
     >>> agent.name
@@ -125,7 +129,14 @@ def make_agent(name: str, *, seed: int = 0, **options: Any) -> Agent:
             raise AgentNotFoundError(
                 f"agent plugin {key!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
             ) from exc
-    agent: Agent = factory(seed=seed, **options)
+    typed = check_options(key, factory, options)
+    try:
+        agent: Agent = factory(seed=seed, **typed)
+    except (TypeError, ValueError) as exc:
+        if repr(key) in str(exc):
+            raise
+        kind = TypeError if isinstance(exc, TypeError) else ValueError
+        raise kind(f"agent {key!r}: {exc}") from exc
     return agent
 
 

@@ -6,14 +6,17 @@
 interval, the mean score and the mean margin over the best other player, Elo-style ratings fitted
 to all pairwise results (a Bradley–Terry model), and the head-to-head table.
 
-Outcomes are plain :class:`Outcome` values (agent names by seat, totals, winners), so the
-statistics are pure functions that are easy to test.
+Results are plain :class:`MatchResult` values (agent names by seat, totals, winners), so the
+statistics are pure functions that are easy to test. (The game's own ending is
+:class:`ttr_rules.Outcome`; this module's former ``Outcome`` is a deprecated alias of
+:class:`MatchResult`.)
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -21,7 +24,7 @@ from attrs import frozen
 
 __all__ = [
     "AgentStats",
-    "Outcome",
+    "MatchResult",
     "Pairing",
     "Standings",
     "Tally",
@@ -125,8 +128,9 @@ def _pairings(agents: tuple[str, ...], players: int, games: int, seed: int) -> I
 
 
 @frozen
-class Outcome:
-    """One finished game: the agent of every seat, the final totals and the winners."""
+class MatchResult:
+    """One finished game of a tournament: the agent of every seat, the final totals and the
+    winners."""
 
     seats: tuple[str, ...]
     totals: tuple[int, ...]
@@ -187,7 +191,7 @@ class Standings:
         }
 
 
-def _beats(outcome: Outcome, i: int, j: int) -> float:
+def _beats(outcome: MatchResult, i: int, j: int) -> float:
     """Seat ``i``'s result against seat ``j``: 1 ahead, ½ level, 0 behind (winners rank
     above everyone else, E77's tie-breakers included)."""
     wi, wj = i in outcome.winners, j in outcome.winners
@@ -237,11 +241,11 @@ def bradley_terry_elo(
 
 
 class Tally:
-    """The running totals of a tournament, one :class:`Outcome` at a time: memory stays the
+    """The running totals of a tournament, one :class:`MatchResult` at a time: memory stays the
     size of the table however many games are added (``ttr tournament`` streams millions).
 
     >>> tally = Tally(["greedy", "random"])
-    >>> tally.add(Outcome(("greedy", "random"), (120, 40), (0,)))
+    >>> tally.add(MatchResult(("greedy", "random"), (120, 40), (0,)))
     >>> tally.standings().table[0].agent
     'greedy'
     """
@@ -256,7 +260,7 @@ class Tally:
         self.players = 0
         self.count = 0
 
-    def add(self, o: Outcome) -> None:
+    def add(self, o: MatchResult) -> None:
         """Count one finished game."""
         for name in o.seats:
             if name not in self.games:
@@ -306,11 +310,11 @@ class Tally:
         )
 
 
-def summarize(outcomes: Iterable[Outcome], agents: Sequence[str] | None = None) -> Standings:
+def summarize(outcomes: Iterable[MatchResult], agents: Sequence[str] | None = None) -> Standings:
     """The standings of a tournament from its game outcomes (one pass; see :class:`Tally`).
 
-    >>> games = [Outcome(("greedy", "random"), (120, 40), (0,)),
-    ...          Outcome(("random", "greedy"), (55, 98), (1,))]
+    >>> games = [MatchResult(("greedy", "random"), (120, 40), (0,)),
+    ...          MatchResult(("random", "greedy"), (55, 98), (1,))]
     >>> table = summarize(games).table
     >>> [(s.agent, s.wins, s.mean_margin) for s in table]
     [('greedy', 2.0, 61.5), ('random', 0.0, -61.5)]
@@ -319,3 +323,16 @@ def summarize(outcomes: Iterable[Outcome], agents: Sequence[str] | None = None) 
     for outcome in outcomes:
         tally.add(outcome)
     return tally.standings()
+
+
+def __getattr__(name: str) -> Any:
+    """``Outcome``, the former name of :class:`MatchResult`, still imports with a warning."""
+    if name == "Outcome":
+        warnings.warn(
+            "ttr_rules.agents.tournament.Outcome is renamed MatchResult "
+            "(ttr_rules.Outcome is the game's ending)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return MatchResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

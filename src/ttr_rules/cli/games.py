@@ -194,7 +194,7 @@ def check_agents(specs: Iterable[AgentSpec]) -> None:
     """Make each agent of ``specs`` once, so that an unknown option or a bad value is a
     :class:`ValueError` naming the agent and the option (an unknown name: ``make_agent``'s
     :class:`LookupError` listing the agents) before any game starts."""
-    from ..agents import make_agent
+    from ..agents import AgentOptionError, make_agent
 
     for spec in dict.fromkeys(specs):
         options = dict(spec.options)
@@ -205,6 +205,8 @@ def check_agents(specs: Iterable[AgentSpec]) -> None:
             )
         try:
             make_agent(spec.name, seed=0, **options)
+        except AgentOptionError:
+            raise  # names the agent and the option already
         except TypeError as exc:
             raise ValueError(f"agent {spec}: {_option_problem(exc, options)}") from None
         except ValueError as exc:

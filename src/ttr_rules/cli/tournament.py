@@ -56,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..agents.tournament import Outcome, Tally, lineup_count, pairings
+    from ..agents.tournament import MatchResult, Tally, lineup_count, pairings
     from ..game import check_player_count
     from ..sim import AgentSpec, GameSpec
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         with played(args, games, total) as (results, _progress):
             for result in results:
                 with uninterrupted():
-                    tally.add(Outcome(result.agents, result.totals, result.winners))
+                    tally.add(MatchResult(result.agents, result.totals, result.winners))
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - began

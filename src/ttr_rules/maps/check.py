@@ -10,10 +10,13 @@ never in the game engine.
 from __future__ import annotations
 
 import difflib
+import heapq
+import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
+from ..errors import MapLoadError
 from ..rules import MAX_SUBSTITUTE, Rules
 from .index import fold_name
 from .model import GameMap, Route, compute_digest, tracks_by_pair
@@ -22,6 +25,7 @@ __all__ = [
     "MAX_ROUTE_LENGTH",
     "Problem",
     "alias_collisions",
+    "checked_map",
     "content_problems",
     "did_you_mean",
     "rules_problems",
@@ -74,6 +78,48 @@ def validate_map(game_map: GameMap) -> list[str]:
     return [str(p) for p in problems]
 
 
+#: Maps that passed :func:`validate_map`, by digest (bounded: a long-lived server may see many).
+_valid: dict[str, GameMap] = {}
+_valid_lock = threading.Lock()
+_MAX_REMEMBERED = 256
+
+
+def checked_map(game_map: GameMap, where: str = "the map") -> GameMap:
+    """``game_map`` itself when :func:`validate_map` finds nothing wrong, else
+    :class:`~ttr_rules.errors.MapLoadError` with every problem in ``problems``.
+
+    Every door that takes a map calls this; a map equal to one already checked (same digest,
+    same content) costs a dictionary look-up, so the check is paid once per map.
+
+    >>> import attrs
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> checked_map(europe) is europe
+    True
+    >>> route = attrs.evolve(europe.routes[0], length=0)
+    >>> checked_map(attrs.evolve(europe, routes=(route, *europe.routes[1:])))
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.MapLoadError: the map 'europe' is invalid (2 problems):
+      routes[0].length: must be >= 1
+      digest: does not match the map's content
+    """
+    with _valid_lock:
+        known = _valid.get(game_map.digest)
+    if known is game_map or (known == game_map and known.aliases == game_map.aliases):
+        return game_map
+    problems = tuple(validate_map(game_map))
+    if problems:
+        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        lines = "".join(f"\n  {p}" for p in problems)
+        raise MapLoadError(f"{where} {game_map.name!r} is invalid ({count}):{lines}", problems)
+    with _valid_lock:
+        if len(_valid) >= _MAX_REMEMBERED:
+            del _valid[next(iter(_valid))]
+        _valid[game_map.digest] = game_map
+    return game_map
+
+
 def content_problems(game_map: GameMap) -> Iterator[Problem]:
     """Everything about the content that a map author can get wrong (shared by files and maps)."""
     yield from _city_problems(game_map)
@@ -81,8 +127,11 @@ def content_problems(game_map: GameMap) -> Iterator[Problem]:
     yield from _pair_problems(game_map)
     yield from _ticket_problems(game_map)
     yield from _ticket_supply_problems(game_map)
-    yield from (Problem(f"rules.{name}", message) for name, message in game_map.rules.problems())
+    own = game_map.rules.problems()
+    yield from (Problem(f"rules.{name}", message) for name, message in own)
     yield from _connectivity_problems(game_map)
+    if not own:
+        yield from _ticket_reach_problems(game_map, game_map.rules)
 
 
 def _id_problems(game_map: GameMap) -> Iterator[Problem]:
@@ -132,6 +181,65 @@ def rules_problems(rules: Rules, game_map: GameMap) -> Iterator[Problem]:
             f"{longest} spaces",
         )
     yield from _ticket_supply_problems(game_map, rules)
+
+
+def _ticket_reach_problems(game_map: GameMap, rules: Rules) -> Iterator[Problem]:
+    """Tickets that no player can complete: even borrowing a route with each station, the
+    cheapest path between the two cities needs more trains than a player has."""
+    cheapest = _fewest_trains(game_map, rules.stations_per_player)
+    for t in game_map.tickets:
+        need = cheapest(t.a, t.b)
+        if need is not None and need > rules.trains_per_player:
+            yield Problem(
+                f"tickets[{t.id}]",
+                f"{t.a}–{t.b} needs at least {need} trains, more than the "
+                f"{rules.trains_per_player} a player has (rules.trains_per_player): "
+                "no player can complete it",
+                ("rules.trains_per_player",),
+            )
+
+
+def _fewest_trains(game_map: GameMap, free: int) -> Callable[[str, str], int | None]:
+    """``cheapest(a, b)``: the fewest trains joining ``a`` to ``b`` when ``free`` routes on the
+    way cost nothing (stations), or None when they are not joined; one search per source."""
+    known = set(game_map.cities)
+    neighbours: dict[str, list[tuple[str, int]]] = {c: [] for c in game_map.cities}
+    for r in game_map.routes:
+        if r.a in known and r.b in known and r.length >= 1:
+            neighbours[r.a].append((r.b, r.length))
+            neighbours[r.b].append((r.a, r.length))
+    searched: dict[str, dict[str, int]] = {}
+
+    def cheapest(a: str, b: str) -> int | None:
+        if a not in known or b not in known:
+            return None
+        if a not in searched:
+            searched[a] = _layered_dijkstra(neighbours, a, max(free, 0))
+        return searched[a].get(b)
+
+    return cheapest
+
+
+def _layered_dijkstra(
+    neighbours: dict[str, list[tuple[str, int]]], source: str, free: int
+) -> dict[str, int]:
+    """Fewest trains from ``source`` to every city, with up to ``free`` routes costing nothing."""
+    best: dict[tuple[str, int], int] = {(source, 0): 0}
+    queue = [(0, source, 0)]
+    while queue:
+        cost, city, used = heapq.heappop(queue)
+        if cost > best.get((city, used), cost):
+            continue
+        for other, length in neighbours[city]:
+            steps = [(cost + length, used)] + ([(cost, used + 1)] if used < free else [])
+            for new_cost, new_used in steps:
+                if new_cost < best.get((other, new_used), new_cost + 1):
+                    best[(other, new_used)] = new_cost
+                    heapq.heappush(queue, (new_cost, other, new_used))
+    result: dict[str, int] = {}
+    for (city, _), cost in best.items():
+        result[city] = min(cost, result.get(city, cost))
+    return result
 
 
 def _endpoint_problems(path: str, a: str, b: str, known: set[str]) -> Iterator[Problem]:

@@ -25,7 +25,7 @@ import importlib_metadata
 from attrs import frozen
 
 from ..errors import MapConflictError, MapLoadError, MapNotFoundError
-from .check import validate_map
+from .check import checked_map
 from .file import load_map_file
 from .model import GameMap
 
@@ -125,14 +125,16 @@ def load_map(name: str) -> GameMap:
 
 
 def resolve_map(game_map: str | GameMap) -> GameMap:
-    """``game_map`` itself, or the installed map of that name (:func:`load_map`).
+    """``game_map`` itself once it passes :func:`~ttr_rules.maps.validate_map` (checked once
+    per map: :func:`~ttr_rules.maps.check.checked_map`), or the installed map of that name
+    (:func:`load_map`). Raises :class:`~ttr_rules.errors.MapError` with ``problems`` filled.
 
     >>> from ttr_rules.maps import resolve_map
     >>> resolve_map("Europe") is resolve_map(resolve_map("europe"))
     True
     """
     if isinstance(game_map, GameMap):
-        return game_map
+        return checked_map(game_map)
     return load_map(game_map)
 
 
@@ -160,11 +162,7 @@ def _load_plugin(plugin: MapPlugin) -> GameMap:
             target = target()
     except Exception as exc:
         raise MapLoadError(f"{where} failed to load: {type(exc).__name__}: {exc}") from exc
-    game_map = _to_map(target, where)
-    problems = tuple(validate_map(game_map))
-    if problems:
-        lines = "\n".join(f"  {p}" for p in problems)
-        raise MapLoadError(f"{where} provides an invalid map:\n{lines}", problems=problems)
+    game_map = checked_map(_to_map(target, where), f"{where} provides a map")
     if game_map.name.lower() != plugin.name:
         message = f"{where} provides a map named {game_map.name!r}, not {plugin.name!r}"
         raise MapLoadError(message, problems=(message,))
