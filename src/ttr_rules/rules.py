@@ -123,7 +123,8 @@ class Rules:
     #: Tie-breakers for the win, in order (E77): "tickets" (most completed), "stations"
     #: (fewest built), "express" (holds the longest-path bonus: the European Express, or the
     #: USA's longest continuous path); the catalogue's "completed_tickets", "fewest_stations_built"
-    #: and "european_express", and "longest_path", are accepted too.
+    #: and "european_express", and "longest_path", are accepted too. Without a longest-path
+    #: bonus, "express" still measures the path (U24).
     tie_breakers: tuple[str, ...] = field(default=TIE_BREAKERS, converter=_tie_breakers)
     #: Train cards dealt to each player at setup (E2).
     starting_hand: int = 4
@@ -135,7 +136,8 @@ class Rules:
     #: Tickets drawn by the ticket action, and how many of them must be kept (E61).
     tickets_drawn: int = 3
     tickets_keep_at_least: int = 1
-    #: The final round starts when a player ends a turn with at most this many trains (E66).
+    #: The final round starts when a player ends a turn with at most this many trains (E66;
+    #: the same on a 40-train board, U25).
     end_trigger_trains: int = 2
     #: Points for each station left in reserve at the end (E59).
     station_bonus: int = 4
@@ -155,7 +157,7 @@ class Rules:
     #: Any this many cards may stand in for one required ferry locomotive; 0: nothing may.
     locomotive_substitute: int = 0
     #: Whether a face-up locomotive is the first and only card of a draw (E8, E9); when False
-    #: it counts as one card, first or second, like any other.
+    #: it counts as one card, first or second, like any other (U26).
     face_up_locomotive_ends_draw: bool = True
     #: The end-of-game bonuses, by name, scored in this order (``express``: the longest-path
     #: bonus; ``globetrotter``: the most completed tickets; or a plugin's scorer).
