@@ -305,9 +305,9 @@ def test_render_never_writes_over_its_input(
         (["simulate", "--agents", "random:seed=5"], ["agent random:seed=5", "'seed'"]),
         (
             ["simulate", "--agents", "mcts:bogus=1"],
-            ["agent mcts:bogus=1", "unknown option 'bogus'"],
+            ["agent 'mcts' has no option 'bogus'", "its options are: iterations"],
         ),
-        (["tournament", "--agents", "mcts:bogus=1,random"], ["unknown option 'bogus'"]),
+        (["tournament", "--agents", "mcts:bogus=1,random"], ["agent 'mcts' has no option 'bogus'"]),
         (["tournament", "--agents", "random:seed=5,greedy"], ["agent random:seed=5", "'seed'"]),
         (["simulate", "--map", "maps/europe\ncopy.json"], ["maps/europe\\ncopy.json"]),
         (["simulate", "--ray", "127.0.0.1:9"], ["cannot reach the Ray cluster at 127.0.0.1:9"]),

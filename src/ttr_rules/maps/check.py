@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import heapq
 import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
@@ -78,10 +79,10 @@ def validate_map(game_map: GameMap) -> list[str]:
     return [str(p) for p in problems]
 
 
-#: Maps that passed :func:`validate_map`, by digest (bounded: a long-lived server may see many).
-_valid: dict[str, GameMap] = {}
+#: Maps that passed :func:`validate_map`, by digest; held weakly, so that a map (a scenario's
+#: copy with injected tickets, say) is freed with its last user and a server's memory stays flat.
+_valid: weakref.WeakValueDictionary[str, GameMap] = weakref.WeakValueDictionary()
 _valid_lock = threading.Lock()
-_MAX_REMEMBERED = 256
 
 
 def checked_map(game_map: GameMap, where: str = "the map") -> GameMap:
@@ -114,8 +115,6 @@ def checked_map(game_map: GameMap, where: str = "the map") -> GameMap:
         lines = "".join(f"\n  {p}" for p in problems)
         raise MapLoadError(f"{where} {game_map.name!r} is invalid ({count}):{lines}", problems)
     with _valid_lock:
-        if len(_valid) >= _MAX_REMEMBERED:
-            del _valid[next(iter(_valid))]
         _valid[game_map.digest] = game_map
     return game_map
 

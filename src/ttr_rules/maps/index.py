@@ -128,6 +128,7 @@ class MapIndex:
     __slots__ = (
         "_map",
         "base_tickets",
+        "card_sets",
         "city_index",
         "city_routes",
         "claim_memo",
@@ -158,6 +159,8 @@ class MapIndex:
     tunnel: tuple[bool, ...]
     #: The other track of a double route, -1 when none.
     double: tuple[int, ...]
+    #: Whether any route takes substitute sets of cards (``Route.card_substitute``).
+    card_sets: bool
     city_index: dict[str, int]
     claim_tables: tuple[tuple[ClaimRoute | None, ...], ...]
     station_tables: tuple[tuple[BuildStation | None, ...], ...]
@@ -223,6 +226,7 @@ def _engine_tables(index: MapIndex, game_map: GameMap) -> None:
     index.ferry = tuple(r.ferry_locomotives for r in routes)
     index.tunnel = tuple(r.tunnel for r in routes)
     index.double = tuple(-1 if r.double_of is None else r.double_of for r in routes)
+    index.card_sets = any(r.card_substitute for r in routes)
     index.city_index = {c: i for i, c in enumerate(game_map.cities)}
     index.claim_tables = tuple(_claim_table(r.id, r.length, stride) for r in routes)
     index.station_tables = tuple(_station_table(c, stride) for c in game_map.cities)
@@ -282,6 +286,7 @@ _ENGINE = frozenset(
         *("length", "color", "ferry", "tunnel", "double", "max_length", "max_ferry", "stride"),
         *("city_index", "claim_tables", "station_tables", "claim_reach", "claim_memo"),
         "claim_spans",
+        "card_sets",
         "station_cache",
     }
 )

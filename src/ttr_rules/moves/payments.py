@@ -29,7 +29,8 @@ from collections.abc import Iterator
 from ..actions import ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from ..errors import Reason
-from ..maps.model import GameMap, Route
+from ..maps.index import map_index
+from ..maps.model import Route
 from ..rules import Rules
 from ..state import GameState
 from ..words import counted
@@ -263,19 +264,11 @@ def _submultisets(counts: list[int], size: int, start: int) -> Iterator[list[int
             yield rest
 
 
-#: Whether each map seen has a route with substitute sets (maps hash once: a cached hash).
-_HAS_SETS: dict[GameMap, bool] = {}
-
-
 def general_payments(state: GameState) -> bool:
     """Whether claims in ``state`` take this module's path: its rules restrict locomotives or
     take ferry sets, or its map has a route with sets. Europe and USA do not."""
     if state.rules.general_payments:
         return True
-    game_map = state.map
-    found = _HAS_SETS.get(game_map)
-    if found is None:
-        if len(_HAS_SETS) > 64:
-            _HAS_SETS.clear()
-        found = _HAS_SETS[game_map] = any(r.card_substitute for r in game_map.routes)
-    return found
+    # The map's index holds it, so that it is freed with the map (a dict keyed by maps kept
+    # every scenario's map alive).
+    return map_index(state.map).card_sets
