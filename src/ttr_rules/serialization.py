@@ -398,7 +398,7 @@ def from_json(
     >>> from ttr_rules import Action, ClaimRoute, Color, GameState, new_game
     >>> text = '{"type": "claim_route", "route": 57, "color": "black", "locomotives": 1}'
     >>> from_json(text, Action)
-    ClaimRoute(route=57, color=<Color.BLACK: 'black'>, locomotives=1)
+    ClaimRoute(route=57, color=<Color.BLACK: 'black'>, locomotives=1, substitutes=())
     >>> state = new_game(players=3, seed=2)
     >>> from_json(to_json(state), GameState) == state
     True
