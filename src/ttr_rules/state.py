@@ -18,7 +18,15 @@ from .cards import Color, Hand
 from .maps.model import GameMap
 from .rules import Rules
 
-__all__ = ["COPIED_CLASSES", "GameState", "PendingTunnel", "Phase", "PlayerState", "evolve"]
+__all__ = [
+    "COPIED_CLASSES",
+    "GameState",
+    "PendingPayment",
+    "PendingTunnel",
+    "Phase",
+    "PlayerState",
+    "evolve",
+]
 
 
 _new = object.__new__
@@ -38,6 +46,9 @@ class Phase(StrEnum):
     KEEP_TICKETS = "keep tickets"
     #: Tunnel cards were revealed; the same player pays the extras or declines (E39–E45).
     TUNNEL = "tunnel"
+    #: A claim paid with substitute sets: the same player picks its cards one at a time
+    #: (docs/rules.md, "Payments").
+    PAYMENT = "payment"
     GAME_OVER = "game over"
 
 
@@ -81,6 +92,16 @@ class PendingTunnel:
     owed: int
 
 
+@frozen
+class PendingPayment:
+    """A claim being paid with substitute sets: the cards picked so far, still in the hand
+    (docs/rules.md, "Payments")."""
+
+    route: int
+    #: The picked cards, in card order (each payment has one order of picking).
+    cards: tuple[Color, ...] = ()
+
+
 @frozen(slots=False)
 class GameState:
     """A complete game position. Build one with ``new_game`` or ``scenario``.
@@ -106,6 +127,10 @@ class GameState:
     #: The owner of each route, by route id (None when unclaimed).
     route_owner: tuple[int | None, ...]
     tunnel: PendingTunnel | None = None
+    #: A claim being paid with substitute sets (phase ``PAYMENT``), else None.
+    #: Out of the repr (like the map and rules) so that reprs of positions without one, the
+    #: only kind on boards without sets, read as before; ``str(state)`` shows it.
+    payment: PendingPayment | None = attrs.field(default=None, repr=False)
     #: Turns left in the final round; None until the end is triggered (E66–E68).
     final_turns: int | None = None
     #: Consecutive forced passes (U1): a full round of them ends the game.

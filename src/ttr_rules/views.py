@@ -37,7 +37,7 @@ from .maps import GameMap, Ticket, load_map
 from .maps.index import map_index
 from .moves.common import payment_cards
 from .rules import Rules
-from .state import GameState, PendingTunnel, Phase, PlayerState
+from .state import GameState, PendingPayment, PendingTunnel, Phase, PlayerState
 
 __all__ = [
     "PlayerView",
@@ -103,6 +103,10 @@ class PlayerView:
     identity_shuffle: bool = False
     #: Cards set aside by ``scenario`` (their colours are hidden).
     out_of_play_size: int = 0
+    #: A claim being paid with substitute sets: its route, and the cards picked so far for the
+    #: player picking them only (others see none until the claim, which shows them all). Out
+    #: of the repr as in :class:`~ttr_rules.GameState`.
+    payment: PendingPayment | None = field(default=None, repr=False)
 
     @property
     def is_terminal(self) -> bool:
@@ -272,6 +276,9 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
         ticket_box_size=len(state.ticket_box),
         out_of_play_size=len(state.out_of_play),
     )
+    payment = state.payment
+    if payment is not None and viewer != state.current and payment.cards:
+        values["payment"] = PendingPayment(payment.route)  # picked cards stay private
     del (
         values["players"],
         values["deck"],
@@ -741,6 +748,7 @@ def _state(
             "ticket_box": ticket_box,
             "route_owner": view.route_owner,
             "tunnel": view.tunnel,
+            "payment": view.payment,
             "final_turns": view.final_turns,
             "passes": view.passes,
             "turn": view.turn,
