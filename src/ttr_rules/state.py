@@ -46,10 +46,11 @@ class Phase(StrEnum):
     KEEP_TICKETS = "keep tickets"
     #: Tunnel cards were revealed; the same player pays the extras or declines (E39–E45).
     TUNNEL = "tunnel"
-    #: A claim paid with substitute sets: the same player picks its cards one at a time
-    #: (docs/rules.md, "Payments").
-    PAYMENT = "payment"
     GAME_OVER = "game over"
+    #: A claim paid with substitute sets: the same player picks its cards one at a time
+    #: (docs/rules.md, "Payments with substitute sets"). Declared last: boards without sets
+    #: never reach it, and the RL observation's phase one-hot leaves it out for them.
+    PAYMENT = "payment"
 
 
 #: The phases in which the game is over, read as a module global: ``Phase.GAME_OVER`` in a

@@ -23,6 +23,7 @@ from ttr_rules import (
     Color,
     GameMap,
     GameState,
+    PendingPayment,
     PendingTunnel,
     Phase,
     PlayerState,
@@ -104,6 +105,10 @@ class _Encoder:
         self.completed = at["tickets_completed"]
         self.offered = at["offered"]
         self.tunnel_route = at["tunnel_route"]
+        #: A payment with sets being picked (boards with sets only; -1 elsewhere): the
+        #: picked cards (the picker's own vector only) and the route.
+        self.payment_cards = at.get("payment_cards", -1)
+        self.payment_route = at.get("payment_route", -1)
         self.face_up = at["face_up"]
         self.tickets = len(game_map.tickets)
         self.stations_per_player = layout.rules.stations_per_player
@@ -136,15 +141,18 @@ class _Encoder:
         self.pack_tunnel = struct.Struct(f"{self.tunnel.stop - self.tunnel.start}f").pack_into
         self.no_tickets = _floats([0] * (self.tickets_slice.stop - self.tickets_slice.start))
         self.no_tunnel = _floats([0] * (self.tunnel.stop - self.tunnel.start))
+        self.no_cards = _floats([0] * _KINDS)
+        self.no_routes = _floats([0] * len(game_map.routes))
         #: Per viewer, the seats in rotated order (the viewer first).
         self.rotation = [tuple((viewer + rel) % p for rel in range(p)) for viewer in range(p)]
         #: ``current_seat`` and ``phase`` together, by (seat to act relative to the viewer,
         #: phase); nobody acts once the game is over.
+        phases = _PHASES[: layout.field("phase").stop - layout.field("phase").start]
         self.onehots = [
             [
                 _floats(
                     [i == rel and phase is not _GAME_OVER for i in range(p)]
-                    + [q is phase for q in _PHASES]
+                    + [q is phase for q in phases]
                 )
                 for phase in _PHASES
             ]
@@ -261,6 +269,11 @@ class _Encoder:
         for i, t in enumerate(offered):
             mv[base + i * t_count + t] = value
 
+    def _write_payment(self, mv: memoryview, route: int, cards: tuple[Color, ...]) -> None:
+        """``payment_route`` and ``payment_cards`` (the cards as the viewer sees them)."""
+        mv[self.payment_route + route] = 1
+        self.pack_kinds(mv, 4 * self.payment_cards, *count_colors(cards))
+
     def _write_tunnel(self, mv: memoryview, tunnel: PendingTunnel) -> None:
         mv[self.tunnel_route + tunnel.route] = 1
         self._write_tunnel_cards(mv, tunnel)
@@ -348,6 +361,8 @@ class _Encoder:
         self.pack_kinds(mv, 4 * self.discard, *count_colors(view.discard))
         if view.tunnel is not None:
             self._write_tunnel(mv, view.tunnel)
+        if view.payment is not None and self.payment_route >= 0:
+            self._write_payment(mv, view.payment.route, view.payment.cards)
         self._write_face_up(mv, view.face_up, None)
         owners, rows, base, p = (
             view.route_owner,
@@ -451,6 +466,7 @@ class _Board:
         "open",
         "owners",
         "parts",
+        "payment",
         "players",
         "seats",
         "slabs",
@@ -496,6 +512,7 @@ class _Board:
         self.discard_counts: list[int] = []
         self.face_up: tuple[Color | None, ...] | None = None
         self.tunnel: PendingTunnel | None = None
+        self.payment: PendingPayment | None = None
         #: Per viewer, its ``current_seat`` and ``phase`` entries in the state last written.
         self.current: tuple[memoryview, ...] = enc.current_onehots[0][0]
 
@@ -712,6 +729,21 @@ class _Board:
                 for i in cells[tunnel.route]:
                     view[i] = 1
             self.tunnel = tunnel
+        payment = state.payment
+        if payment is not self.payment:
+            self._write_payments(payment, state.current)
+            self.payment = payment
+
+    def _write_payments(self, payment: PendingPayment | None, picker: int) -> None:
+        """Every viewer's payment fields: the route for all, the picked cards for the picker
+        (the others' views show none, as :func:`~ttr_rules.observe` hides them)."""
+        enc = self.encoder
+        cards, route = enc.payment_cards, enc.payment_route
+        for seat, slab in enumerate(self.slabs):
+            slab[cards : cards + _KINDS] = enc.no_cards
+            slab[route : route + len(enc.route_length)] = enc.no_routes
+            if payment is not None:
+                enc._write_payment(slab, payment.route, payment.cards if seat == picker else ())
 
 
 _LOCOMOTIVE: Final = Color.LOCOMOTIVE

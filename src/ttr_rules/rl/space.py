@@ -69,7 +69,7 @@ from ttr_rules.moves.stations import built_cities
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["ActionSpace", "offer_positions"]
+__all__ = ["ActionSpace", "offer_positions", "set_routes"]
 
 #: The masks' dtypes as instances: ``np.frombuffer`` converts a scalar type given as the
 #: dtype, and reads a keyword argument, for about 2,000 instructions a call.
@@ -101,6 +101,17 @@ _BLOCKS: Final = (
 def offer_positions(rules: Rules) -> int:
     """The most tickets ever offered at once: the initial deal (E3) or a ticket draw (E61)."""
     return max(rules.initial_long_tickets + rules.initial_regular_tickets, rules.tickets_drawn)
+
+
+def set_routes(game_map: GameMap, rules: Rules) -> list[int]:
+    """The ids of the routes that take substitute sets under ``rules`` (docs/rules.md,
+    "Payments with substitute sets"): they have the ``ClaimWithSets`` block, and the board the
+    payment steps.
+
+    >>> set_routes(load_map("europe"), load_map("europe").rules)
+    []
+    """
+    return [r.id for r in game_map.routes if set_size(r, rules) >= 2]
 
 
 def _resolve(game_map: GameMap | str) -> GameMap:
@@ -184,15 +195,15 @@ class ActionSpace:
             fixed += (BuildStation(city, Color.LOCOMOTIVE, k) for k in range(1, stations + 1))
         self._pass = len(fixed)
         fixed.append(Pass())
-        set_routes = [r.id for r in self.map.routes if set_size(r, self.rules) >= 2]
+        taking = set_routes(self.map, self.rules)
         self._sets_base = len(fixed)
         #: The ``ClaimWithSets`` index of each route that takes sets.
-        self._sets_at = {r: self._sets_base + k for k, r in enumerate(set_routes)}
-        fixed += (ClaimWithSets(r) for r in set_routes)
+        self._sets_at = {r: self._sets_base + k for k, r in enumerate(taking)}
+        fixed += (ClaimWithSets(r) for r in taking)
         self._pay_card_base = len(fixed)
         #: The index of the claim of the picked cards (-1: no route takes sets).
         self._picked = -1
-        if set_routes:
+        if taking:
             fixed += (PayCard(c) for c in sorted(Color, key=lambda c: c.code))
             self._picked = len(fixed)
             fixed.append(None)  # its cards are the state's: see action()
