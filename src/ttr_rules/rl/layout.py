@@ -116,7 +116,8 @@ class ObservationLayout:
         self._by_name = {f.name: f for f in fields}
         high = np.ones(self.size, dtype=np.float32)
         for name, bound in self._bounds().items():
-            high[self[name]] = bound
+            if name in self._by_name:  # (payment_cards: boards with sets only)
+                high[self[name]] = bound
         self.low: Final = np.zeros(self.size, dtype=np.float32)
         self.high: Final = high
 

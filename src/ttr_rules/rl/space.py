@@ -230,10 +230,13 @@ class ActionSpace:
     # ------------------------------------------------------------------ layout
 
     def blocks(self) -> dict[str, range]:
-        """The index range of each action type, in layout order.
+        """The index range of each action type, in layout order (the blocks of payments with
+        substitute sets only on a board that takes them).
 
         >>> ActionSpace("europe", 2).blocks()["DrawFaceUp"]
         range(0, 5)
+        >>> ActionSpace("nordic", 2).blocks()["PayCard"]
+        range(552, 561)
         """
         starts = (
             0,
@@ -250,7 +253,11 @@ class ActionSpace:
             self._picked if self._picked >= 0 else self.size,
             self.size,
         )
-        return {name: range(starts[i], starts[i + 1]) for i, name in enumerate(_BLOCKS)}
+        blocks = {name: range(starts[i], starts[i + 1]) for i, name in enumerate(_BLOCKS)}
+        if self._picked < 0:  # no substitute sets: the last three blocks are not there
+            for name in _BLOCKS[-3:]:
+                del blocks[name]
+        return blocks
 
     def __len__(self) -> int:
         return self.size
