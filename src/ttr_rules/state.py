@@ -48,7 +48,7 @@ class Phase(StrEnum):
     TUNNEL = "tunnel"
     GAME_OVER = "game over"
     #: A claim paid with substitute sets: the same player picks its cards one at a time
-    #: (docs/rules.md, "Payments with substitute sets"). Declared last: boards without sets
+    #: (docs/rules.md, "Payments"). Declared last: boards without sets
     #: never reach it, and the RL observation's phase one-hot leaves it out for them.
     PAYMENT = "payment"
 

@@ -12,10 +12,15 @@ in place of coloured cards, up to an all-locomotive base.
 
 The number of sets follows from the number of cards (``L + u·(N − 1)``), so a multiset of cards
 pays at most one way up to the choice of which cards form the base; :func:`canonical_claim`
-fixes that choice, so that each multiset is one :class:`~ttr_rules.ClaimRoute` (listed once by
-``legal_actions``, the only spelling ``apply_action`` accepts): the first base that fits, trying
-an all-locomotive base first, then the colours in card order, each with as many locomotives as
-can be in it. The substitute cards are what is left.
+fixes that choice, so that each multiset is one :class:`~ttr_rules.ClaimRoute` (the only
+spelling ``apply_action`` accepts): the first base that fits, trying an all-locomotive base
+first, then the colours in card order, each with as many locomotives as can be in it. The
+substitute cards are what is left.
+
+Payments without sets are listed whole (:func:`route_payments`). Payments with sets are too
+many to list (92,131 on Lieksa–Murmansk for 4 cards of each kind), so they are picked card by
+card (:func:`can_pay_with_sets` says whether one can start, :func:`set_payment_choices` what
+may follow): each step offers at most the nine kinds of card and the claim.
 
 These boards take this general path; Europe and USA keep the engine's tables
 (:mod:`ttr_rules.maps.index`), whose payments this path reproduces exactly when nothing is

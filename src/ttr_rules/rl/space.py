@@ -105,8 +105,8 @@ def offer_positions(rules: Rules) -> int:
 
 def set_routes(game_map: GameMap, rules: Rules) -> list[int]:
     """The ids of the routes that take substitute sets under ``rules`` (docs/rules.md,
-    "Payments with substitute sets"): they have the ``ClaimWithSets`` block, and the board the
-    payment steps.
+    "Payments"): they have ``ClaimWithSets`` entries, and the board has the blocks and the
+    observation fields of the payment's steps.
 
     >>> set_routes(load_map("europe"), load_map("europe").rules)
     []
