@@ -19,14 +19,16 @@ __all__ = ["as_view", "end_scores", "is_omniscient"]
 
 def as_view(state_or_view: GameState | PlayerView) -> PlayerView:
     """``state_or_view`` as a view: a :class:`GameState` gives a spectator view whose seats
-    also hold every player's hand, kept and offered tickets (an all-seeing view)."""
+    also hold every player's hand, kept and offered tickets, and the cards picked for a
+    payment with sets (an all-seeing view)."""
     if isinstance(state_or_view, PlayerView):
         return state_or_view
     if not isinstance(state_or_view, GameState):
         raise TypeError(f"expected a GameState or a PlayerView, got {type(state_or_view).__name__}")
     state = state_or_view
     seats = tuple(observe(state, seat).seats[seat] for seat in range(state.num_players))
-    return attrs.evolve(public_view(state), seats=seats)
+    # (the cards picked for a payment with sets too, which only their picker's view shows)
+    return attrs.evolve(public_view(state), seats=seats, payment=state.payment)
 
 
 def is_omniscient(view: PlayerView) -> bool:
