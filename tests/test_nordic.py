@@ -576,3 +576,22 @@ def test_random_games_end_and_score(nordic: GameMap) -> None:
 def test_europe_rules_unchanged() -> None:
     assert not Rules().general_payments
     assert load_map("europe").rules == Rules()
+
+
+def test_greedy_pays_with_sets_and_beats_random(nordic: GameMap) -> None:
+    """The greedy agent starts payments with sets, completes each with a claim, and outscores
+    the random agent (three seeded games)."""
+    from ttr_rules.agents import make_agent, play_game
+
+    log: list[tuple[GameState, AnyAction]] = []
+    margin = 0
+    for seed in range(3):
+        agents = [make_agent("greedy", seed=seed), make_agent("random", seed=seed)]
+        end = play_game(agents, map=nordic, seed=seed, on_decision=lambda s, a: log.append((s, a)))
+        scores = final_scores(end)
+        margin += scores[0].total - scores[1].total
+    greedy = [(s, a) for s, a in log if s.current == 0]
+    started = [a for _, a in greedy if isinstance(a, ClaimWithSets)]
+    claimed = [a for s, a in greedy if isinstance(a, ClaimRoute) and s.phase is Phase.PAYMENT]
+    assert started and len(claimed) == len(started)
+    assert margin > 0
