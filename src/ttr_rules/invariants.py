@@ -313,6 +313,11 @@ def _route_problems(state: GameState) -> Iterator[str]:
 
 def _payment_problems(state: GameState) -> Iterator[str]:
     """A payment being picked is for an open route, its cards in card order and in the hand."""
+    for seat, player in enumerate(state.players):
+        if player.payment is not None and seat != state.current:
+            yield f"player {seat} pays with sets out of turn"
+    if not 0 <= state.current < len(state.players):
+        return
     payment = state.payment
     if payment is None:
         return

@@ -76,6 +76,12 @@ class PlayerState:
     offered: tuple[int, ...] = ()
     #: Points scored for claimed routes so far (E29).
     route_points: int = 0
+    #: The claim this player is paying with substitute sets (phase ``PAYMENT``), else None.
+    #: Out of the repr so that reprs of positions without one, the only kind on boards without
+    #: sets, read as before; ``str(state)`` shows it. (A player's field, not the game's: a
+    #: 21st field of :class:`GameState` would double the size of its ``__dict__``, which the
+    #: engine copies on every action.)
+    payment: PendingPayment | None = attrs.field(default=None, repr=False)
 
 
 @frozen
@@ -128,10 +134,6 @@ class GameState:
     #: The owner of each route, by route id (None when unclaimed).
     route_owner: tuple[int | None, ...]
     tunnel: PendingTunnel | None = None
-    #: A claim being paid with substitute sets (phase ``PAYMENT``), else None.
-    #: Out of the repr (like the map and rules) so that reprs of positions without one, the
-    #: only kind on boards without sets, read as before; ``str(state)`` shows it.
-    payment: PendingPayment | None = attrs.field(default=None, repr=False)
     #: Turns left in the final round; None until the end is triggered (E66–E68).
     final_turns: int | None = None
     #: Consecutive forced passes (U1): a full round of them ends the game.
@@ -148,6 +150,11 @@ class GameState:
     identity_shuffle: bool = False
     #: Cards set aside by ``scenario`` (neither in play nor in a pile).
     out_of_play: tuple[Color, ...] = ()
+
+    @property
+    def payment(self) -> PendingPayment | None:
+        """The claim the player to act is paying with substitute sets (phase ``PAYMENT``)."""
+        return self.players[self.current].payment
 
     @property
     def current_player(self) -> int | None:

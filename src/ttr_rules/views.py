@@ -69,6 +69,10 @@ class SeatView:
     hand: Hand | None = None
     tickets: tuple[int, ...] | None = None
     offered: tuple[int, ...] | None = None
+    #: A claim this player is paying with substitute sets: its route, and the cards picked so
+    #: far for the viewer's own seat only (others see none until the claim, which shows them
+    #: all). Out of the repr as in :class:`~ttr_rules.PlayerState`.
+    payment: PendingPayment | None = field(default=None, repr=False)
 
 
 @frozen(slots=False)
@@ -103,10 +107,12 @@ class PlayerView:
     identity_shuffle: bool = False
     #: Cards set aside by ``scenario`` (their colours are hidden).
     out_of_play_size: int = 0
-    #: A claim being paid with substitute sets: its route, and the cards picked so far for the
-    #: player picking them only (others see none until the claim, which shows them all). Out
-    #: of the repr as in :class:`~ttr_rules.GameState`.
-    payment: PendingPayment | None = field(default=None, repr=False)
+
+    @property
+    def payment(self) -> PendingPayment | None:
+        """The claim the player to act is paying with substitute sets, as this view shows it
+        (:attr:`SeatView.payment`)."""
+        return self.seats[self.current].payment
 
     @property
     def is_terminal(self) -> bool:
@@ -276,9 +282,6 @@ def _view(state: GameState, viewer: int | None) -> PlayerView:
         ticket_box_size=len(state.ticket_box),
         out_of_play_size=len(state.out_of_play),
     )
-    payment = state.payment
-    if payment is not None and viewer != state.current and payment.cards:
-        values["payment"] = PendingPayment(payment.route)  # picked cards stay private
     del (
         values["players"],
         values["deck"],
@@ -330,12 +333,15 @@ def _new_seat_view(
             tickets=tickets if others is _LAST_SHOWN else None,
             offered=None,
         )
+        if fields["payment"] is not None:  # the picked cards stay private
+            values["payment"] = PendingPayment(fields["payment"].route)
     elif shown[0] is p:
         values = dict(
             shown[1].__dict__,
             hand=fields["hand"],
             tickets=fields["tickets"],
             offered=fields["offered"],
+            payment=fields["payment"],
         )
     else:
         values = dict(
@@ -455,6 +461,7 @@ def _skeleton(view: PlayerView) -> GameState:
                         s.tickets or (),
                         s.offered or (),
                         s.route_points,
+                        s.payment,
                     ),
                 )
         players.append(known[1])
@@ -543,7 +550,9 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         if offered is None:
             offered = tuple(rest[taken : taken + s.offered_count])
             taken += s.offered_count
-        players.append(_player(hand, s.trains, s.stations, kept, offered, s.route_points))
+        players.append(
+            _player(hand, s.trains, s.stations, kept, offered, s.route_points, s.payment)
+        )
     end = at + view.out_of_play_size
     return _state(
         view,
@@ -701,6 +710,7 @@ def _player(
     tickets: tuple[int, ...],
     offered: tuple[int, ...],
     route_points: int,
+    payment: PendingPayment | None = None,
 ) -> PlayerState:
     """A :class:`PlayerState` built as :func:`~ttr_rules.state.evolve` builds one (one dict,
     every field given; much cheaper than the attrs ``__init__``)."""
@@ -715,6 +725,7 @@ def _player(
             "tickets": tickets,
             "offered": offered,
             "route_points": route_points,
+            "payment": payment,
         },
     )
     return player
@@ -748,7 +759,6 @@ def _state(
             "ticket_box": ticket_box,
             "route_owner": view.route_owner,
             "tunnel": view.tunnel,
-            "payment": view.payment,
             "final_turns": view.final_turns,
             "passes": view.passes,
             "turn": view.turn,

@@ -377,7 +377,7 @@ def claim(draft: Draft, action: ClaimRoute) -> Phase:
     route = action.route
     length = board.length[route]
     if action.substitutes:  # the picked cards; never on a tunnel (the map's checks)
-        draft.changes["payment"] = None
+        draft.player = evolve(draft.player, {"payment": None})
         base = payment_cards_of(action, state.map.routes[route], state.rules)
         return _complete_claim(draft, route, _without(draft.player.hand, base), base, ())
     hand = pay(draft.player.hand, action.color, action.locomotives, length)
@@ -514,7 +514,7 @@ def sets_problem(state: GameState, action: ClaimWithSets) -> Problem | None:
 
 def start_sets(draft: Draft, action: ClaimWithSets) -> Phase:
     """The player starts picking the cards of a payment with sets; nothing is paid yet."""
-    draft.changes["payment"] = PendingPayment(action.route)
+    draft.player = evolve(draft.player, {"payment": PendingPayment(action.route)})
     return PAYMENT
 
 
@@ -567,7 +567,8 @@ def pay_card(draft: Draft, action: PayCard) -> Phase:
     """One more card is picked; it stays in the hand until the claim."""
     payment = draft.state.payment
     assert payment is not None  # checked by pay_card_problem
-    draft.changes["payment"] = PendingPayment(payment.route, (*payment.cards, action.card))
+    picked = PendingPayment(payment.route, (*payment.cards, action.card))
+    draft.player = evolve(draft.player, {"payment": picked})
     return PAYMENT
 
 

@@ -27,8 +27,7 @@ def as_view(state_or_view: GameState | PlayerView) -> PlayerView:
         raise TypeError(f"expected a GameState or a PlayerView, got {type(state_or_view).__name__}")
     state = state_or_view
     seats = tuple(observe(state, seat).seats[seat] for seat in range(state.num_players))
-    # (the cards picked for a payment with sets too, which only their picker's view shows)
-    return attrs.evolve(public_view(state), seats=seats, payment=state.payment)
+    return attrs.evolve(public_view(state), seats=seats)
 
 
 def is_omniscient(view: PlayerView) -> bool:
