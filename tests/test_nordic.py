@@ -546,7 +546,7 @@ def test_payment_steps_in_the_action_space(nordic: GameMap) -> None:
     blocks = space.blocks()
     assert len(blocks["PayCard"]) == 9 and len(blocks["PickedClaim"]) == 1
     assert len(blocks["ClaimWithSets"]) == len(SET_ROUTES)
-    assert len(ActionSpace("europe", 2).blocks()["PayCard"]) == 0
+    assert "PayCard" not in ActionSpace("europe", 2).blocks()
     rng = random.Random(2)
     state = new_game(nordic, 2, seed=2)
     picked = 0
