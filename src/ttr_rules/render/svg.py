@@ -462,6 +462,18 @@ class _Drawing:
                 },
             )
             place = self.geometry.labels[city]
+            if place.leader is not None:
+                ET.SubElement(
+                    group,
+                    "line",
+                    {
+                        "class": "city-leader",
+                        **_line(*place.leader),
+                        "stroke": _INK,
+                        "stroke-width": _n(0.9 * self.unit),
+                        **_INERT,
+                    },
+                )
             label = {
                 "x": _n(place.x),
                 "y": _n(place.y),
