@@ -96,7 +96,7 @@ async function showLobby() {
   list.replaceChildren(...games.slice().reverse().map((g) => {
     const seats = g.seats.map((s) => s.agent || "human").join(" vs ");
     const state = g.over ? "finished" : `turn ${g.turn + 1}`;
-    const open = g.open_seats !== undefined ? g.open_seats : g.seats.filter((s) => !s.agent).length;
+    const open = g.open_seats;
     const facts = `game ${g.id} · ${age(g.created)} · ${open === 0 ? "no open seats" : open === 1 ? "1 open seat" : `${open} open seats`}`;
     return el("li", {}, el("span", {}, el("strong", { text: `${g.map}: ${seats} — ${state}` }), el("br"),
       el("small", { class: "game-facts", text: facts })),
