@@ -317,18 +317,25 @@ def _place_labels(
     for city in sorted(game_map.cities, key=lambda c: -degree[c]):
         x, y = points[city]
         reach = CHAR_WIDTH * font * len(city) + (radius + font) * 6
-        shapes = grid.near((x - reach, y - reach, x + reach, y + reach))
+        near = grid.near((x - reach, y - reach, x + reach, y + reach))
+        # nearest first: a candidate close to the city is most often refused by those
+        shapes = sorted(
+            {id(shape): shape for shape in near}.values(),
+            key=lambda sh: abs(sh[1][0] - x) + abs(sh[1][1] - y),
+        )
         boxes = [b for b in (*city_boxes, *placed) if _near(b, x, y, reach)]
         free = (
-            c
+            _label(*c)
             for c in _candidates(x, y, radius, font, len(city))
-            if across[0] <= c.box[0] and c.box[2] <= across[1] and not _covers(c.box, grid, boxes)
+            if across[0] <= c[0]
+            and c[0] + c[3] <= across[1]
+            and not _covers(_box_of(c), shapes, boxes)
         )
         best = next(
             (c for c in (_with_leader(c, x, y, radius) for c in free) if _leader_free(c, shapes)),
             None,
         ) or min(
-            _candidates(x, y, radius, font, len(city)),
+            (_label(*c) for c in _candidates(x, y, radius, font, len(city))),
             key=lambda c: (
                 not (across[0] <= c.box[0] and c.box[2] <= across[1]),
                 _covered_area(c.box, shapes, boxes),
@@ -463,26 +470,35 @@ _DIAGONALS = tuple(
 )
 
 
-def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> Iterator[Label]:
+#: A label place: its left edge, baseline, anchor (as in SVG), width and height.
+Place = tuple[float, float, str, float, float]
+
+
+def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> Iterator[Place]:
     """Label places around a city, nearest first (:data:`_PLACES`): at each distance and size
     the usual places (below, above, right, left), then twelve more directions."""
     for reach, scale in _PLACES:
-        height = font * scale
-        width = CHAR_WIDTH * height * chars
+        h = font * scale
+        w = CHAR_WIDTH * h * chars
         g = (radius + font * 0.15) * reach
-        yield _label(x, y + g + height * 0.8, "middle", width, height)
-        yield _label(x, y - g - height * 0.2, "middle", width, height)
-        yield _label(x + g, y + height * 0.3, "start", width, height)
-        yield _label(x - g, y + height * 0.3, "end", width, height)
+        yield (x - w / 2, y + g + h * 0.8, "middle", w, h)
+        yield (x - w / 2, y - g - h * 0.2, "middle", w, h)
+        yield (x + g, y + h * 0.3, "start", w, h)
+        yield (x - g - w, y + h * 0.3, "end", w, h)
         for ux, uy in _DIAGONALS:
             dx, dy = ux * g, uy * g
-            anchor = "start" if dx > 0 else "end"
-            yield _label(x + dx, y + dy + height * (0.8 if dy > 0 else -0.2), anchor, width, height)
+            left = x + dx if dx > 0 else x + dx - w
+            yield (left, y + dy + h * (0.8 if dy > 0 else -0.2), "start" if dx > 0 else "end", w, h)
 
 
-def _label(x: float, y: float, anchor: str, width: float, height: float) -> Label:
-    left = x - width / 2 if anchor == "middle" else x if anchor == "start" else x - width
-    return Label(x, y, anchor, (left, y - height * 0.8, left + width, y + height * 0.2), height)
+def _box_of(place: Place) -> Box:
+    left, baseline, _, width, height = place
+    return (left, baseline - height * 0.8, left + width, baseline + height * 0.2)
+
+
+def _label(left: float, baseline: float, anchor: str, width: float, height: float) -> Label:
+    x = left + width / 2 if anchor == "middle" else left if anchor == "start" else left + width
+    return Label(x, baseline, anchor, _box_of((left, baseline, anchor, width, height)), height)
 
 
 # ---------------------------------------------------------------------- collisions
