@@ -452,14 +452,14 @@ def _covered_area(box: Box, shapes: Sequence[Shape], boxes: Sequence[Box]) -> fl
 
 #: Label places to try, nearest first: a distance (in gaps from the city's centre) and a size
 #: (in the board's font size); a smaller label close by beats a full-size one far away, but only
-#: by so much (a size's distance counts as ``reach / scale ** 1.5``).
+#: by so much (a size's distance counts as ``reach / scale ** 3``).
 _PLACES = sorted(
     (
         (reach, scale)
         for reach in (1.0, 1.35, 1.8, 2.4, 3.1, 4.0, 5.2)
         for scale in (1.0, 0.85, 0.72, 0.62)
     ),
-    key=lambda place: place[0] / place[1] ** 1.5,
+    key=lambda place: place[0] / place[1] ** 3,
 )
 
 
