@@ -17,7 +17,12 @@ from ttr_rules import load_map, new_game
 from ttr_rules.cli import main
 from ttr_rules.maps import available_maps, load_map_file, map_to_dict
 from ttr_rules.render import svg
-from ttr_rules.render.geometry import CHAR_WIDTH, board_collisions, board_geometry
+from ttr_rules.render.geometry import (
+    CHAR_WIDTH,
+    LEADER_FROM,
+    board_collisions,
+    board_geometry,
+)
 
 
 @pytest.mark.parametrize("name", available_maps())
@@ -170,7 +175,7 @@ def test_the_svg_document_draws_nothing_over_anything_else(name: str) -> None:
 
 @pytest.mark.parametrize("name", available_maps())
 def test_every_label_sits_by_its_city_or_is_tied_to_it(name: str) -> None:
-    """A label starts within a few city radii of its city; one further than twice the radius
+    """A label starts within a few city radii of its city; one further than LEADER_FROM radii
     has a leader line from the city's circle to the label."""
     g = board_geometry(load_map(name), 1000)
     for city, label in g.labels.items():
@@ -178,7 +183,7 @@ def test_every_label_sits_by_its_city_or_is_tied_to_it(name: str) -> None:
         x0, y0, x1, y1 = label.box
         gap = math.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
         assert gap <= 7 * g.city_radius, city
-        assert (label.leader is not None) == (gap > 2 * g.city_radius), city
+        assert (label.leader is not None) == (gap > LEADER_FROM * g.city_radius), city
         if label.leader:
             (ax, ay), _ = label.leader
             assert math.dist((ax, ay), (x, y)) == pytest.approx(g.city_radius)

@@ -32,6 +32,8 @@ Box = tuple[float, float, float, float]
 #: An estimate of the width of one character of the board's font, in font sizes (DejaVu Sans
 #: averages a little under 0.6 em for city names).
 CHAR_WIDTH = 0.6
+#: A station's house is this many city radii wide either side of the city (and about as high).
+STATION_SIZE = 1.25
 #: Points sampled along a bowed route's curve.
 _CURVE_SAMPLES = 24
 
@@ -307,7 +309,10 @@ def _place_labels(
     one far away); where none is free, the one covering the least. The busiest cities are
     labelled first, as they have the fewest free places."""
     grid = _Grid([(_bounds(s.corners()), _frame(s)) for row in spaces for s in row], 4 * font)
-    city_boxes = [(x - radius, y - radius, x + radius, y + radius) for x, y in points.values()]
+    house = radius * STATION_SIZE  # a station built later must not hide a label either
+    city_boxes = [
+        (x - house, y - house * 1.1, x + house, y + house * 0.9) for x, y in points.values()
+    ]
     degree = {c: 0 for c in game_map.cities}
     for route in game_map.routes:
         degree[route.a] += 1
@@ -369,7 +374,7 @@ class _Grid:
 
 
 #: A label whose box is further than this many city radii from its city gets a leader line.
-_LEADER_FROM = 2.0
+LEADER_FROM = 2.5
 
 
 def _with_leader(label: Label, x: float, y: float, radius: float) -> Label:
@@ -377,7 +382,7 @@ def _with_leader(label: Label, x: float, y: float, radius: float) -> Label:
     x0, y0, x1, y1 = label.box
     nx, ny = min(max(x, x0), x1), min(max(y, y0), y1)
     gap = math.hypot(nx - x, ny - y)
-    if gap <= _LEADER_FROM * radius:
+    if gap <= LEADER_FROM * radius:
         return label
     start = (x + (nx - x) / gap * radius, y + (ny - y) / gap * radius)
     return attrs.evolve(label, leader=(start, (nx, ny)))

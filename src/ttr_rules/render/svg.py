@@ -25,7 +25,7 @@ from ..maps import GameMap, Route
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
 from ..words import counted
-from .geometry import BoardGeometry, Space, board_geometry
+from .geometry import STATION_SIZE, BoardGeometry, Space, board_geometry
 from .scene import as_view, end_scores, is_omniscient
 
 __all__ = ["CARD_FILLS", "CARD_SYMBOLS", "PLAYER_COLORS", "svg"]
@@ -532,7 +532,7 @@ class _Drawing(_Board):
         return tickets
 
     def _stations(self, layer: ET.Element) -> None:
-        r = self.city_radius * 1.5
+        r = self.city_radius * STATION_SIZE
         for seat, s in enumerate(self.view.seats):
             for city in s.stations:
                 x, y = self.points[city]
