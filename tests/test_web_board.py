@@ -212,3 +212,17 @@ def test_the_api_docs_render_with_every_request_off_the_host_blocked() -> None:
     assert "ttr-rules web API" in title
     assert operations > 5
     assert blocked == []
+
+
+def test_the_final_scores_fit_a_phone() -> None:
+    with board_page("europe", None, width=390, height=844) as (page, game):
+        table = page.locator("#score-table-narrow")
+        assert table.is_visible() and not page.locator("#score-table").is_visible()
+        box = table.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390
+        from ttr_rules import final_scores
+
+        text = table.inner_text()
+        assert "Final score" in text
+        for s in final_scores(game.state):
+            assert str(s.total) in text

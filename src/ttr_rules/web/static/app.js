@@ -675,6 +675,17 @@ async function showScores() {
       el("td", { class: "total", text: String(s.total) })));
   }
   $("score-table").replaceChildren(...rows);
+  // phones: the same scores turned on their side (a column per player), so the final score
+  // is in view without scrolling sideways
+  const items = [["Final score", (s) => s.total], ["Route points", (s) => s.route_points],
+    ["Ticket points", (s) => s.ticket_points], ["Tickets completed / failed", (s) => `${s.tickets_completed} / ${s.tickets_failed}`],
+    ["Station bonus", (s) => s.station_bonus], ["Longest path", (s) => s.longest_path], ["Longest-path bonus", (s) => s.express_bonus]];
+  $("score-table-narrow").replaceChildren(
+    el("tr", {}, el("th", { text: "Player" }), ...sorted.map((s) => el("th", {},
+      el("span", { class: "swatch", style: `background:${PLAYER_COLORS[s.player % PLAYER_COLORS.length]}` }),
+      `${playerName(s.player)}${result.winners.includes(s.player) ? " ★" : ""}`))),
+    ...items.map(([name, value], i) => el("tr", { class: i === 0 ? "total-row" : "" },
+      el("td", { text: name }), ...sorted.map((s) => el("td", { class: i === 0 ? "total" : "", text: String(value(s)) })))));
   const names = result.winners.map(playerName);
   $("scores-title").textContent = names.length === 1 ? `${names[0]} ${names[0] === "You" ? "win" : "wins"}!` : `Tie: ${names.join(", ")}`;
   $("record-link").href = `/api/games/${G.id}/record`;
