@@ -180,6 +180,8 @@ def test_the_last_moves_line_names_the_opponents_move() -> None:
         )
         line = page.locator("#last-moves").inner_text()
         assert line.startswith("Last moves:")
+        # the USA has no stations: no column says "0 stations left"
+        assert "Stations left" not in page.locator("#player-table").inner_text()
         last = game.steps[-1] if game.steps[-1].player == 1 else game.steps[-2]
         claimed = [e.route for e in last.events if hasattr(e, "route")]
         for route in claimed:

@@ -480,8 +480,10 @@ function renderPlayers() {
   const v = G.view;
   const over = v.phase === "game over";
   const totals = G.totals || {};
-  // At the end the hand sizes no longer matter: the final scores take their place.
-  const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", "Stations left", "Route points", ...(over ? ["Final score"] : [])];
+  // At the end the hand sizes no longer matter: the final scores take their place. Maps
+  // without stations (USA) have no stations column.
+  const stations = v.rules.stations_per_player > 0;
+  const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", ...(stations ? ["Stations left"] : []), "Route points", ...(over ? ["Final score"] : [])];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   v.seats.forEach((s, seat) => {
     rows.push(el("tr", { class: seat === v.current && v.phase !== "game over" ? "current" : "" },
@@ -489,7 +491,7 @@ function renderPlayers() {
       el("td", { text: String(s.trains) }),
       ...(over ? [] : [el("td", { text: String(s.hand_size) })]),
       el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
-      el("td", { text: String(v.rules.stations_per_player - s.stations.length) }),
+      ...(stations ? [el("td", { text: String(v.rules.stations_per_player - s.stations.length) })] : []),
       el("td", { text: String(s.route_points) }),
       ...(over ? [el("td", { class: "total", text: totals[seat] !== undefined ? String(totals[seat]) : "…" })] : [])));
   });
