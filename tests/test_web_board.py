@@ -228,3 +228,19 @@ def test_the_final_scores_fit_a_phone() -> None:
         assert "Final score" in text
         for s in final_scores(game.state):
             assert str(s.total) in text
+
+
+def test_a_phone_pans_the_board_to_a_pending_tunnel() -> None:
+    with board_page("europe", None, stop="tunnel", width=390, height=844) as (page, game):
+        assert game.state.tunnel is not None
+        inside = page.evaluate(
+            """(route) => {
+              const frame = document.querySelector('#board').getBoundingClientRect();
+              const box = document.querySelector(`g.route[data-route="${route}"]`)
+                .getBoundingClientRect();
+              return box.left >= frame.left && box.right <= frame.right;
+            }""",
+            game.state.tunnel.route,
+        )
+        assert inside
+        assert page.evaluate(_SIDEWAYS) <= 0

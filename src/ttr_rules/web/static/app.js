@@ -427,7 +427,23 @@ function markTunnel(board) {
   const t = G.view.tunnel;
   if (!t) return;
   const node = board.querySelector(`g.route[data-route="${t.route}"]`);
-  if (node) node.classList.add("tunnel-pending");
+  if (!node) return;
+  node.classList.add("tunnel-pending");
+  // On a phone the board pans inside its frame: show the tunnel once, then leave the panning
+  // to the player.
+  if (G.tunnelShown !== t.route) {
+    G.tunnelShown = t.route;
+    bringIntoView(board, node);
+  }
+}
+
+function bringIntoView(frame, node) {
+  // Pan ``frame`` (a scrolling box) so that ``node`` sits in its middle, if it is out of view.
+  const f = frame.getBoundingClientRect();
+  const b = node.getBoundingClientRect();
+  if (b.left >= f.left && b.right <= f.right && b.top >= f.top && b.bottom <= f.bottom) return;
+  frame.scrollLeft += b.left + b.width / 2 - (f.left + f.width / 2);
+  frame.scrollTop += b.top + b.height / 2 - (f.top + f.height / 2);
 }
 
 function lastSteps() {
