@@ -496,8 +496,8 @@ function renderPlayers() {
   const v = G.view;
   const over = v.phase === "game over";
   const totals = G.totals || {};
-  // At the end the hand sizes no longer matter: the final scores take their place. Maps
-  // without stations (USA) have no stations column.
+  // At the end the hand sizes no longer matter: the final scores take their place.
+  // A board without stations (USA, Nordic) has no column for them.
   const stations = v.rules.stations_per_player > 0;
   const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", ...(stations ? ["Stations left"] : []), "Route points", ...(over ? ["Final score"] : [])];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
@@ -693,17 +693,17 @@ async function showScores() {
       el("td", { class: "total", text: String(s.total) })));
   }
   $("score-table").replaceChildren(...rows);
-  // phones: the same scores turned on their side (a column per player), so the final score
-  // is in view without scrolling sideways
-  const items = [["Final score", (s) => s.total], ["Route points", (s) => s.route_points],
-    ["Ticket points", (s) => s.ticket_points], ["Tickets completed / failed", (s) => `${s.tickets_completed} / ${s.tickets_failed}`],
-    ["Station bonus", (s) => s.station_bonus], ["Longest path", (s) => s.longest_path], ["Longest-path bonus", (s) => s.express_bonus]];
-  $("score-table-narrow").replaceChildren(
-    el("tr", {}, el("th", { text: "Player" }), ...sorted.map((s) => el("th", {},
-      el("span", { class: "swatch", style: `background:${PLAYER_COLORS[s.player % PLAYER_COLORS.length]}` }),
-      `${playerName(s.player)}${result.winners.includes(s.player) ? " ★" : ""}`))),
-    ...items.map(([name, value], i) => el("tr", { class: i === 0 ? "total-row" : "" },
-      el("td", { text: name }), ...sorted.map((s) => el("td", { class: i === 0 ? "total" : "", text: String(value(s)) })))));
+  // Phones: the same table turned on its side (a column per player, the final score first),
+  // so that the final score is in view without scrolling sideways.
+  const grid = rows.map((tr) => [...tr.children]);
+  const last = grid[0].length - 1;
+  const order = [0, last, ...grid[0].keys()].filter((c, i, all) => all.indexOf(c) === i);
+  $("score-table-narrow").replaceChildren(...order.map((col, i) => el("tr", { class: i === 1 ? "total-row" : "" },
+    ...grid.map((row, r) => {
+      const cell = el(i === 0 || r === 0 ? "th" : "td", { class: i === 1 && r > 0 ? "total" : "" });
+      cell.append(...[...row[col].childNodes].map((n) => n.cloneNode(true)));
+      return cell;
+    }))));
   const names = result.winners.map(playerName);
   $("scores-title").textContent = names.length === 1 ? `${names[0]} ${names[0] === "You" ? "win" : "wins"}!` : `Tie: ${names.join(", ")}`;
   $("record-link").href = `/api/games/${G.id}/record`;
