@@ -659,7 +659,10 @@ async function showScores() {
   const result = await api(`/api/games/${G.id}/scores`);
   G.totals = Object.fromEntries(result.scores.map((s) => [s.player, s.total]));
   renderPlayers();
-  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", "Station bonus", "Longest path", "Longest-path bonus", "Final score"];
+  // Each bonus beyond the longest path (the Globetrotter, a plugin's) has a column of its own.
+  const bonusNames = (result.scores[0]?.bonuses || []).map(([name]) => name);
+  const bonusTitle = (name) => `${name.charAt(0).toUpperCase()}${name.slice(1).replaceAll("_", " ")} bonus`;
+  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", "Station bonus", "Longest path", "Longest-path bonus", ...bonusNames.map(bonusTitle), "Final score"];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   const sorted = result.scores.slice().sort((a, b) => b.total - a.total);
   for (const s of sorted) {
@@ -672,6 +675,7 @@ async function showScores() {
       el("td", { text: String(s.station_bonus) }),
       el("td", { text: String(s.longest_path) }),
       el("td", { text: String(s.express_bonus) }),
+      ...s.bonuses.map(([, points]) => el("td", { text: String(points) })),
       el("td", { class: "total", text: String(s.total) })));
   }
   $("score-table").replaceChildren(...rows);
