@@ -7,6 +7,7 @@ import pytest
 
 from ttr_rules import GameState, final_scores, load_map, new_game
 from ttr_rules.agents import play_game
+from ttr_rules.cli import main
 from ttr_rules.render import format_scores, score_table, svg
 
 
@@ -61,3 +62,15 @@ def test_the_board_picture_has_every_space_and_city() -> None:
     doc = svg(new_game(nordic, 3, seed=0))
     assert doc.count('class="space"') == sum(r.length for r in nordic.routes) == 207
     assert all(f'data-city="{city}"' in doc for city in nordic.cities)
+
+
+def test_map_info_says_the_rules_that_differ_from_europe(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["map-info", "nordic"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "any 4 cards for one: Lieksa-Murmansk (#50)" in out
+    assert 'wild_locomotives ["tunnel", "ferry"], locomotive_substitute 3' in out
+    assert 'bonuses ["globetrotter"]' in out
+    assert main(["map-info", "europe"]) == 0
+    assert "rules beside the Europe defaults: none" in capsys.readouterr().out
