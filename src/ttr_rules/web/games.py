@@ -41,7 +41,6 @@ from .. import (
     GameState,
     PlayerView,
     StepResult,
-    available_maps,
     current_player,
     final_scores,
     format_action,
@@ -58,6 +57,7 @@ from .. import (
     view_legal_actions,
     winners,
 )
+from ..maps import playable_maps
 from ..records import state_digest
 from .secrecy import seat_step
 
@@ -449,10 +449,9 @@ class GameStore:
         :class:`SaveError` when the game cannot be saved (it is then not created).
         """
         agents = dict(agents or {})
-        if map_name not in available_maps():
-            raise GameSetupError(
-                f"unknown map {map_name!r}; available: {', '.join(available_maps())}"
-            )
+        playable = playable_maps()  # a broken plugin's map is never offered
+        if map_name not in playable:
+            raise GameSetupError(f"unknown map {map_name!r}; available: {', '.join(playable)}")
         known = agent_names()
         for seat, name in agents.items():
             if not 0 <= seat < players:
