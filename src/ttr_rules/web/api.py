@@ -44,6 +44,7 @@ from .games import (
     SaveError,
     StoreFullError,
     agent_names,
+    map_unavailable,
 )
 from .hints import seat_hints
 from .labels import describe_legal_actions
@@ -516,7 +517,7 @@ def create_app(
     )
     def map_data(name: str) -> Response:
         if name not in playable_maps():
-            raise ApiError(404, "map_not_found", f"no map {name[:100]!r}")
+            raise ApiError(404, "map_not_found", map_unavailable(name))
         game_map = load_map(name)
         return Response(
             json.dumps(map_to_dict(game_map), ensure_ascii=False),
