@@ -61,10 +61,10 @@ from ._common import (
     render_state,
     terminal_rewards,
 )
-from .encoding import encoder_of
 from .observation import (
     ObservationForm,
     check_form,
+    encode_state_observation,
     observation_bounds,
     observation_layout,
     scale_observation,
@@ -151,9 +151,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
         #: The action of each index that needs no state (None for the ticket keeps).
         self._fixed = self.space._fixed
-        #: The encoder, and the board it keeps every seat's observation of the state on.
-        self._encoder = encoder_of(layout)
-        self._board = self._encoder.board()
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
         #: The state whose mask this is.
@@ -204,7 +201,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             # changes nothing.
             mask = self._mask = np.frombuffer(self.space._state_bytes(state), INT8)
             self._mask_of = state
-        vector = self._board.encode(state, seat)
+        vector = encode_state_observation(state, seat)
         if self.observation_form == "scaled":
             vector = scale_observation(vector, self.layout)
         return {"observation": vector, "action_mask": mask}
@@ -246,13 +243,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._end_illegally(agent)
             return
         self.state = state
-        owners = state.route_owner
-        if owners is not before.route_owner:
-            # One route changed hands: tell the encoder which, so that the observations need
-            # not compare the route owners entry by entry.
-            tunnel = before.tunnel
-            route = tunnel.route if tunnel is not None else getattr(chosen, "route", -1)
-            self._encoder.note_claim(before.route_owner, owners, route)
         if state.phase is _GAME_OVER:
             values = terminal_rewards(state, self.reward_kind)
             self.rewards = {a: values[self._seats[a]] for a in self.agents}
