@@ -4,8 +4,11 @@ ISMCTS; and the adapters' input checks (issue 29, R11)."""
 
 from __future__ import annotations
 
-import multiprocessing
 import pickle
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -26,19 +29,68 @@ from ttr_rules.rl.registration import env_id
 # ----------------------------------------------------------------------------- Gymnasium
 
 
-def _make_in_child(ident: str) -> tuple[str, int]:
-    made = gymnasium.make(ident)
-    _, info = made.reset(seed=1)
-    return made.spec.id if made.spec else "", int(info["action_mask"].sum())
+def _docs_script(marker: str) -> str:
+    """The ``{code-block} python`` block of docs/rl.md that contains ``marker``."""
+    text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```\{code-block\} python\n(.*?)^```", text, re.M | re.S)
+    return next(block for block in blocks if marker in block)
 
 
-def test_every_installed_map_has_an_id_that_a_spawned_process_makes() -> None:
-    ids = [env_id(name) for name in available_maps()]
-    assert "ttr_rules/Europe-v0" in ids and "ttr_rules/USA-v0" in ids
+def _run_script(code: str, directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    script = directory / "script.py"
+    script.write_text(code, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_spawned_workers_make_every_installed_map_by_its_plain_id(tmp_path: Path) -> None:
+    """The script of docs/rl.md, run as a user runs it: each worker, a spawned process,
+    makes every installed map's environment by its plain id."""
+    run = _run_script(_docs_script('get_context("spawn")'), tmp_path)
+    assert run.returncode == 0, run.stderr
+    made = dict(line.split() for line in run.stdout.splitlines())
+    assert list(made) == [env_id(name) for name in available_maps()]
+    assert {"ttr_rules/Europe-v0", "ttr_rules/USA-v0", "ttr_rules/Nordic-v0"} <= set(made)
+    assert all(int(legal) > 0 for legal in made.values())
+
+
+_WITHOUT_THE_IMPORT = """
+import multiprocessing
+import sys
+
+import gymnasium
+
+
+def legal_actions_at_the_start(ident):
+    env = gymnasium.make(ident)
+    _, info = env.reset(seed=0)
+    return int(info["action_mask"].sum())
+
+
+if __name__ == "__main__":
+    IMPORT
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        made = pool.map(_make_in_child, ids)
-    assert [ident for ident, _ in made] == ids
-    assert all(legal > 0 for _, legal in made)
+        print(pool.map(legal_actions_at_the_start, sys.argv[1:]))
+"""
+
+
+def test_a_module_qualified_id_needs_no_import_and_a_late_import_is_not_seen(
+    tmp_path: Path,
+) -> None:
+    """What docs/rl.md says of other processes: ``"ttr_rules.rl.gymnasium:<id>"`` works in a
+    spawned worker of a script that never imports the package; a plain id does not when the
+    script imports the module only under ``if __name__ == "__main__":``."""
+    qualified = [f"ttr_rules.rl.gymnasium:{env_id(name)}" for name in available_maps()]
+    run = _run_script(_WITHOUT_THE_IMPORT.replace("IMPORT", "pass"), tmp_path, *qualified)
+    assert run.returncode == 0, run.stderr
+    late = _WITHOUT_THE_IMPORT.replace("IMPORT", "import ttr_rules.rl.gymnasium")
+    run = _run_script(late, tmp_path, "ttr_rules/Europe-v0")
+    assert run.returncode != 0 and "Namespace ttr_rules not found" in run.stderr
 
 
 @pytest.mark.parametrize("map_name", ["europe", "usa"])
