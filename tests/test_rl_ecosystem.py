@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 import ttr_rules.rl.gymnasium  # registers the ids (a spawned child imports this module too)
 import ttr_rules.rl.openspiel  # noqa: F401 (registers python_ttr)
-from ttr_rules import available_maps, load_map, observe
+from ttr_rules import MapNotFoundError, available_maps, load_map, observe
 from ttr_rules.agents import make_agent
 from ttr_rules.rl import encode_state_observation, observation_layout, scale_observation
 from ttr_rules.rl.gymnasium import TicketToRideEnv
@@ -33,7 +33,7 @@ def _docs_script(marker: str) -> str:
     """The ``{code-block} python`` block of docs/rl.md that contains ``marker``."""
     text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
     blocks = re.findall(r"^```\{code-block\} python\n(.*?)^```", text, re.M | re.S)
-    return next(block for block in blocks if marker in block)
+    return next(str(block) for block in blocks if marker in block)
 
 
 def _run_script(code: str, directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -311,3 +311,26 @@ def test_pettingzoo_scaled_observations_stay_in_the_unit_box() -> None:
         e.step(
             None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
         )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"reward": "points"}, ValueError, "reward must be one of win, score, got 'points'"),
+        ({"observation": "pixels"}, ValueError, "observation must be one of scaled, raw"),
+        ({"render_mode": "movie"}, ValueError, "render_mode must be one of ansi, svg"),
+        ({"illegal_reward": "lose"}, TypeError, "illegal_reward must be a finite number"),
+        ({"illegal_reward": float("nan")}, TypeError, "illegal_reward must be a finite number"),
+        ({"map": "atlantis"}, MapNotFoundError, "no map named 'atlantis'"),
+        ({"players": 9}, ValueError, "players"),
+    ],
+)
+def test_both_environments_refuse_the_same_bad_arguments(
+    arguments: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    """The PettingZoo and Gymnasium environments check their common arguments in one place:
+    the same argument is refused by both, with the same message."""
+    with pytest.raises(error, match=re.escape(message)):
+        aec_env(**arguments)
+    with pytest.raises(error, match=re.escape(message)):
+        TicketToRideEnv(**arguments)

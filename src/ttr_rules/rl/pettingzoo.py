@@ -49,13 +49,12 @@ from ttr_rules import (
     Phase,
     Rules,
     apply_action,
-    load_map,
     new_game,
 )
 
 from ._common import (
     action_index,
-    check_reward,
+    env_setup,
     game_seed,
     render_modes,
     render_state,
@@ -63,13 +62,10 @@ from ._common import (
 )
 from .observation import (
     ObservationForm,
-    check_form,
     encode_state_observation,
-    observation_bounds,
-    observation_layout,
     scale_observation,
 )
-from .space import INT8, ActionSpace
+from .space import INT8
 
 __all__ = ["env", "raw_env"]
 
@@ -122,24 +118,17 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         observation: ObservationForm = "raw",
     ) -> None:
         super().__init__()
-        self.illegal_reward = illegal_reward
-        self.game_map = map if isinstance(map, GameMap) else load_map(map)
-        self.rules = rules if rules is not None else self.game_map.rules
-        modes: list[str] = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise ValueError(f"render_mode must be one of {modes}")
-        self.render_mode = render_mode
-        self.reward_kind = check_reward(reward)
-        self.observation_form = check_form(observation)
-        self.space = ActionSpace(self.game_map, players, rules=self.rules)
-        self.layout = layout = observation_layout(self.game_map, players, self.rules)
-        low, high = observation_bounds(layout, self.observation_form)
+        setup = env_setup(map, players, rules, reward, observation, render_mode, illegal_reward)
+        self.illegal_reward = setup.illegal_reward
+        self.game_map, self.rules, self.space = setup.game_map, setup.rules, setup.space
+        self.layout, self.render_mode = setup.layout, setup.render_mode
+        self.reward_kind, self.observation_form = setup.reward, setup.observation
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seats = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
+                    "observation": spaces.Box(setup.low, setup.high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.space.size,), dtype=np.int8),
                 }
             )
