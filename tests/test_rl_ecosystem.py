@@ -26,6 +26,10 @@ from ttr_rules.rl.gymnasium import TicketToRideEnv
 from ttr_rules.rl.pettingzoo import env as aec_env
 from ttr_rules.rl.registration import env_id
 
+#: The maps this package ships (plugin maps installed beside them are tested by their own
+#: packages).
+SHIPPED_MAPS = ["europe", "usa", "nordic"]
+
 # ----------------------------------------------------------------------------- Gymnasium
 
 
@@ -93,7 +97,7 @@ def test_a_module_qualified_id_needs_no_import_and_a_late_import_is_not_seen(
     assert run.returncode != 0 and "Namespace ttr_rules not found" in run.stderr
 
 
-@pytest.mark.parametrize("map_name", ["europe", "usa"])
+@pytest.mark.parametrize("map_name", SHIPPED_MAPS)
 @pytest.mark.parametrize("form", ["scaled", "raw"])
 def test_action_masks_equal_the_info_mask_and_observations_stay_in_bounds(
     map_name: str, form: Any
@@ -131,9 +135,11 @@ def test_the_scaled_observation_is_the_raw_one_divided_by_its_bounds() -> None:
     assert np.allclose(scaled_obs[hand] * layout.high[hand], raw_obs[hand])
 
 
-@pytest.mark.parametrize("mode", ["sync", "async"])
-def test_make_vec_masks_stay_valid_across_autoresets(mode: str) -> None:
-    vec = gymnasium.make_vec(env_id("europe"), num_envs=2, vectorization_mode=mode)
+@pytest.mark.parametrize(
+    ("map_name", "mode"), [("europe", "sync"), ("europe", "async"), ("nordic", "sync")]
+)
+def test_make_vec_masks_stay_valid_across_autoresets(map_name: str, mode: str) -> None:
+    vec = gymnasium.make_vec(env_id(map_name), num_envs=2, vectorization_mode=mode)
     _, info = vec.reset(seed=7)
     rng = np.random.default_rng(7)
     episodes = 0
@@ -283,20 +289,25 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
     assert any(w.state != state.state for w in worlds)  # the hidden cards were dealt anew
 
 
-def test_stock_ismcts_bot_plays_whole_games() -> None:
+@pytest.mark.parametrize("map_name", SHIPPED_MAPS)
+def test_stock_ismcts_bot_plays_whole_games(map_name: str) -> None:
+    """Stock ``ISMCTSBot`` (searching worlds dealt by ``resample_from_infostate``) plays whole
+    games against ``uniform_random`` through ``evaluate_bots``, in each seat."""
     from open_spiel.python.algorithms import ismcts, mcts
     from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
     from open_spiel.python.bots import uniform_random
 
-    game = pyspiel.load_game("python_ttr", {"players": 2})
+    game = pyspiel.load_game("python_ttr", {"map": map_name, "players": 2})
     rng = np.random.RandomState(1)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2, random_state=rng)
     bot.restart_at = lambda state: bot.reset()  # open_spiel 2.0.2 lacks ISMCTSBot.restart_at
-    returns = evaluate_bots(
-        game.new_initial_state(), [bot, uniform_random.UniformRandomBot(1, rng)], rng
-    )
-    assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
+    for seat in (0, 1):
+        bots = [uniform_random.UniformRandomBot(1 - seat, rng)]
+        bots.insert(seat, bot)
+        state = game.new_initial_state()
+        returns = evaluate_bots(state, bots, rng)
+        assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
 
 
 def test_pettingzoo_scaled_observations_stay_in_the_unit_box() -> None:
