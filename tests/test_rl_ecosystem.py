@@ -262,6 +262,7 @@ def test_openspiel_declares_zero_sum_where_it_holds() -> None:
         ({"max_game_length": -5}, "max_game_length must be a whole number from 1"),
         ({"players": 1}, "players must be a whole number from 2 to 5"),
         ({"players": 6}, "players must be a whole number from 2 to 5"),
+        ({"map": "nordic", "players": 4}, "players must be a whole number from 2 to 3"),
         ({"deals": 0}, "deals must be a whole number from 1"),
         ({"seed": -1}, "seed must be a whole number from 0"),
         ({"map": "atlantis"}, "map must be one of"),
