@@ -28,7 +28,13 @@ from ttr_rules.rl.registration import env_id
 
 #: The maps this package ships (plugin maps installed beside them are tested by their own
 #: packages).
-SHIPPED_MAPS = ["europe", "usa", "nordic"]
+#: Nordic's claims paid with substitute sets have no index in the action space on this main
+#: (``ActionSpace.index`` refuses them): issue 34's branch nordic34 gives them one. Strict, so
+#: that these tests fail once it lands, as a reminder to drop the mark.
+_NORDIC_SPACE_PENDING = pytest.mark.xfail(
+    strict=True, raises=ValueError, reason="payments with sets not yet in the action space"
+)
+SHIPPED_MAPS = ["europe", "usa", pytest.param("nordic", marks=_NORDIC_SPACE_PENDING)]
 
 # ----------------------------------------------------------------------------- Gymnasium
 
@@ -136,7 +142,12 @@ def test_the_scaled_observation_is_the_raw_one_divided_by_its_bounds() -> None:
 
 
 @pytest.mark.parametrize(
-    ("map_name", "mode"), [("europe", "sync"), ("europe", "async"), ("nordic", "sync")]
+    ("map_name", "mode"),
+    [
+        ("europe", "sync"),
+        ("europe", "async"),
+        pytest.param("nordic", "sync", marks=_NORDIC_SPACE_PENDING),
+    ],
 )
 def test_make_vec_masks_stay_valid_across_autoresets(map_name: str, mode: str) -> None:
     vec = gymnasium.make_vec(env_id(map_name), num_envs=2, vectorization_mode=mode)
