@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import socket
 
 from .common import error
 
@@ -106,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web import create_app
         from ..web.games import DataDirError
+        from ..web.server import listening_socket
     except ImportError as exc:
         error(f"ttr serve needs the web extra (pip install 'ttr-rules[web]'): {exc}")
         return 1
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         error(str(exc))
         return 2
     try:
-        sock = socket.create_server((args.host, args.port))
+        sock = listening_socket(args.host, args.port)
     except (OSError, OverflowError) as exc:
         error(f"cannot listen on {args.host}:{args.port}: {getattr(exc, 'strerror', None) or exc}")
         return 1
