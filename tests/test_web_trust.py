@@ -213,11 +213,23 @@ def _ttr(*args: str) -> subprocess.CompletedProcess[str]:
         (["--port", "-1"], "--port must be 0-65535, got -1"),
         (["--agent-delay", "nan"], "--agent-delay must be a non-negative number, got nan"),
         (["--idle-timeout", "-5"], "--idle-timeout must be a non-negative number, got -5.0"),
+        (["--agent-workers", "-1"], "--agent-workers must be 0-64, got -1"),
+        (["--max-games", "0"], "--max-games must be at least 1, got 0"),
+        (["--move-seconds", "0"], "--move-seconds must be more than 0"),
+        (["--data", "/dev/null/games"], "cannot create the data directory '/dev/null/games'"),
     ],
 )
 def test_ttr_serve_refuses_bad_options_in_one_line(args: list[str], said: str) -> None:
     done = _ttr("serve", *args)
-    assert done.returncode == 2 and done.stderr == f"ttr: error: {said}\n" and not done.stdout
+    assert done.returncode == 2 and done.stderr.startswith(f"ttr: error: {said}")
+    assert done.stderr.count("\n") == 1 and not done.stdout
+
+
+@pytest.mark.parametrize("host", ["no.such.host.invalid", "999.1.1.1", "bad\nhost"])
+def test_ttr_serve_on_an_unknown_host_says_so_in_one_line(host: str) -> None:
+    done = _ttr("serve", "--host", host, "--port", "0")
+    assert done.returncode == 1 and done.stderr.startswith("ttr: error: cannot listen on ")
+    assert done.stderr.count("\n") == 1 and not done.stdout
 
 
 def test_ttr_serve_on_a_busy_port_says_so_in_one_line() -> None:

@@ -13,7 +13,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Annotated, Any
@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import (
     AmbiguousActionError,
@@ -139,16 +140,11 @@ class BodyLimit:
     """Refuse request bodies larger than ``limit`` bytes with 413, whether announced by
     ``Content-Length`` or streamed (the body is read at most ``limit + 1`` bytes far)."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app = app
         self.limit = limit
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
@@ -187,7 +183,7 @@ class BodyLimit:
             return
         sent = False
 
-        async def replay() -> MutableMapping[str, Any]:
+        async def replay() -> Message:
             nonlocal sent
             if not sent:
                 sent = True
@@ -202,16 +198,11 @@ class HostCheck:
     server serves (a web page of another site reaching a local server by DNS rebinding sends
     its own host name)."""
 
-    def __init__(self, app: Any, allowed: frozenset[str]) -> None:
+    def __init__(self, app: ASGIApp, allowed: frozenset[str]) -> None:
         self.app = app
         self.allowed = allowed
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and _host_name(scope) not in self.allowed:
             refused = ApiError(
                 400, "unknown_host", "this server does not serve the host named in the request"
@@ -221,7 +212,7 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-def _host_name(scope: MutableMapping[str, Any]) -> str:
+def _host_name(scope: Scope) -> str:
     """The host of the request's ``Host`` header, lower-case, without its port."""
     for name, value in scope.get("headers", ()):
         if name == b"host":
@@ -308,20 +299,15 @@ PlayerDep = Annotated[int, Depends(require_seat)]
 class SecurityHeaders:
     """Add ``nosniff``, ``no-referrer`` and ``DENY`` framing headers to every response."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def with_headers(message: MutableMapping[str, Any]) -> None:
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 extra = [
