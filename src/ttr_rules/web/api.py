@@ -103,10 +103,12 @@ class NewGame(BaseModel):
 
     map: str = Field("europe", max_length=100, description="an installed map (GET /api/maps)")
     players: int = Field(2, ge=1, le=10)
-    agents: dict[str, str] = Field(
-        default_factory=dict,
-        description='seat number (as a string) -> agent name, e.g. {"1": "greedy"}',
-        max_length=10,
+    agents: dict[Annotated[str, Field(max_length=3)], Annotated[str, Field(max_length=100)]] = (
+        Field(
+            default_factory=dict,
+            description='seat number (as a string) -> agent name, e.g. {"1": "greedy"}',
+            max_length=10,
+        )
     )
     seed: int | None = Field(
         None, ge=0, le=MAX_SEED, description="deals the game; omitted: a secret random seed"
@@ -213,13 +215,29 @@ class HostCheck:
 
 
 def _host_name(scope: Scope) -> str:
-    """The host of the request's ``Host`` header, lower-case, without its port."""
+    """The host of the request's ``Host`` header, lower-case, without its port; the whole
+    header when its port is not a number or a ``[`` is not closed (no host is named so).
+
+    >>> _host_name({"headers": [(b"host", b"LOCALHOST:8000")]})
+    'localhost'
+    >>> _host_name({"headers": [(b"host", b"[::1]:80")]}), _host_name({"headers": []})
+    ('[::1]', '')
+    >>> _host_name({"headers": [(b"host", b"[::1")]})
+    '[::1'
+    """
     for name, value in scope.get("headers", ()):
         if name == b"host":
             host: str = bytes(value).decode("latin-1").strip().lower()
             if host.startswith("["):
-                return host.partition("]")[0] + "]"
-            return host.rpartition(":")[0] if host.count(":") == 1 else host
+                address, bracket, port = host.partition("]")
+                if not bracket or (port and not port.startswith(":")):
+                    return host
+                name_only, port = address + bracket, port[1:]
+            elif host.count(":") == 1:
+                name_only, _, port = host.partition(":")
+            else:
+                return host
+            return name_only if port == "" or _is_count(port) else host
     return ""
 
 
@@ -359,7 +377,7 @@ def _install_docs(app: FastAPI) -> None:
     @app.get("/api/docs/assets/{name}", include_in_schema=False)
     def docs_asset(name: str) -> Response:
         if name not in _DOCS_ASSETS:
-            raise ApiError(404, "not_found", f"no documentation file {name!r}")
+            raise ApiError(404, "not_found", f"no documentation file {name[:100]!r}")
         return Response(
             assets.joinpath(name).read_bytes(),
             media_type=_DOCS_ASSETS[name],
@@ -463,7 +481,7 @@ def create_app(
     @app.get("/static/{name}", include_in_schema=False)
     def static(name: str) -> Response:
         if name not in _STATIC:
-            raise ApiError(404, "not_found", f"no static file {name!r}")
+            raise ApiError(404, "not_found", f"no static file {name[:100]!r}")
         return Response(_static(name), media_type=_STATIC[name])
 
     _install_docs(app)
@@ -477,7 +495,7 @@ def create_app(
     @app.get("/api/maps/{name}", summary="A map's cities, routes and tickets")
     def map_data(name: str) -> dict[str, Any]:
         if name not in available_maps():
-            raise ApiError(404, "map_not_found", f"no map {name!r}")
+            raise ApiError(404, "map_not_found", f"no map {name[:100]!r}")
         return _map_json(name)
 
     @app.get("/api/agents", summary="Agents a seat can be given")
@@ -494,10 +512,9 @@ def create_app(
     async def create_game(request: Request, body: NewGame) -> Response:
         seats: dict[int, str] = {}
         for key, name in body.agents.items():
-            if not (key.isascii() and key.isdigit()) or len(key) > 3:
-                raise ApiError(
-                    422, "invalid_request", f"agent seat {key[:20]!r} is not a seat number"
-                )
+            if not (key.isascii() and key.isdigit()):
+                problem = f"body.agents: the key {key!r} is not a seat number"
+                raise ApiError(422, "invalid_request", problem, problems=[problem])
             seats[int(key)] = name
         wait = limit.wait(request.client.host if request.client else "")
         if wait:
@@ -672,6 +689,12 @@ def _is_count(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 18
 
 
+#: Python's JSON decoder refuses what is valid JSON but beyond its limits.
+_UNREADABLE_JSON = (
+    "the request body cannot be read as JSON (nested too deeply, or a number too long)"
+)
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     async def api_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
@@ -679,6 +702,8 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 400:  # FastAPI's answer to a body its JSON decoder gave up on
+            return ApiError(400, "malformed_json", _UNREADABLE_JSON).response()
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return ApiError(exc.status_code, code, str(exc.detail)).response()
 
