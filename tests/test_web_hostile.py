@@ -449,6 +449,7 @@ _BODIES: list[bytes] = [
     b'{"agents": {"0": "nonesuch"}}',
     b'{"agents": {"0": "random", "1": "random", "2": "random"}}',
     b'{"foo": 1}',
+    b'{"a\\nb": 1, "\\u2028": 2}',
     b"x" * 20000,
 ]
 
@@ -464,6 +465,17 @@ def test_hostile_bodies(world: World, body: bytes) -> None:
             _documented(world, answer, created=True)
             if len(body) > 16 * 1024:
                 assert answer.status_code == 413
+
+
+@pytest.mark.parametrize("media", ["application/x-www-form-urlencoded", "text/plain", "x" * 500])
+def test_a_json_body_sent_as_another_media_type_says_which_to_send(
+    world: World, media: str
+) -> None:
+    answer = world.client.post(
+        "/api/games", content=b'{"players": 2}', headers={"Content-Type": media}
+    )
+    error = _documented(world, answer)
+    assert answer.status_code == 422 and "Content-Type: application/json" in error["message"]
 
 
 def test_a_body_sent_in_chunks_past_the_limit_is_413(world: World) -> None:

@@ -684,6 +684,16 @@ def create_app(
     return app
 
 
+def _printable(part: object) -> str:
+    """A part of a request's field path as a message shows it (a key with a newline quoted).
+
+    >>> _printable("agents"), _printable(0), _printable("a\\nb")
+    ('agents', '0', "'a\\\\nb'")
+    """
+    text = str(part)
+    return text if text.isprintable() else repr(text)
+
+
 def _is_count(text: str) -> bool:
     """ASCII digits, not too many (``"²"`` is ``isdigit()``; 5,000 digits are no step)."""
     return text.isascii() and text.isdigit() and len(text) <= 18
@@ -707,13 +717,19 @@ def _install_error_handlers(app: FastAPI) -> None:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return ApiError(exc.status_code, code, str(exc.detail)).response()
 
-    async def validation_error(_: Request, exc: Exception) -> Response:
+    async def validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return ApiError(400, "malformed_json", "the request body is not valid JSON").response()
+        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if media not in ("", "application/json") and any(e.get("loc") == ("body",) for e in errors):
+            problem = (
+                f"send the body as JSON with 'Content-Type: application/json', not {media[:100]!r}"
+            )
+            return ApiError(422, "invalid_request", problem, problems=[problem]).response()
         problems = [
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            f"{'.'.join(_printable(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
             for e in errors
         ]
         return ApiError(
