@@ -540,7 +540,7 @@ class _Drawing:
         for i, card in enumerate(v.face_up):
             self._card(g, x0 + (62 + 30 * i) * self.unit, y, card, f"face-up-{i}")
         piles = (
-            f"deck {v.deck_size} cards · discard {len(v.discard)} cards · "
+            f"deck {counted(v.deck_size, 'card')} · discard {counted(len(v.discard), 'card')} · "
             f"tickets {v.ticket_deck_size} in the deck"
         )
         self._text(g, x0 + 225 * self.unit, y, piles, font)
@@ -619,15 +619,17 @@ class _Drawing:
             marks.append("to act")
         name = f"P{seat}" + (f" ({', '.join(marks)})" if marks else "")
         stations_left = self.view.rules.stations_per_player - len(s.stations)
-        tickets = f"{s.ticket_count} tickets" + (
+        tickets = counted(s.ticket_count, "ticket") + (
             f" (+{s.offered_count} offered)" if s.offered_count else ""
         )
         stations = (
-            f" · {stations_left} stations left" if self.view.rules.stations_per_player else ""
+            f" · {counted(stations_left, 'station')} left"
+            if self.view.rules.stations_per_player
+            else ""
         )
         facts = (
-            f"{s.trains} trains{stations} · {s.route_points} route points"
-            f" · {s.hand_size} cards · {tickets}"
+            f"{counted(s.trains, 'train')}{stations} · {counted(s.route_points, 'route point')}"
+            f" · {counted(s.hand_size, 'card')} · {tickets}"
         )
         if total is not None:
             facts += f" · score {total}" + (" — winner" if winner else "")
