@@ -41,7 +41,6 @@ from .. import (
     GameState,
     PlayerView,
     StepResult,
-    available_maps,
     current_player,
     final_scores,
     format_action,
@@ -58,6 +57,7 @@ from .. import (
     view_legal_actions,
     winners,
 )
+from ..maps import available_maps, playable_maps
 from ..records import state_digest
 from .secrecy import seat_step
 
@@ -101,6 +101,22 @@ class SaveError(OSError):
 
 class DataDirError(ValueError):
     """The data directory cannot hold games (a file, or not writable)."""
+
+
+def map_unavailable(name: str) -> str:
+    """Why the map ``name`` is not offered, for a client: not installed, or installed with a
+    plugin that fails to load (its reason is for the server's operator: ``ttr maps``).
+
+    >>> map_unavailable("atlantis")
+    "unknown map 'atlantis'; available: europe, ..."
+    """
+    available = ", ".join(playable_maps())
+    if name in available_maps():
+        return (
+            f"map {name!r} cannot be played: its plugin fails to load (the server's "
+            f"'ttr maps' says why); available: {available}"
+        )
+    return f"unknown map {name[:100]!r}; available: {available}"
 
 
 def agent_names() -> list[str]:
@@ -156,6 +172,8 @@ class Game:
         self.agent_error: str | None = None
         #: When a request or a move last touched the game (``time.monotonic()``).
         self.touched = time.monotonic()
+        #: Human seats whose token has been shown to the server since it started.
+        self.seen: set[int] = set()
         self._players = {
             seat: _make_agent(name, agent_seed + seat) for seat, name in agents.items()
         }
@@ -185,7 +203,18 @@ class Game:
         for seat, digest in self.token_digests.items():
             if hmac.compare_digest(given, digest):
                 found = seat
+        if found is not None:
+            self.seen.add(found)
         return found
+
+    def open_seats(self) -> int:
+        """How many human seats nobody has taken yet: no request has come with the seat's token
+        and the seat has made no move (which also counts for games loaded from disk). A
+        finished game has none."""
+        if self.over:
+            return 0
+        moved = {step.player for step in self.steps}
+        return sum(1 for seat in self.token_digests if seat not in self.seen | moved)
 
     def view(self, seat: int | None) -> PlayerView:
         """``observe`` for a seat, ``public_view`` for a spectator (``seat`` None)."""
@@ -231,6 +260,7 @@ class Game:
             "current": current_player(self.state),
             "over": self.over,
             "created": self.created,
+            "open_seats": self.open_seats(),
             "agent_error": self.agent_error,
         }
 
@@ -449,10 +479,8 @@ class GameStore:
         :class:`SaveError` when the game cannot be saved (it is then not created).
         """
         agents = dict(agents or {})
-        if map_name not in available_maps():
-            raise GameSetupError(
-                f"unknown map {map_name!r}; available: {', '.join(available_maps())}"
-            )
+        if map_name not in playable_maps():  # a broken plugin's map is never offered
+            raise GameSetupError(map_unavailable(map_name))
         known = agent_names()
         for seat, name in agents.items():
             if not 0 <= seat < players:

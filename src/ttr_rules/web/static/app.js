@@ -97,7 +97,7 @@ async function showLobby() {
   list.replaceChildren(...games.slice().reverse().map((g) => {
     const seats = g.seats.map((s) => s.agent || "human").join(" vs ");
     const state = g.over ? "finished" : `turn ${g.turn + 1}`;
-    const open = g.open_seats !== undefined ? g.open_seats : g.seats.filter((s) => !s.agent).length;
+    const open = g.open_seats;
     const facts = `game ${g.id} · ${age(g.created)} · ${open === 0 ? "no open seats" : open === 1 ? "1 open seat" : `${open} open seats`}`;
     return el("li", {}, el("span", {}, el("strong", { text: `${g.map}: ${seats} — ${state}` }), el("br"),
       el("small", { class: "game-facts", text: facts })),
@@ -450,7 +450,23 @@ function markTunnel(board) {
   const t = G.view.tunnel;
   if (!t) return;
   const node = board.querySelector(`g.route[data-route="${t.route}"]`);
-  if (node) node.classList.add("tunnel-pending");
+  if (!node) return;
+  node.classList.add("tunnel-pending");
+  // On a phone the board pans inside its frame: show the tunnel once, then leave the panning
+  // to the player.
+  if (G.tunnelShown !== t.route) {
+    G.tunnelShown = t.route;
+    bringIntoView(board, node);
+  }
+}
+
+function bringIntoView(frame, node) {
+  // Pan ``frame`` (a scrolling box) so that ``node`` sits in its middle, if it is out of view.
+  const f = frame.getBoundingClientRect();
+  const b = node.getBoundingClientRect();
+  if (b.left >= f.left && b.right <= f.right && b.top >= f.top && b.bottom <= f.bottom) return;
+  frame.scrollLeft += b.left + b.width / 2 - (f.left + f.width / 2);
+  frame.scrollTop += b.top + b.height / 2 - (f.top + f.height / 2);
 }
 
 function lastSteps() {
@@ -709,6 +725,17 @@ async function showScores() {
       el("td", { class: "total", text: String(s.total) })));
   }
   $("score-table").replaceChildren(...rows);
+  // Phones: the same table turned on its side (a column per player, the final score first),
+  // so that the final score is in view without scrolling sideways.
+  const grid = rows.map((tr) => [...tr.children]);
+  const last = grid[0].length - 1;
+  const order = [0, last, ...grid[0].keys()].filter((c, i, all) => all.indexOf(c) === i);
+  $("score-table-narrow").replaceChildren(...order.map((col, i) => el("tr", { class: i === 1 ? "total-row" : "" },
+    ...grid.map((row, r) => {
+      const cell = el(i === 0 || r === 0 ? "th" : "td", { class: i === 1 && r > 0 ? "total" : "" });
+      cell.append(...[...row[col].childNodes].map((n) => n.cloneNode(true)));
+      return cell;
+    }))));
   const names = result.winners.map(playerName);
   $("scores-title").textContent = names.length === 1 ? `${names[0]} ${names[0] === "You" ? "win" : "wins"}!` : `Tie: ${names.join(", ")}`;
   $("record-link").href = `/api/games/${G.id}/record`;
