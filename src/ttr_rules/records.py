@@ -34,7 +34,7 @@ from .maps import GameMap, resolve_map
 from .notation import format_action, parse_action
 from .rules import Rules
 from .scoring import final_scores
-from .serialization import from_json, to_json
+from .serialization import from_json, read_file_bytes, to_json
 from .state import GameState
 from .words import clipped
 
@@ -358,8 +358,9 @@ def write_record(
 def read_record(path: str | os.PathLike[str]) -> GameRecord:
     """Read a record written by :func:`write_record` (UTF-8, a byte-order mark allowed); raises
     :class:`~ttr_rules.errors.SerializationError` naming the JSON path of any problem (also for
-    bytes that are not UTF-8 and JSON nested too deeply), and :class:`OSError` for a file that
-    cannot be read.
+    bytes that are not UTF-8 and JSON nested too deeply, and before reading it for a device or
+    a file over :data:`~ttr_rules.serialization.MAX_FILE_BYTES`), and :class:`OSError` for a
+    file that cannot be read.
 
     >>> import tempfile, pathlib
     >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
@@ -369,8 +370,7 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     ...     read_record(path) == record
     True
     """
-    with open(path, "rb") as source:
-        data = source.read()
+    data = read_file_bytes(path)
     try:
         record: GameRecord = from_json(data, GameRecord)
     except SerializationError as exc:

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import contextvars
 import json
+import os
 import re
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
 from typing import Any, TypeVar, get_args, get_origin, overload
@@ -55,9 +57,11 @@ from .state import GameState, Phase
 
 __all__ = [
     "EVENT_TYPES",
+    "MAX_FILE_BYTES",
     "converter",
     "decode_json",
     "from_json",
+    "read_file_bytes",
     "structure",
     "tag_of",
     "to_json",
@@ -441,6 +445,39 @@ def decode_json(text: str | bytes) -> Any:
     except ValueError as exc:
         problem = f"$: invalid JSON: {exc}"
         raise SerializationError(problem, (problem,)) from None
+
+
+#: The largest JSON file read from disk (records, states, views, aggregates): far above any
+#: game's (a record of a long game with its map embedded is well under 1 MiB), small enough
+#: that a hostile or mistaken file (``/dev/zero``, a disk image) is refused before it is read.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def read_file_bytes(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Raises :class:`OSError` for a file that cannot be read (``IsADirectoryError`` for a
+    folder), and :class:`~ttr_rules.errors.SerializationError` for a device, a pipe or a
+    file over ``limit`` bytes, before reading it (so ``/dev/zero`` is refused at once).
+
+    >>> read_file_bytes("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.SerializationError: /dev/zero: not a regular file
+    """
+    with open(path, "rb") as source:
+        info = os.fstat(source.fileno())
+        name = os.fsdecode(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(21, "Is a directory", name)
+        if not stat.S_ISREG(info.st_mode):
+            problem = f"{name}: not a regular file"
+            raise SerializationError(problem, (problem,))
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        problem = f"{name}: over {limit // 2**20} MiB, more than any game file holds"
+        raise SerializationError(problem, (problem,))
+    return data
 
 
 def structure(data: Any, cls: Any) -> Any:
