@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import contextvars
 import json
-import os
 import re
-import stat
 from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
-from typing import Any, TypeVar, get_args, get_origin, overload
+from typing import Any, Literal, TypeVar, get_args, get_origin, overload
 
 import attrs
 import cattrs
@@ -53,15 +51,14 @@ from .errors import MapError, SerializationError
 from .events import Event, Termination
 from .invariants import state_problems
 from .maps import GameMap, resolve_map
+from .maps.file import json_error_text
 from .state import GameState, Phase
 
 __all__ = [
     "EVENT_TYPES",
-    "MAX_FILE_BYTES",
     "converter",
     "decode_json",
     "from_json",
-    "read_file_bytes",
     "structure",
     "tag_of",
     "to_json",
@@ -130,7 +127,8 @@ def _enum_hook(value: Any, cls: type[Enum]) -> Enum:
             if member.value == value:
                 return member
     names = ", ".join(repr(m.value) for m in cls)
-    raise _Invalid(f"expected one of {names}, got {json.dumps(value)}")
+    got = json.dumps(value) if isinstance(value, str | int | float) else _json_type(value)
+    raise _Invalid(f"expected one of {names}, got {got}")
 
 
 def _require_list(value: Any) -> list[Any]:
@@ -443,41 +441,9 @@ def decode_json(text: str | bytes) -> Any:
         problem = "$: invalid JSON: nested too deeply"
         raise SerializationError(problem, (problem,)) from None
     except ValueError as exc:
-        problem = f"$: invalid JSON: {exc}"
+        text = str(exc) if isinstance(exc, json.JSONDecodeError) else json_error_text(exc)
+        problem = f"$: invalid JSON: {text}"
         raise SerializationError(problem, (problem,)) from None
-
-
-#: The largest JSON file read from disk (records, states, views, aggregates): far above any
-#: game's (a record of a long game with its map embedded is well under 1 MiB), small enough
-#: that a hostile or mistaken file (``/dev/zero``, a disk image) is refused before it is read.
-MAX_FILE_BYTES = 16 * 1024 * 1024
-
-
-def read_file_bytes(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of the regular file at ``path``, at most ``limit`` of them.
-
-    Raises :class:`OSError` for a file that cannot be read (``IsADirectoryError`` for a
-    folder), and :class:`~ttr_rules.errors.SerializationError` for a device, a pipe or a
-    file over ``limit`` bytes, before reading it (so ``/dev/zero`` is refused at once).
-
-    >>> read_file_bytes("/dev/zero")
-    Traceback (most recent call last):
-    ...
-    ttr_rules.errors.SerializationError: /dev/zero: not a regular file
-    """
-    with open(path, "rb") as source:
-        info = os.fstat(source.fileno())
-        name = os.fsdecode(path)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(21, "Is a directory", name)
-        if not stat.S_ISREG(info.st_mode):
-            problem = f"{name}: not a regular file"
-            raise SerializationError(problem, (problem,))
-        data = source.read(limit + 1)
-    if len(data) > limit:
-        problem = f"{name}: over {limit // 2**20} MiB, more than any game file holds"
-        raise SerializationError(problem, (problem,))
-    return data
 
 
 def structure(data: Any, cls: Any) -> Any:
@@ -722,8 +688,13 @@ def _describe(exc: BaseException, type_: Any) -> str:
         return "required field missing"
     if isinstance(exc, ForbiddenExtraKeysError):
         return f"unexpected fields {', '.join(sorted(exc.extra_fields))}"
+    if get_origin(type_) is Literal:
+        return "expected " + " or ".join(json.dumps(value) for value in get_args(type_))
     if isinstance(exc, (ValueError, TypeError)) and type_ is not None:
-        return f"expected {getattr(type_, '__name__', type_)} ({exc})"
+        name = getattr(type_, "__name__", type_)
+        if attrs.has(type_):  # an object was expected: Python's complaint says nothing more
+            return f"expected {name} (a JSON object)"
+        return f"expected {name} ({exc})"
     if isinstance(exc, AttributeError):
         return "expected object"
     if isinstance(exc, cattrs.errors.CattrsError):

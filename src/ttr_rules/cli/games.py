@@ -154,6 +154,10 @@ def check_runner_arguments(args: argparse.Namespace) -> None:
 
         if importlib.util.find_spec("ray") is None:
             raise ValueError("--ray needs Ray: pip install 'ttr-rules[ray]'")
+        if args.ray:  # an address: refused here, before any output is checked or made
+            from ..sim.runner import check_ray_address
+
+            check_ray_address(args.ray)
 
 
 def check_game_count(games: int, seed: int, per: int = 1) -> None:

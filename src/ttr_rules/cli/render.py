@@ -16,9 +16,10 @@ from typing import Any
 from ..errors import SerializationError
 from ..events import RouteClaimed, StationBuilt
 from ..maps import GameMap
+from ..maps.file import read_file_bytes
 from ..records import GameRecord, ReplayStep
 from ..render import svg
-from ..serialization import decode_json, read_file_bytes, structure
+from ..serialization import decode_json, structure
 from ..state import GameState
 from ..views import PlayerView, observe
 from .common import check_output_file, integer, shown

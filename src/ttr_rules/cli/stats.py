@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..game import check_player_count
 from ..maps import GameMap
-from ..serialization import decode_json, read_file_bytes
+from ..maps.file import read_file_bytes
+from ..serialization import decode_json
 from ..sim import BalanceStats
 from .common import check_output_dir, same_file, shown
 from .games import add_game_arguments, game_setup, played, uninterrupted
