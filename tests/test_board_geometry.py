@@ -5,15 +5,24 @@ map file bows the route without changing the map's digest."""
 from __future__ import annotations
 
 import json
+import math
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import attrs
 import pytest
 
-from ttr_rules import load_map
+from ttr_rules import load_map, new_game
 from ttr_rules.cli import main
 from ttr_rules.maps import available_maps, load_map_file, map_to_dict
-from ttr_rules.render.geometry import board_collisions, board_geometry
+from ttr_rules.render import svg
+from ttr_rules.render.geometry import (
+    CHAR_WIDTH,
+    LEADER_FROM,
+    board_collisions,
+    board_geometry,
+)
 
 
 @pytest.mark.parametrize("name", available_maps())
@@ -23,12 +32,10 @@ def test_no_shipped_map_collides_on_the_board(name: str) -> None:
 
 def test_a_collision_is_reported_in_words() -> None:
     usa = load_map("usa")
-    assert board_collisions(attrs.evolve(usa, bends=())) == [
-        "the label of Oklahoma City covers route #33 Denver–Oklahoma City",
-        "the label of Salt Lake City covers route #94 Salt Lake City–San Francisco",
+    assert board_collisions(attrs.evolve(usa, bends=((46, 0.3),))) == [
+        "route #35 Denver–Phoenix overlaps route #46 El Paso–Los Angeles",
+        "route #46 El Paso–Los Angeles overlaps route #82 Phoenix–Santa Fe",
     ]
-    bowed = board_collisions(attrs.evolve(usa, bends=((46, 0.3),)))
-    assert "route #35 Denver–Phoenix overlaps route #46 El Paso–Los Angeles" in bowed
 
 
 def test_every_route_keeps_its_spaces_and_its_hit_line() -> None:
@@ -74,3 +81,109 @@ def test_validate_map_render_reports_collisions(
     assert "board: route #35 Denver–Phoenix overlaps route #46 El Paso–Los Angeles" in out
     assert main(["validate-map", "--render", "europe"]) == 0
     assert "draws without collisions" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------- the SVG document itself
+
+_SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _space_polygon(rect: ET.Element, shrink: float) -> list[tuple[float, float]]:
+    """A space's corners on the picture, read from its attributes (``shrink`` pixels taken off
+    each side: the document rounds coordinates to a tenth of a pixel)."""
+    x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+    w, h = float(rect.get("width", 0)) - 2 * shrink, float(rect.get("height", 0)) - 2 * shrink
+    match = re.fullmatch(r"rotate\(([-\d.]+) ([-\d.]+) ([-\d.]+)\)", rect.get("transform", ""))
+    assert match, rect.attrib
+    angle, cx, cy = (float(v) for v in match.groups())
+    a = math.radians(angle)
+    corners = [(x + shrink, y + shrink), (x + shrink + w, y + shrink)]
+    corners += [(x + shrink + w, y + shrink + h), (x + shrink, y + shrink + h)]
+    return [
+        (
+            cx + (px - cx) * math.cos(a) - (py - cy) * math.sin(a),
+            cy + (px - cx) * math.sin(a) + (py - cy) * math.cos(a),
+        )
+        for px, py in corners
+    ]
+
+
+def _separated(p: list[tuple[float, float]], q: list[tuple[float, float]]) -> bool:
+    """Whether a line separates two convex polygons (the separating axis test)."""
+    for poly in (p, q):
+        for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1], strict=True):
+            nx, ny = y0 - y1, x1 - x0
+            a = [nx * x + ny * y for x, y in p]
+            b = [nx * x + ny * y for x, y in q]
+            if max(a) <= min(b) or max(b) <= min(a):
+                return True
+    return False
+
+
+def _circle_polygon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """A circle as a 16-gon inside it."""
+    return [
+        (cx + r * math.cos(i * math.pi / 8), cy + r * math.sin(i * math.pi / 8)) for i in range(16)
+    ]
+
+
+@pytest.mark.parametrize("name", available_maps())
+def test_the_svg_document_draws_nothing_over_anything_else(name: str) -> None:
+    """Read back from the document ``render.svg`` writes: no space overlaps another route's
+    space or a city other than its ends, and no city label (its box estimated from the font
+    size, as a browser's DejaVu Sans would draw it) covers a space."""
+    game_map = load_map(name)
+    root = ET.fromstring(svg(new_game(game_map, 2, seed=1), size=1000, legend=False))
+    spaces = [
+        (int(g.get("data-route", -1)), _space_polygon(rect, shrink=0.15))
+        for g in root.iter(f"{_SVG}g")
+        if "route" in g.get("class", "").split()
+        for rect in g.iter(f"{_SVG}rect")
+        if rect.get("class") == "space"
+    ]
+    assert len(spaces) == sum(r.length for r in game_map.routes)
+    cities: dict[str | None, list[tuple[float, float]]] = {}
+    labels = []
+    for g in root.iter(f"{_SVG}g"):
+        if g.get("class") != "city":
+            continue
+        circle = g.find(f"{_SVG}circle")
+        assert circle is not None
+        cities[g.get("data-city")] = _circle_polygon(
+            float(circle.get("cx", 0)), float(circle.get("cy", 0)), float(circle.get("r", 0))
+        )
+        text = next(t for t in g.iter(f"{_SVG}text") if t.get("class") == "city-label")
+        font, x, y = (float(text.get(k, 0)) for k in ("font-size", "x", "y"))
+        width = CHAR_WIDTH * font * len(text.text or "")
+        left = {"start": x, "middle": x - width / 2, "end": x - width}[text.get("text-anchor", "")]
+        box = [(left, y - font * 0.8), (left + width, y - font * 0.8)]
+        labels.append((text.text, box + [(left + width, y + font * 0.2), (left, y + font * 0.2)]))
+    problems = []
+    for i, (route, polygon) in enumerate(spaces):
+        ends = {game_map.routes[route].a, game_map.routes[route].b}
+        for other, other_polygon in spaces[i + 1 :]:
+            if other != route and not _separated(polygon, other_polygon):
+                problems.append(f"a space of route {route} overlaps one of route {other}")
+        for city, ring in cities.items():
+            if city not in ends and not _separated(polygon, ring):
+                problems.append(f"a space of route {route} covers {city}")
+        for city, box in labels:
+            if not _separated(polygon, box):
+                problems.append(f"the label of {city} covers a space of route {route}")
+    assert problems == []
+
+
+@pytest.mark.parametrize("name", available_maps())
+def test_every_label_sits_by_its_city_or_is_tied_to_it(name: str) -> None:
+    """A label starts within a few city radii of its city; one further than LEADER_FROM radii
+    has a leader line from the city's circle to the label."""
+    g = board_geometry(load_map(name), 1000)
+    for city, label in g.labels.items():
+        x, y = g.points[city]
+        x0, y0, x1, y1 = label.box
+        gap = math.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
+        assert gap <= 7 * g.city_radius, city
+        assert (label.leader is not None) == (gap > LEADER_FROM * g.city_radius), city
+        if label.leader:
+            (ax, ay), _ = label.leader
+            assert math.dist((ax, ay), (x, y)) == pytest.approx(g.city_radius)

@@ -62,8 +62,9 @@ PAGES_WITH_CODE = [page for page in PAGES if python_blocks(page)]
 
 
 def _alpine_on_path(directory: Path) -> list[str]:
-    """Make the example plugin's map ``alpine`` discoverable without installing it: its sources
-    and an entry point (a ``.dist-info``) on ``sys.path``. Nothing when it is installed."""
+    """Make the example plugin's map ``alpine`` and its bonus ``summit`` discoverable without
+    installing it: its sources and its entry points (a ``.dist-info``) on ``sys.path``. Nothing
+    when it is installed."""
     if "alpine" in available_maps():
         return []
     info = directory / "ttr_rules_alpine_docs-0.dist-info"
@@ -71,7 +72,10 @@ def _alpine_on_path(directory: Path) -> list[str]:
     (info / "METADATA").write_text(
         "Metadata-Version: 2.1\nName: ttr-rules-alpine-docs\nVersion: 0\n"
     )
-    (info / "entry_points.txt").write_text("[ttr_rules.maps]\nalpine = ttr_rules_alpine:load\n")
+    (info / "entry_points.txt").write_text(
+        "[ttr_rules.maps]\nalpine = ttr_rules_alpine:load\n"
+        "[ttr_rules.bonuses]\nsummit = ttr_rules_alpine.bonus:summit\n"
+    )
     return [str(directory), str(PLUGIN_SRC)]
 
 

@@ -180,6 +180,8 @@ def test_the_last_moves_line_names_the_opponents_move() -> None:
         )
         line = page.locator("#last-moves").inner_text()
         assert line.startswith("Last moves:")
+        # the USA has no stations: no column says "0 stations left"
+        assert "Stations left" not in page.locator("#player-table").inner_text()
         last = game.steps[-1] if game.steps[-1].player == 1 else game.steps[-2]
         claimed = [e.route for e in last.events if hasattr(e, "route")]
         for route in claimed:
@@ -212,3 +214,33 @@ def test_the_api_docs_render_with_every_request_off_the_host_blocked() -> None:
     assert "ttr-rules web API" in title
     assert operations > 5
     assert blocked == []
+
+
+def test_the_final_scores_fit_a_phone() -> None:
+    with board_page("europe", None, width=390, height=844) as (page, game):
+        table = page.locator("#score-table-narrow")
+        assert table.is_visible() and not page.locator("#score-table").is_visible()
+        box = table.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390
+        from ttr_rules import final_scores
+
+        text = table.inner_text()
+        assert "Final score" in text
+        for s in final_scores(game.state):
+            assert str(s.total) in text
+
+
+def test_a_phone_pans_the_board_to_a_pending_tunnel() -> None:
+    with board_page("europe", None, stop="tunnel", width=390, height=844) as (page, game):
+        assert game.state.tunnel is not None
+        inside = page.evaluate(
+            """(route) => {
+              const frame = document.querySelector('#board').getBoundingClientRect();
+              const box = document.querySelector(`g.route[data-route="${route}"]`)
+                .getBoundingClientRect();
+              return box.left >= frame.left && box.right <= frame.right;
+            }""",
+            game.state.tunnel.route,
+        )
+        assert inside
+        assert page.evaluate(_SIDEWAYS) <= 0

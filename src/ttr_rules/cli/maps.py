@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from ..cards import CARD_COLORS
 from ..errors import MapError, MapLoadError
-from ..maps import GameMap, available_maps, load_map, load_map_file
+from ..maps import GameMap, available_maps, load_map, load_map_file, map_to_dict
 from .common import error, shown, table
 
 __all__ = [
@@ -78,7 +79,10 @@ def _map_summary(m: GameMap) -> dict[str, Any]:
 
 
 def configure_map_info(parser: argparse.ArgumentParser) -> None:
-    parser.description = "Show a map's statistics: routes by length and colour, tickets by value."
+    parser.description = (
+        "Show a map's statistics: routes by length and colour, tickets by value, and the rules "
+        "in which it differs from the Europe defaults."
+    )
     parser.add_argument("name", metavar="NAME", help="an installed map's name, or a map file")
     parser.add_argument(
         "--json", action="store_true", help="print the statistics as one JSON object"
@@ -141,6 +145,13 @@ def map_info(game_map: GameMap) -> dict[str, Any]:
         "regular_tickets": len(m.tickets) - long_tickets,
         "ticket_points": sum(t.points for t in m.tickets),
         "tickets_by_value": _by_key(Counter(t.points for t in m.tickets)),
+        "card_substitutes": [
+            {"route": r.id, "a": r.a, "b": r.b, "cards": r.card_substitute}
+            for r in routes
+            if r.card_substitute
+        ],
+        # The map file's rules object: the fields that differ from the defaults (Europe's).
+        "rules": map_to_dict(m).get("rules", {}),
     }
 
 
@@ -161,7 +172,24 @@ def map_info_lines(game_map: GameMap) -> list[str]:
         f"tickets: {info['tickets']} ({info['long_tickets']} long, {info['regular_tickets']} "
         f"regular), {info['ticket_points']} points",
         "  by value: " + _counts(info["tickets_by_value"]),
+        *(
+            f"  any {sub['cards']} cards for one: {sub['a']}-{sub['b']} (#{sub['route']})"
+            for sub in info["card_substitutes"]
+        ),
+        *textwrap.wrap(
+            "rules beside the Europe defaults: " + (_rules_text(info["rules"]) or "none"),
+            width=100,
+            subsequent_indent="  ",
+            break_on_hyphens=False,
+        ),
     ]
+
+
+def _rules_text(rules: dict[str, Any]) -> str:
+    """A map file's rules object as ``name value`` pairs, the values in JSON."""
+    return ", ".join(
+        f"{name} {json.dumps(value, ensure_ascii=False)}" for name, value in rules.items()
+    )
 
 
 _COLOUR_ORDER = (*(c.value for c in CARD_COLORS), "gray")

@@ -18,6 +18,7 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 
+import attrs
 from attrs import frozen
 
 from ..maps import GameMap, Route
@@ -31,6 +32,8 @@ Box = tuple[float, float, float, float]
 #: An estimate of the width of one character of the board's font, in font sizes (DejaVu Sans
 #: averages a little under 0.6 em for city names).
 CHAR_WIDTH = 0.6
+#: A station's house is this many city radii wide either side of the city (and about as high).
+STATION_SIZE = 1.25
 #: Points sampled along a bowed route's curve.
 _CURVE_SAMPLES = 24
 
@@ -70,6 +73,9 @@ class Label:
     anchor: str
     box: tuple[float, float, float, float]
     font: float
+    #: A thin line from the city's circle to the label, for a label pushed far from its city
+    #: (``None`` when the label sits close by).
+    leader: tuple[Point, Point] | None = None
 
 
 @frozen
@@ -117,11 +123,14 @@ def _cached_geometry(
     track, radius, font = 8.5 * unit, 6.5 * unit, 11 * unit
     spacing = track + 2.5 * unit
     curves = _pair_curves(game_map, points, dict(bends))
-    margins = _end_margins(game_map, points, curves, track, spacing, radius + 1.5 * unit)
+    bundles: dict[tuple[str, str], list[int]] = {}
+    for route in game_map.routes:
+        bundles.setdefault(_pair(route), []).append(route.id)
+    margins = _end_margins(bundles, points, curves, track, spacing, radius + 1.5 * unit)
     paths: list[tuple[Point, ...]] = []
     spaces: list[tuple[Space, ...]] = []
     for route in game_map.routes:
-        path = _track_path(game_map, route, curves, spacing)
+        path = _track_path(bundles, route, curves, spacing)
         trimmed = _trim(path, margins[route.a, _pair(route)], margins[route.b, _pair(route)])
         paths.append(tuple(trimmed))
         spaces.append(tuple(_spaces_along(trimmed, route.length, track, unit)))
@@ -165,7 +174,7 @@ def _pair_curves(
 
 
 def _end_margins(
-    game_map: GameMap,
+    bundles: dict[tuple[str, str], list[int]],
     points: dict[str, Point],
     curves: dict[tuple[str, str], list[Point]],
     track: float,
@@ -174,7 +183,7 @@ def _end_margins(
 ) -> dict[tuple[str, tuple[str, str]], float]:
     """How far from each city each bundle's spaces start: clear of the city's circle, and far
     enough out that bundles leaving the city at a narrow angle have fanned apart."""
-    tracks = {pair: len(game_map.route_between(*pair)) for pair in curves}
+    tracks = {pair: len(bundles[pair]) for pair in curves}
     leaving: dict[str, list[tuple[tuple[str, str], float, float]]] = {}
     for pair, line in curves.items():
         half = (track + (tracks[pair] - 1) * spacing) / 2
@@ -198,7 +207,7 @@ def _end_margins(
 
 
 def _track_path(
-    game_map: GameMap,
+    bundles: dict[tuple[str, str], list[int]],
     route: Route,
     curves: dict[tuple[str, str], list[Point]],
     spacing: float,
@@ -206,7 +215,7 @@ def _track_path(
     """The centre line of ``route`` from its ``a`` to its ``b``, shifted beside its double
     (the tracks of a double are pushed to opposite sides of their bundle's line)."""
     pair = _pair(route)
-    siblings = sorted(r.id for r in game_map.route_between(*pair))
+    siblings = bundles[pair]  # route ids, ascending
     rank = siblings.index(route.id) - (len(siblings) - 1) / 2
     line = curves[pair]
     shifted = _offset(line, rank * spacing) if rank else line
@@ -295,70 +304,206 @@ def _place_labels(
     font: float,
     across: tuple[float, float],
 ) -> dict[str, Label]:
-    """Each city's label at the first candidate place that is inside the board and covers no
-    space, city or earlier label; where none is free, the one covering the least."""
-    spaces_boxes = [_bounds(s.corners()) for row in spaces for s in row]
-    city_boxes = [(x - radius, y - radius, x + radius, y + radius) for x, y in points.values()]
+    """Each city's label at the nearest candidate place that is inside the board and covers no
+    space, city or earlier label (a slightly smaller label close by is preferred to a full-size
+    one far away); where none is free, the one covering the least. The busiest cities are
+    labelled first, as they have the fewest free places."""
+    grid = _Grid([(_bounds(s.corners()), _frame(s)) for row in spaces for s in row], 4 * font)
+    house = radius * STATION_SIZE  # a station built later must not hide a label either
+    city_boxes = [
+        (x - house, y - house * 1.1, x + house, y + house * 0.9) for x, y in points.values()
+    ]
+    degree = {c: 0 for c in game_map.cities}
+    for route in game_map.routes:
+        degree[route.a] += 1
+        degree[route.b] += 1
     placed: list[Box] = []
     labels: dict[str, Label] = {}
-    for city in game_map.cities:
+    for city in sorted(game_map.cities, key=lambda c: -degree[c]):
         x, y = points[city]
-        reach = CHAR_WIDTH * font * len(city) + (radius + font) * 5
-        obstacles = [b for b in (*spaces_boxes, *city_boxes, *placed) if _near(b, x, y, reach)]
-
-        # where no place fits the usual size, a slightly smaller one may
-        def inside(scale: float, x: float = x, y: float = y, name: str = city) -> Iterator[Label]:
-            for label in _candidates(x, y, radius, font * scale, len(name)):
-                if across[0] <= label.box[0] and label.box[2] <= across[1]:
-                    yield label
-
-        scales = (1.0, 0.8, 0.68)
-        free = next((c for s in scales for c in inside(s) if not _hits_any(c.box, obstacles)), None)
-        best = free or min(
-            [c for s in scales for c in inside(s)]
-            or list(_candidates(x, y, radius, font, len(city))),
-            key=lambda c: sum(_box_overlap(c.box, b) for b in obstacles),
+        reach = CHAR_WIDTH * font * len(city) + (radius + font) * 6
+        near = grid.near((x - reach, y - reach, x + reach, y + reach))
+        # nearest first: a candidate close to the city is most often refused by those
+        shapes = sorted(
+            {id(shape): shape for shape in near}.values(),
+            key=lambda sh: abs(sh[1][0] - x) + abs(sh[1][1] - y),
+        )
+        boxes = [b for b in (*city_boxes, *placed) if _near(b, x, y, reach)]
+        free = (
+            _label(*c)
+            for c in _candidates(x, y, radius, font, len(city))
+            if across[0] <= c[0]
+            and c[0] + c[3] <= across[1]
+            and not _covers(_box_of(c), shapes, boxes)
+        )
+        best = next(
+            (c for c in (_with_leader(c, x, y, radius) for c in free) if _leader_free(c, shapes)),
+            None,
+        ) or min(
+            (_label(*c) for c in _candidates(x, y, radius, font, len(city))),
+            key=lambda c: (
+                not (across[0] <= c.box[0] and c.box[2] <= across[1]),
+                _covered_area(c.box, shapes, boxes),
+            ),
         )
         labels[city] = best
         placed.append(best.box)
-    return labels
+    return {city: labels[city] for city in game_map.cities}
 
 
-def _hits_any(box: Box, others: Sequence[Box]) -> bool:
-    """Whether ``box`` shares an area with any of ``others`` (the hot loop of label placement,
-    hence written out)."""
+class _Grid:
+    """The spaces in square cells of ``cell`` pixels, to find those near a box quickly."""
+
+    def __init__(self, shapes: Sequence[Shape], cell: float) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[Shape]] = {}
+        for shape in shapes:
+            for key in self._keys(shape[0]):
+                self.cells.setdefault(key, []).append(shape)
+
+    def _keys(self, box: Box) -> Iterator[tuple[int, int]]:
+        c = self.cell
+        for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
+            for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1):
+                yield i, j
+
+    def near(self, box: Box) -> list[Shape]:
+        """The spaces in the cells ``box`` touches (some more than once)."""
+        cells = self.cells
+        return [shape for key in self._keys(box) for shape in cells.get(key, ())]
+
+
+#: A label whose box is further than this many city radii from its city gets a leader line.
+LEADER_FROM = 2.5
+
+
+def _with_leader(label: Label, x: float, y: float, radius: float) -> Label:
+    """``label`` with a leader line from the city at ``(x, y)`` if it sits far away."""
+    x0, y0, x1, y1 = label.box
+    nx, ny = min(max(x, x0), x1), min(max(y, y0), y1)
+    gap = math.hypot(nx - x, ny - y)
+    if gap <= LEADER_FROM * radius:
+        return label
+    start = (x + (nx - x) / gap * radius, y + (ny - y) / gap * radius)
+    return attrs.evolve(label, leader=(start, (nx, ny)))
+
+
+def _leader_free(label: Label, shapes: Sequence[Shape]) -> bool:
+    """Whether ``label``'s leader line (if any) crosses no space."""
+    if label.leader is None:
+        return True
+    (ax, ay), (bx, by) = label.leader
+    length = max(math.hypot(bx - ax, by - ay), 1e-9)
+    line = Space(
+        (ax + bx) / 2, (ay + by) / 2, length, 1.0, math.degrees(math.atan2(by - ay, bx - ax))
+    )
+    frame = _frame(line)
+    bounds = _bounds(line.corners())
+    return not any(_box_overlap(bounds, b) and _frames_overlap(frame, f) for b, f in shapes)
+
+
+#: A space seen by label placement: its bounds and its frame (see :func:`_frame`).
+Shape = tuple[Box, tuple[float, float, float, float, float, float]]
+
+
+def _frame(space: Space) -> tuple[float, float, float, float, float, float]:
+    """A space as its centre, unit direction and half length and thickness."""
+    a = math.radians(space.angle)
+    return (space.cx, space.cy, math.cos(a), math.sin(a), space.length / 2, space.thickness / 2)
+
+
+def _frames_overlap(
+    f: tuple[float, float, float, float, float, float],
+    g: tuple[float, float, float, float, float, float],
+) -> bool:
+    """Whether two turned rectangles share an area (the separating axis test, written out)."""
+    dx, dy = g[0] - f[0], g[1] - f[1]
+    for ux, uy in ((f[2], f[3]), (-f[3], f[2]), (g[2], g[3]), (-g[3], g[2])):
+        reach = 0.0
+        for cx, cy, hl, ht in ((f[2], f[3], f[4], f[5]), (g[2], g[3], g[4], g[5])):
+            reach += hl * abs(ux * cx + uy * cy) + ht * abs(-ux * cy + uy * cx)
+        if abs(dx * ux + dy * uy) >= reach - 1e-9:
+            return False
+    return True
+
+
+def _covers(box: Box, spaces: _Grid | Sequence[Shape], boxes: Sequence[Box]) -> bool:
+    """Whether ``box`` shares an area with a space (of ``spaces``) or one of ``boxes`` (the hot
+    loop of label placement, hence written out)."""
     x0, y0, x1, y1 = box
-    return any(b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0 for b in others)
+    for b in boxes:
+        if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0:
+            return True
+    shapes = spaces.near(box) if isinstance(spaces, _Grid) else spaces
+    hw, hh = (x1 - x0) / 2, (y1 - y0) / 2
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    for b, f in shapes:
+        if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0:
+            # the box's own axes are the bounds test: only the space's two remain
+            dx, dy = f[0] - mx, f[1] - my
+            ux, uy = f[2], f[3]
+            if abs(dx * ux + dy * uy) < f[4] + hw * abs(ux) + hh * abs(uy) and abs(
+                -dx * uy + dy * ux
+            ) < f[5] + hw * abs(uy) + hh * abs(ux):
+                return True
+    return False
 
 
-def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> Iterator[Label]:
-    """Label places around a city, the usual ones first (below, above, right, left, the
-    diagonals), then in twenty-four directions further and further out."""
-    height = font * 1.0
-    width = CHAR_WIDTH * font * chars
-    gap = radius + font * 0.15
-    for reach in (1.0, 1.6, 2.3, 3.2, 4.2):
-        g = gap * reach
-        yield _label(x, y + g + height * 0.8, "middle", width, height)
-        yield _label(x, y - g - height * 0.2, "middle", width, height)
-        yield _label(x + g, y + height * 0.3, "start", width, height)
-        yield _label(x - g, y + height * 0.3, "end", width, height)
-        for i in range(24):
-            a = math.radians(i * 15)
-            dx, dy = math.cos(a) * g, math.sin(a) * g
-            anchor = "start" if dx > width * 0.05 else "end" if dx < -width * 0.05 else "middle"
-            yield _label(
-                x + dx,
-                y + dy + height * (0.8 if dy > 0 else -0.2 if dy < 0 else 0.3),
-                anchor,
-                width,
-                height,
-            )
+def _covered_area(box: Box, shapes: Sequence[Shape], boxes: Sequence[Box]) -> float:
+    """Roughly how much of what ``box`` must not cover it covers."""
+    hit = [shape[0] for shape in shapes if _covers(box, [shape], ())]
+    return sum(_box_overlap(box, b) for b in (*hit, *boxes))
 
 
-def _label(x: float, y: float, anchor: str, width: float, height: float) -> Label:
-    left = x - width / 2 if anchor == "middle" else x if anchor == "start" else x - width
-    return Label(x, y, anchor, (left, y - height * 0.8, left + width, y + height * 0.2), height)
+#: Label places to try, nearest first: a distance (in gaps from the city's centre) and a size
+#: (in the board's font size); a smaller label close by beats a full-size one far away, but only
+#: by so much (a size's distance counts as ``reach / scale ** 3``).
+_PLACES = sorted(
+    (
+        (reach, scale)
+        for reach in (1.0, 1.35, 1.8, 2.4, 3.1, 4.0, 5.2)
+        for scale in (1.0, 0.85, 0.72, 0.62)
+    ),
+    key=lambda place: place[0] / place[1] ** 3,
+)
+
+
+#: The directions of label places around a city after the four usual ones: unit offsets.
+_DIAGONALS = tuple(
+    (math.cos(i * math.pi / 8), math.sin(i * math.pi / 8))
+    for i in (1, 3, 5, 7, 2, 6, 10, 14, 9, 11, 13, 15)
+)
+
+
+#: A label place: its left edge, baseline, anchor (as in SVG), width and height.
+Place = tuple[float, float, str, float, float]
+
+
+def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> Iterator[Place]:
+    """Label places around a city, nearest first (:data:`_PLACES`): at each distance and size
+    the usual places (below, above, right, left), then twelve more directions."""
+    for reach, scale in _PLACES:
+        h = font * scale
+        w = CHAR_WIDTH * h * chars
+        g = (radius + font * 0.15) * reach
+        yield (x - w / 2, y + g + h * 0.8, "middle", w, h)
+        yield (x - w / 2, y - g - h * 0.2, "middle", w, h)
+        yield (x + g, y + h * 0.3, "start", w, h)
+        yield (x - g - w, y + h * 0.3, "end", w, h)
+        for ux, uy in _DIAGONALS:
+            dx, dy = ux * g, uy * g
+            left = x + dx if dx > 0 else x + dx - w
+            yield (left, y + dy + h * (0.8 if dy > 0 else -0.2), "start" if dx > 0 else "end", w, h)
+
+
+def _box_of(place: Place) -> Box:
+    left, baseline, _, width, height = place
+    return (left, baseline - height * 0.8, left + width, baseline + height * 0.2)
+
+
+def _label(left: float, baseline: float, anchor: str, width: float, height: float) -> Label:
+    x = left + width / 2 if anchor == "middle" else left if anchor == "start" else left + width
+    return Label(x, baseline, anchor, _box_of((left, baseline, anchor, width, height)), height)
 
 
 # ---------------------------------------------------------------------- collisions

@@ -13,8 +13,10 @@ city from the element's id. The output depends only on its input (no clock, no r
 
 from __future__ import annotations
 
+import functools
+import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import cast
 
 from ..actions import ACTION_TYPES, Action, BuildStation, ClaimRoute
@@ -23,7 +25,7 @@ from ..maps import GameMap, Route
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
 from ..words import counted
-from .geometry import Space, board_geometry
+from .geometry import STATION_SIZE, BoardGeometry, Space, board_geometry
 from .scene import as_view, end_scores, is_omniscient
 
 __all__ = ["CARD_FILLS", "CARD_SYMBOLS", "PLAYER_COLORS", "svg"]
@@ -81,6 +83,10 @@ _FONT = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 
 Highlight = Action | int | str | Iterable[Action | int | str] | None
 
+#: A placeholder element for a fixed part of the board, replaced by its serialised text.
+_STATIC = "ttr-static"
+_MARKER = re.compile(r'<ttr-static ref="([^"]+)" />')
+
 
 def svg(
     state_or_view: GameState | PlayerView,
@@ -121,7 +127,151 @@ def svg(
     return _Drawing(view, size, highlight, tickets_of, legend, title, symbols).document()
 
 
-class _Drawing:
+class _Board:
+    """What a drawing of ``game_map`` at one size holds whatever the position: each route's
+    hit line, spaces and ferry marks, and the cities with their labels. They are serialised
+    once per map and size (:func:`_static_parts`) and spliced into every document."""
+
+    def __init__(self, game_map: GameMap, geometry: BoardGeometry) -> None:
+        self.map = game_map
+        self.geometry = g = geometry
+        self.width = g.width
+        self.unit = g.unit
+        self.pad = g.pad
+        self.map_height = g.map_height
+        self.points = g.points
+        self.track = g.track
+        self.city_radius = g.city_radius
+        self.font = g.font
+
+    def static_parts(self) -> dict[str, str]:
+        """The serialised fixed parts: by ``route-N`` the children a route's group starts
+        with, and ``cities`` the city layer's children, indented for their place."""
+        parts: dict[str, str] = {}
+        for route in self.map.routes:
+            tags = (_tag(name, attrs) for name, attrs in self._route_body(route))
+            parts[f"route-{route.id}"] = "\n   ".join(tags)  # at depth 3, as ET.indent puts it
+        layer = ET.Element("g")
+        self._cities(layer)
+        parts["cities"] = _serialised(layer, depth=2)
+        return parts
+
+    def _route_body(self, route: Route) -> Iterator[tuple[str, dict[str, str]]]:
+        """A route's hit line, spaces and ferry locomotive marks, as tags and attributes
+        (written as text directly: thousands of them, all numbers)."""
+        yield self._hit_area(route.id)
+        spaces = self.geometry.spaces[route.id]
+        stroke = self._space_stroke(route)
+        fill = CARD_FILLS[route.color]
+        for i, space in enumerate(spaces):
+            yield (
+                "rect",
+                {
+                    "id": f"route-{route.id}-space-{i}",
+                    "class": "space",
+                    **_box(space, 1.5 * self.unit),
+                    "fill": fill,
+                    **stroke,
+                },
+            )
+        for space in spaces[: route.ferry_locomotives]:
+            yield (
+                "circle",
+                {
+                    "class": "ferry-locomotive",
+                    "cx": _n(space.cx),
+                    "cy": _n(space.cy),
+                    "r": _n(self.track * 0.42),
+                    "fill": "url(#locomotive)",
+                    "stroke": "#111111",
+                    "stroke-width": _n(0.8 * self.unit),
+                    **_INERT,
+                },
+            )
+
+    def _hit_area(self, rid: int) -> tuple[str, dict[str, str]]:
+        """An invisible line along the route, as wide as its spaces and covering the gaps
+        between them, so that a click anywhere on the route finds it."""
+        return (
+            "polyline",
+            {
+                "class": "hit",
+                "points": _points(self.geometry.paths[rid]),
+                "fill": "none",
+                "stroke": "#000000",
+                "stroke-opacity": "0",
+                "stroke-width": _n(self.track),
+                "pointer-events": "stroke",
+            },
+        )
+
+    def _space_stroke(self, route: Route) -> dict[str, str]:
+        """Tunnels have a heavy dashed black border, like the board's jagged tunnel outline."""
+        if route.tunnel:
+            return {
+                "stroke": "#111111",
+                "stroke-width": _n(1.8 * self.unit),
+                "stroke-dasharray": f"{_n(2.5 * self.unit)} {_n(1.5 * self.unit)}",
+            }
+        return {"stroke": "#6b6259", "stroke-width": _n(0.8 * self.unit)}
+
+    def _cities(self, layer: ET.Element) -> None:
+        for i, city in enumerate(self.map.cities):
+            x, y = self.points[city]
+            group = ET.SubElement(
+                layer, "g", {"id": f"city-{i}", "class": "city", "data-city": city}
+            )
+            ET.SubElement(group, "title").text = city
+            ET.SubElement(
+                group,
+                "circle",
+                {
+                    "cx": _n(x),
+                    "cy": _n(y),
+                    "r": _n(self.city_radius),
+                    "fill": "#fff4d6",
+                    "stroke": _INK,
+                    "stroke-width": _n(1.6 * self.unit),
+                },
+            )
+            place = self.geometry.labels[city]
+            if place.leader is not None:
+                ET.SubElement(
+                    group,
+                    "line",
+                    {
+                        "class": "city-leader",
+                        **_line(*place.leader),
+                        "stroke": _INK,
+                        "stroke-width": _n(0.9 * self.unit),
+                        **_INERT,
+                    },
+                )
+            label = {
+                "x": _n(place.x),
+                "y": _n(place.y),
+                "font-size": _n(place.font),
+                "text-anchor": place.anchor,
+                **_INERT,
+            }
+            halo = ET.SubElement(
+                group,
+                "text",
+                {
+                    **label,
+                    "class": "city-label-halo",
+                    "fill": "none",
+                    "stroke": _PAPER,
+                    "stroke-width": _n(3 * self.unit),
+                    "stroke-linejoin": "round",
+                    "stroke-opacity": "0.9",
+                },
+            )
+            halo.text = city
+            ET.SubElement(group, "text", {**label, "class": "city-label", "fill": _INK}).text = city
+
+
+class _Drawing(_Board):
     """One SVG document in the making (its geometry is derived from ``size``)."""
 
     def __init__(
@@ -134,18 +284,10 @@ class _Drawing:
         title: str | None,
         symbols: bool,
     ) -> None:
+        game_map = view.map
+        super().__init__(game_map, board_geometry(game_map, float(size)))
         self.view = view
-        self.map: GameMap = view.map
-        self.geometry = board_geometry(self.map, float(size))
-        g = self.geometry
-        self.width = g.width
-        self.unit = g.unit
-        self.pad = g.pad
-        self.map_height = g.map_height
-        self.points = g.points
-        self.track = g.track
-        self.city_radius = g.city_radius
-        self.font = g.font
+        self.static = _static_parts(game_map, game_map.locations, game_map.bends, float(size))
         self.symbols = symbols
         self.routes, self.cities = _highlighted(highlight, self.map)
         self.ticket_seat = tickets_of
@@ -192,12 +334,13 @@ class _Drawing:
         self._highlights(ET.SubElement(root, "g", {"id": "highlights"}))
         self._routes(ET.SubElement(root, "g", {"id": "routes"}))
         self._tickets(ET.SubElement(root, "g", {"id": "tickets"}))
-        self._cities(ET.SubElement(root, "g", {"id": "cities"}))
+        ET.SubElement(ET.SubElement(root, "g", {"id": "cities"}), _STATIC, {"ref": "cities"})
         self._stations(ET.SubElement(root, "g", {"id": "stations"}))
         if self.legend:
             root.append(legend)
         ET.indent(root, space=" ")
-        return ET.tostring(root, encoding="unicode") + "\n"
+        text = ET.tostring(root, encoding="unicode")
+        return _MARKER.sub(lambda m: self.static[m.group(1)], text) + "\n"
 
     def _caption(self) -> str:
         v = self.view
@@ -276,57 +419,13 @@ class _Drawing:
                 },
             )
             ET.SubElement(group, "title").text = _route_title(route, owner)
-            self._hit_area(group, route.id)
+            ET.SubElement(group, _STATIC, {"ref": f"route-{route.id}"})
             spaces = self.geometry.spaces[route.id]
-            for i, space in enumerate(spaces):
-                ET.SubElement(
-                    group,
-                    "rect",
-                    {
-                        "id": f"route-{route.id}-space-{i}",
-                        "class": "space",
-                        **_box(space, 1.5 * self.unit),
-                        "fill": CARD_FILLS[route.color],
-                        **self._space_stroke(route),
-                    },
-                )
-            for space in spaces[: route.ferry_locomotives]:
-                ET.SubElement(
-                    group,
-                    "circle",
-                    {
-                        "class": "ferry-locomotive",
-                        "cx": _n(space.cx),
-                        "cy": _n(space.cy),
-                        "r": _n(self.track * 0.42),
-                        "fill": "url(#locomotive)",
-                        "stroke": "#111111",
-                        "stroke-width": _n(0.8 * self.unit),
-                        **_INERT,
-                    },
-                )
             if owner is not None:
                 self._trains(group, spaces, owner)
             elif self.symbols and route.color is not None:
                 for space in spaces[route.ferry_locomotives :]:
                     self._symbol(group, space, CARD_SYMBOLS[route.color], route.color)
-
-    def _hit_area(self, group: ET.Element, rid: int) -> None:
-        """An invisible line along the route, as wide as its spaces and covering the gaps
-        between them, so that a click anywhere on the route finds it."""
-        ET.SubElement(
-            group,
-            "polyline",
-            {
-                "class": "hit",
-                "points": _points(self.geometry.paths[rid]),
-                "fill": "none",
-                "stroke": "#000000",
-                "stroke-opacity": "0",
-                "stroke-width": _n(self.track),
-                "pointer-events": "stroke",
-            },
-        )
 
     def _trains(self, group: ET.Element, spaces: Sequence[Space], owner: int) -> None:
         """The owner's train pieces on a claimed route, each marked with the owner's number."""
@@ -382,16 +481,6 @@ class _Drawing:
             },
         ).text = symbol
 
-    def _space_stroke(self, route: Route) -> dict[str, str]:
-        """Tunnels have a heavy dashed black border, like the board's jagged tunnel outline."""
-        if route.tunnel:
-            return {
-                "stroke": "#111111",
-                "stroke-width": _n(1.8 * self.unit),
-                "stroke-dasharray": f"{_n(2.5 * self.unit)} {_n(1.5 * self.unit)}",
-            }
-        return {"stroke": "#6b6259", "stroke-width": _n(0.8 * self.unit)}
-
     def _tickets(self, layer: ET.Element) -> None:
         tickets = self._shown_tickets()
         for tid in tickets:
@@ -442,51 +531,8 @@ class _Drawing:
             raise ValueError(f"player {seat}'s tickets are hidden in this view")
         return tickets
 
-    def _cities(self, layer: ET.Element) -> None:
-        for i, city in enumerate(self.map.cities):
-            x, y = self.points[city]
-            group = ET.SubElement(
-                layer, "g", {"id": f"city-{i}", "class": "city", "data-city": city}
-            )
-            ET.SubElement(group, "title").text = city
-            ET.SubElement(
-                group,
-                "circle",
-                {
-                    "cx": _n(x),
-                    "cy": _n(y),
-                    "r": _n(self.city_radius),
-                    "fill": "#fff4d6",
-                    "stroke": _INK,
-                    "stroke-width": _n(1.6 * self.unit),
-                },
-            )
-            place = self.geometry.labels[city]
-            label = {
-                "x": _n(place.x),
-                "y": _n(place.y),
-                "font-size": _n(place.font),
-                "text-anchor": place.anchor,
-                **_INERT,
-            }
-            halo = ET.SubElement(
-                group,
-                "text",
-                {
-                    **label,
-                    "class": "city-label-halo",
-                    "fill": "none",
-                    "stroke": _PAPER,
-                    "stroke-width": _n(3 * self.unit),
-                    "stroke-linejoin": "round",
-                    "stroke-opacity": "0.9",
-                },
-            )
-            halo.text = city
-            ET.SubElement(group, "text", {**label, "class": "city-label", "fill": _INK}).text = city
-
     def _stations(self, layer: ET.Element) -> None:
-        r = self.city_radius * 1.5
+        r = self.city_radius * STATION_SIZE
         for seat, s in enumerate(self.view.seats):
             for city in s.stations:
                 x, y = self.points[city]
@@ -540,7 +586,7 @@ class _Drawing:
         for i, card in enumerate(v.face_up):
             self._card(g, x0 + (62 + 30 * i) * self.unit, y, card, f"face-up-{i}")
         piles = (
-            f"deck {v.deck_size} cards · discard {len(v.discard)} cards · "
+            f"deck {counted(v.deck_size, 'card')} · discard {counted(len(v.discard), 'card')} · "
             f"tickets {v.ticket_deck_size} in the deck"
         )
         self._text(g, x0 + 225 * self.unit, y, piles, font)
@@ -619,15 +665,17 @@ class _Drawing:
             marks.append("to act")
         name = f"P{seat}" + (f" ({', '.join(marks)})" if marks else "")
         stations_left = self.view.rules.stations_per_player - len(s.stations)
-        tickets = f"{s.ticket_count} tickets" + (
+        tickets = counted(s.ticket_count, "ticket") + (
             f" (+{s.offered_count} offered)" if s.offered_count else ""
         )
         stations = (
-            f" · {stations_left} stations left" if self.view.rules.stations_per_player else ""
+            f" · {counted(stations_left, 'station')} left"
+            if self.view.rules.stations_per_player
+            else ""
         )
         facts = (
-            f"{s.trains} trains{stations} · {s.route_points} route points"
-            f" · {s.hand_size} cards · {tickets}"
+            f"{counted(s.trains, 'train')}{stations} · {counted(s.route_points, 'route point')}"
+            f" · {counted(s.hand_size, 'card')} · {tickets}"
         )
         if total is not None:
             facts += f" · score {total}" + (" — winner" if winner else "")
@@ -690,6 +738,50 @@ class _Drawing:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+@functools.lru_cache(maxsize=16)
+def _static_parts(
+    game_map: GameMap,
+    locations: tuple[tuple[float, float], ...],
+    bends: tuple[tuple[int, float], ...],
+    width: float,
+) -> dict[str, str]:
+    """The fixed parts of ``game_map``'s board ``width`` pixels wide, serialised (the map's
+    locations and bends are part of the key, as maps compare without them)."""
+    return _Board(game_map, board_geometry(game_map, width)).static_parts()
+
+
+def _tag(name: str, attrs: dict[str, str]) -> str:
+    """An empty element as :func:`ET.tostring` writes it.
+
+    >>> _tag("rect", {"x": "1", "class": 'a"b'})
+    '<rect x="1" class="a&quot;b" />'
+    """
+    if _ESCAPES.search("".join(attrs.values())):  # rare: most values are numbers
+        attrs = {key: _ESCAPES.sub(_escape, value) for key, value in attrs.items()}
+    text = "".join([f' {key}="{value}"' for key, value in attrs.items()])
+    return f"<{name}{text} />"
+
+
+_ESCAPES = re.compile(r'[&<>"\n]')
+_ESCAPED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    return _ESCAPED[match.group()]
+
+
+def _serialised(group: ET.Element, depth: int) -> str:
+    """The children of ``group`` as XML text, indented as :func:`ET.indent` would at
+    ``depth`` (serialised in one go, then the group's own tags are cut off)."""
+    if not len(group):
+        return ""
+    ET.indent(group, space=" ", level=depth - 1)
+    text = ET.tostring(group, encoding="unicode")
+    start = text.index(">") + 1 + len(group.text or "")
+    end = text.rindex("<") - len(group[-1].tail or "")
+    return text[start:end]
 
 
 def _n(value: float) -> str:

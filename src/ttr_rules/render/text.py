@@ -33,6 +33,7 @@ from ..events import (
 )
 from ..maps import GameMap, Ticket
 from ..scoring import PlayerScore, final_scores, rank_winners
+from ..scoring.bonuses import bonus_scorer
 from ..state import GameState
 from ..views import PlayerView, SeatView
 from ..words import counted, with_article
@@ -261,37 +262,83 @@ def score_table(
     """An aligned table of score breakdowns, the winners marked ``*``; with ``legend`` a line
     explaining each column follows, and with ``game_map`` the route each station uses.
 
+    Each bonus other than the longest path (``PlayerScore.bonuses``: the Globetrotter, a
+    plugin's scorer) has a column under its name, explained by its scorer's docstring. With
+    ``game_map``, the columns its rules cannot fill are left out: the station columns when
+    nobody has stations, ``express+`` when the longest path earns no bonus (``path`` stays: it
+    breaks ties).
+
     >>> from ttr_rules import PlayerScore
     >>> print(score_table([PlayerScore(0, 12, 8, 2, 0, 8, 6, 10, 38)], winners=[0], legend=False))
     player  routes  tickets  done  failed  built  unbuilt+  path  express+  total
     P0          12       +8     2       0      0        +8     6       +10     38  *
+    >>> globetrotter = PlayerScore(1, 12, 8, 2, 0, 0, 6, 0, 30, bonuses=(("globetrotter", 10),))
+    >>> print(score_table([globetrotter], legend=False))
+    player  routes  tickets  done  failed  built  unbuilt+  path  express+  globetrotter+  total
+    P1          12       +8     2       0      0         0     6         0            +10     30
     """
     top = set(winners)
-    header = tuple(name for name, _ in SCORE_COLUMNS) + ("",)
-    rows = [header] + [
-        (
-            f"P{s.player}",
-            str(s.route_points),
-            _signed(s.ticket_points),
-            str(s.tickets_completed),
-            str(s.tickets_failed),
-            str(len(s.station_routes)),
-            _signed(s.station_bonus),
-            str(s.longest_path),
-            _signed(s.express_bonus),
-            str(s.total),
-            "*" if s.player in top else "",
-        )
-        for s in scores
-    ]
+    skip = _unused_columns(game_map)
+    names = [name for name, _ in scores[0].bonuses] if scores else []
+    columns = [(name, meaning) for name, meaning in SCORE_COLUMNS if name not in skip]
+    columns[-1:-1] = [(f"{name}+", _bonus_meaning(name)) for name in names]
+    header = tuple(name for name, _ in columns) + ("",)
+    rows = [header] + [_score_row(s, skip, s.player in top) for s in scores]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = [_row(row, widths) for row in rows]
     if game_map is not None:
         lines.extend(_station_lines(game_map, scores))
     if legend:
-        explained = "; ".join(f"{name}: {meaning}" for name, meaning in SCORE_COLUMNS[1:])
+        explained = "; ".join(f"{name}: {meaning}" for name, meaning in columns[1:])
         lines.extend(textwrap.wrap("columns: " + explained, width=100, subsequent_indent="  "))
     return "\n".join(lines)
+
+
+def _unused_columns(game_map: GameMap | None) -> frozenset[str]:
+    """The columns of :data:`SCORE_COLUMNS` that ``game_map``'s rules never fill."""
+    if game_map is None:
+        return frozenset()
+    rules = game_map.rules
+    skip = set()
+    if not rules.stations_per_player:
+        skip |= {"built", "unbuilt+"}
+    if "express" not in rules.bonuses:
+        skip.add("express+")
+    return frozenset(skip)
+
+
+def _score_row(s: PlayerScore, skip: frozenset[str], winner: bool) -> tuple[str, ...]:
+    cells = {
+        "player": f"P{s.player}",
+        "routes": str(s.route_points),
+        "tickets": _signed(s.ticket_points),
+        "done": str(s.tickets_completed),
+        "failed": str(s.tickets_failed),
+        "built": str(len(s.station_routes)),
+        "unbuilt+": _signed(s.station_bonus),
+        "path": str(s.longest_path),
+        "express+": _signed(s.express_bonus),
+    }
+    fixed = [cell for name, cell in cells.items() if name not in skip]
+    bonuses = [_signed(points) for _, points in s.bonuses]
+    return (*fixed, *bonuses, str(s.total), "*" if winner else "")
+
+
+#: What the built-in bonuses other than the longest path count, for the score table's legend.
+_BONUS_MEANINGS = {
+    "globetrotter": "the Globetrotter bonus, to every player tied for the most completed "
+    "tickets (U23)",
+}
+
+
+def _bonus_meaning(name: str) -> str:
+    """What a bonus column counts: said here for the built-in ones, else the first sentence of
+    its scorer's docstring (a plugin's scorer explains itself)."""
+    if name in _BONUS_MEANINGS:
+        return _BONUS_MEANINGS[name]
+    doc = " ".join((bonus_scorer(name).__doc__ or "").split())
+    first = doc.split(". ")[0].rstrip(".")
+    return first or f"the {name} bonus"
 
 
 def format_scores(state: GameState) -> str:

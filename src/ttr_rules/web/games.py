@@ -156,6 +156,8 @@ class Game:
         self.agent_error: str | None = None
         #: When a request or a move last touched the game (``time.monotonic()``).
         self.touched = time.monotonic()
+        #: Human seats whose token has been shown to the server since it started.
+        self.seen: set[int] = set()
         self._players = {
             seat: _make_agent(name, agent_seed + seat) for seat, name in agents.items()
         }
@@ -185,7 +187,18 @@ class Game:
         for seat, digest in self.token_digests.items():
             if hmac.compare_digest(given, digest):
                 found = seat
+        if found is not None:
+            self.seen.add(found)
         return found
+
+    def open_seats(self) -> int:
+        """How many human seats nobody has taken yet: no request has come with the seat's token
+        and the seat has made no move (which also counts for games loaded from disk). A
+        finished game has none."""
+        if self.over:
+            return 0
+        moved = {step.player for step in self.steps}
+        return sum(1 for seat in self.token_digests if seat not in self.seen | moved)
 
     def view(self, seat: int | None) -> PlayerView:
         """``observe`` for a seat, ``public_view`` for a spectator (``seat`` None)."""
@@ -231,6 +244,7 @@ class Game:
             "current": current_player(self.state),
             "over": self.over,
             "created": self.created,
+            "open_seats": self.open_seats(),
             "agent_error": self.agent_error,
         }
 

@@ -92,11 +92,12 @@ async function showLobby() {
   mapSelect.replaceChildren(...maps.map((m) => el("option", { value: m, text: m, selected: m === "europe" })));
   G.agentNames = agents;
   renderSeatChoices();
+  renderPlayerCounts();
   const list = $("game-list");
   list.replaceChildren(...games.slice().reverse().map((g) => {
     const seats = g.seats.map((s) => s.agent || "human").join(" vs ");
     const state = g.over ? "finished" : `turn ${g.turn + 1}`;
-    const open = g.open_seats !== undefined ? g.open_seats : g.seats.filter((s) => !s.agent).length;
+    const open = g.open_seats;
     const facts = `game ${g.id} · ${age(g.created)} · ${open === 0 ? "no open seats" : open === 1 ? "1 open seat" : `${open} open seats`}`;
     return el("li", {}, el("span", {}, el("strong", { text: `${g.map}: ${seats} — ${state}` }), el("br"),
       el("small", { class: "game-facts", text: facts })),
@@ -114,6 +115,26 @@ function age(created) {
     if (n >= 1) return `started ${n} ${name}${n === 1 ? "" : "s"} ago`;
   }
   return "started just now";
+}
+
+// The player counts the chosen map allows (its rules' min_players and max_players, as its map
+// file says them; the defaults 2 and 5 where the answer has no rules).
+async function renderPlayerCounts() {
+  const name = $("map-select").value;
+  let rules = {};
+  try {
+    rules = (await api(`/api/maps/${encodeURIComponent(name)}`)).rules || {};
+  } catch (err) {
+    rules = {};
+  }
+  if ($("map-select").value !== name) return;
+  const low = rules.min_players ?? 2, high = rules.max_players ?? 5;
+  const select = $("players-select");
+  const previous = Number(select.value) || 2;
+  const counts = [];
+  for (let n = low; n <= high; n++) counts.push(n);
+  select.replaceChildren(...counts.map((n) => el("option", { value: n, text: String(n), selected: n === Math.min(Math.max(previous, low), high) })));
+  renderSeatChoices();
 }
 
 function renderSeatChoices() {
@@ -347,7 +368,9 @@ function renderAll(boardSvg) {
 function phaseText(phase) {
   return {
     "initial tickets": "choose your destination tickets",
-    "start": "draw cards, claim a route, draw tickets or build a station",
+    "start": G.view && !G.view.rules.stations_per_player
+      ? "draw cards, claim a route or draw tickets"
+      : "draw cards, claim a route, draw tickets or build a station",
     "second card": "draw your second card",
     "keep tickets": "choose the tickets to keep",
     "tunnel": "pay for the tunnel or give up",
@@ -427,7 +450,23 @@ function markTunnel(board) {
   const t = G.view.tunnel;
   if (!t) return;
   const node = board.querySelector(`g.route[data-route="${t.route}"]`);
-  if (node) node.classList.add("tunnel-pending");
+  if (!node) return;
+  node.classList.add("tunnel-pending");
+  // On a phone the board pans inside its frame: show the tunnel once, then leave the panning
+  // to the player.
+  if (G.tunnelShown !== t.route) {
+    G.tunnelShown = t.route;
+    bringIntoView(board, node);
+  }
+}
+
+function bringIntoView(frame, node) {
+  // Pan ``frame`` (a scrolling box) so that ``node`` sits in its middle, if it is out of view.
+  const f = frame.getBoundingClientRect();
+  const b = node.getBoundingClientRect();
+  if (b.left >= f.left && b.right <= f.right && b.top >= f.top && b.bottom <= f.bottom) return;
+  frame.scrollLeft += b.left + b.width / 2 - (f.left + f.width / 2);
+  frame.scrollTop += b.top + b.height / 2 - (f.top + f.height / 2);
 }
 
 function lastSteps() {
@@ -481,7 +520,9 @@ function renderPlayers() {
   const over = v.phase === "game over";
   const totals = G.totals || {};
   // At the end the hand sizes no longer matter: the final scores take their place.
-  const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", "Stations left", "Route points", ...(over ? ["Final score"] : [])];
+  // A board without stations (USA, Nordic) has no column for them.
+  const stations = v.rules.stations_per_player > 0;
+  const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", ...(stations ? ["Stations left"] : []), "Route points", ...(over ? ["Final score"] : [])];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   v.seats.forEach((s, seat) => {
     rows.push(el("tr", { class: seat === v.current && v.phase !== "game over" ? "current" : "" },
@@ -489,7 +530,7 @@ function renderPlayers() {
       el("td", { text: String(s.trains) }),
       ...(over ? [] : [el("td", { text: String(s.hand_size) })]),
       el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
-      el("td", { text: String(v.rules.stations_per_player - s.stations.length) }),
+      ...(stations ? [el("td", { text: String(v.rules.stations_per_player - s.stations.length) })] : []),
       el("td", { text: String(s.route_points) }),
       ...(over ? [el("td", { class: "total", text: totals[seat] !== undefined ? String(totals[seat]) : "…" })] : [])));
   });
@@ -659,7 +700,15 @@ async function showScores() {
   const result = await api(`/api/games/${G.id}/scores`);
   G.totals = Object.fromEntries(result.scores.map((s) => [s.player, s.total]));
   renderPlayers();
-  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", "Station bonus", "Longest path", "Longest-path bonus", "Final score"];
+  // Each bonus beyond the longest path (the Globetrotter, a plugin's) has a column of its own.
+  const bonusNames = (result.scores[0]?.bonuses || []).map(([name]) => name);
+  const bonusTitle = (name) => `${name.charAt(0).toUpperCase()}${name.slice(1).replaceAll("_", " ")} bonus`;
+  // Columns the rules cannot fill are left out: stations on a board without them, the
+  // longest-path bonus where it is not scored (the path stays: it breaks ties).
+  const rules = G.view.rules;
+  const stations = rules.stations_per_player > 0;
+  const express = (rules.bonuses || ["express"]).includes("express");
+  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", ...(stations ? ["Station bonus"] : []), "Longest path", ...(express ? ["Longest-path bonus"] : []), ...bonusNames.map(bonusTitle), "Final score"];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   const sorted = result.scores.slice().sort((a, b) => b.total - a.total);
   for (const s of sorted) {
@@ -669,12 +718,24 @@ async function showScores() {
       el("td", { text: String(s.route_points) }),
       el("td", { text: String(s.ticket_points) }),
       el("td", { text: `${s.tickets_completed} / ${s.tickets_failed}` }),
-      el("td", { text: String(s.station_bonus) }),
+      ...(stations ? [el("td", { text: String(s.station_bonus) })] : []),
       el("td", { text: String(s.longest_path) }),
-      el("td", { text: String(s.express_bonus) }),
+      ...(express ? [el("td", { text: String(s.express_bonus) })] : []),
+      ...s.bonuses.map(([, points]) => el("td", { text: String(points) })),
       el("td", { class: "total", text: String(s.total) })));
   }
   $("score-table").replaceChildren(...rows);
+  // Phones: the same table turned on its side (a column per player, the final score first),
+  // so that the final score is in view without scrolling sideways.
+  const grid = rows.map((tr) => [...tr.children]);
+  const last = grid[0].length - 1;
+  const order = [0, last, ...grid[0].keys()].filter((c, i, all) => all.indexOf(c) === i);
+  $("score-table-narrow").replaceChildren(...order.map((col, i) => el("tr", { class: i === 1 ? "total-row" : "" },
+    ...grid.map((row, r) => {
+      const cell = el(i === 0 || r === 0 ? "th" : "td", { class: i === 1 && r > 0 ? "total" : "" });
+      cell.append(...[...row[col].childNodes].map((n) => n.cloneNode(true)));
+      return cell;
+    }))));
   const names = result.winners.map(playerName);
   $("scores-title").textContent = names.length === 1 ? `${names[0]} ${names[0] === "You" ? "win" : "wins"}!` : `Tie: ${names.join(", ")}`;
   $("record-link").href = `/api/games/${G.id}/record`;
@@ -722,6 +783,7 @@ function clearHints() {
 window.addEventListener("DOMContentLoaded", () => {
   $("create-form").addEventListener("submit", createGame);
   $("players-select").addEventListener("change", renderSeatChoices);
+  $("map-select").addEventListener("change", renderPlayerCounts);
   $("station-city").addEventListener("change", renderStationPayments);
   $("close-scores").addEventListener("click", () => { $("scores").hidden = true; });
   $("hint-button").addEventListener("click", showHints);
