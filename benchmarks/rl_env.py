@@ -39,7 +39,7 @@ timed total exceeds the plain step.
 included: env games with the part switched off, interleaved game by game (in shuffled order)
 with unchanged env games and engine games, in CPU time; it prints each way's µs per step, its
 ratio to the engine's decision and the time it saves. Switched off: the observation (a
-stand-in for the env's board returns one stale vector: no update, no new array) and the
+stand-in for the encoder returns one stale vector: no update, no new array) and the
 mask's bytes (``ActionSpace._state_bytes`` of the same games, recorded beforehand, handed
 out again and wrapped as usual; the engine's pieces of the legal actions are still made),
 and both ("neither"). A ceiling for what making a part cheaper can save; the parts' savings
@@ -60,7 +60,6 @@ import gc
 import random
 import sys
 import time
-import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -171,12 +170,10 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
             (pz, "terminal_rewards", "rewards"),
             (space_module, "_legal_pieces", "legal_actions"),
             (e.space, "_state_bytes", "mask"),
+            (pz, "encode_state_observation", "observation"),
         ]
         if hasattr(owner, name)
     ]
-    # The board has slots: a stand-in whose encode is the board's, timed.
-    board: Any = types.SimpleNamespace(encode=timed(e._board.encode, "observation"))
-    patches.append((e, "_board", board))
 
     def env_run(seeds: range) -> int:
         decisions = 0
@@ -271,6 +268,8 @@ def breakdown(game_map: GameMap, players: int, seeds: range, rounds: int) -> Non
 
 def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None:
     """Print what each part saves when switched off (see ``--marginal`` above)."""
+    import ttr_rules.rl.pettingzoo as pz
+
     e = env(game_map, players)
     recorded: dict[int, list[Any]] = {}
     replay: list[Any] = []
@@ -285,16 +284,14 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
         _legal_pieces(state)
         return replay.pop()
 
-    stale = np.zeros(e._encoder.size, np.float32)
-    # The board has slots: a stand-in for it that returns a stale vector, never updated.
-    no_board: Any = types.SimpleNamespace(encode=lambda _state, _viewer: stale)
+    stale = np.zeros(e.layout.size, np.float32)
 
     with swapped([(e.space, "_state_bytes", record)]):
         for seed in seeds:
             replay.clear()
             env_games(e, range(seed, seed + 1))
             recorded[seed] = replay[::-1]
-    no_observation = (e, "_board", no_board)
+    no_observation = (pz, "encode_state_observation", lambda _state, _viewer: stale)
     masks_replayed = (e.space, "_state_bytes", replayed)
     ways: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
         "engine": (),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,7 +11,14 @@ import pytest
 from map_samples import small_map_data, write_map
 
 from ttr_rules.errors import MapConflictError, MapError, MapLoadError, MapNotFoundError
-from ttr_rules.maps import available_maps, clear_cache, discover, load_map
+from ttr_rules.maps import (
+    available_maps,
+    broken_maps,
+    clear_cache,
+    discover,
+    load_map,
+    playable_maps,
+)
 
 #: Writes a fake distribution: (dist name, {entry point name: value}, {module name: source}).
 MakeDist = Callable[[str, dict[str, str], dict[str, str]], Path]
@@ -167,3 +175,66 @@ def test_discovery_is_sorted_and_lowercase(make_dist: MakeDist, tmp_path: Path) 
     names = available_maps()
     assert names == tuple(sorted(names))
     assert {"aardvark", "europe", "zed"} <= set(names)
+
+
+def _broken_plugins(make_dist: MakeDist, tmp_path: Path) -> None:
+    """``gone`` opens a file that is not there; ``shaky`` gives a map with a route of length 0;
+    ``nomod`` imports a missing module; ``toy`` works."""
+    shaky = small_map_data("shaky")
+    shaky["routes"][0]["length"] = 0
+    write_map(tmp_path / "shaky.json", shaky)
+    sources = {
+        "fake_gone": "def load():\n    return open(__file__ + '.missing.json').read()\n",
+        "fake_shaky": (f"def load():\n    return {str(tmp_path / 'shaky.json')!r}\n"),
+        "fake_nomod": "import no_such_module_xyz\n",
+        "fake_toy": _toy_module(tmp_path),
+    }
+    make_dist(
+        "mixed-maps",
+        {"gone": "fake_gone:load", "shaky": "fake_shaky:load", "nomod": "fake_nomod:load"},
+        {k: v for k, v in sources.items() if k != "fake_toy"},
+    )
+    make_dist("fake-toy-maps", {"toy": "fake_toy:load"}, {"fake_toy": sources["fake_toy"]})
+
+
+def test_broken_plugins_are_listed_apart_without_install_paths(
+    make_dist: MakeDist, tmp_path: Path
+) -> None:
+    _broken_plugins(make_dist, tmp_path)
+    assert {"gone", "shaky", "nomod", "toy"} <= set(available_maps())  # metadata only
+    playable = playable_maps()
+    assert "toy" in playable and not {"gone", "shaky", "nomod"} & set(playable)
+    broken = {b.name: b for b in broken_maps()}
+    assert sorted(broken) == ["gone", "nomod", "shaky"]
+    assert broken["nomod"].distribution == "mixed-maps"
+    assert broken["nomod"].reason == (
+        "failed to load: ModuleNotFoundError: No module named 'no_such_module_xyz'"
+    )
+    assert "fake_gone.py.missing.json" in broken["gone"].reason
+    assert "shaky.json: routes[0].length: must be >= 1" in broken["shaky"].problems
+    for plugin in broken.values():
+        for text in (plugin.reason, *plugin.problems):
+            assert str(tmp_path) not in text and "/" not in text.replace("'/'", ""), text
+    with pytest.raises(MapLoadError) as info:
+        load_map("gone")  # remembered: the same error, without the path, not imported again
+    assert str(tmp_path) not in str(info.value)
+    with pytest.raises(MapNotFoundError, match=r"available maps: europe, nordic, toy, usa$"):
+        load_map("atlantis")  # the broken ones are not offered
+
+
+def test_ttr_maps_lists_broken_plugins_apart(
+    make_dist: MakeDist, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ttr_rules import cli
+
+    _broken_plugins(make_dist, tmp_path)
+    assert cli.main(["maps"]) == 1
+    out = capsys.readouterr().out
+    table, _, broken = out.partition("3 broken map plugins (not offered to players):")
+    assert "toy" in table and "shaky" not in table
+    assert "nomod  mixed-maps    failed to load: ModuleNotFoundError" in broken
+    assert str(tmp_path) not in out
+    assert cli.main(["maps", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert "shaky" not in {m["name"] for m in json.loads(captured.out)}
+    assert "ttr: error: broken map plugin 'gone': failed to load" in captured.err

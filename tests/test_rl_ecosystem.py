@@ -4,8 +4,11 @@ ISMCTS; and the adapters' input checks (issue 29, R11)."""
 
 from __future__ import annotations
 
-import multiprocessing
 import pickle
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -16,32 +19,91 @@ from numpy.typing import NDArray
 
 import ttr_rules.rl.gymnasium  # registers the ids (a spawned child imports this module too)
 import ttr_rules.rl.openspiel  # noqa: F401 (registers python_ttr)
-from ttr_rules import available_maps, load_map, observe
+from ttr_rules import MapNotFoundError, available_maps, load_map, observe
 from ttr_rules.agents import make_agent
 from ttr_rules.rl import encode_state_observation, observation_layout, scale_observation
 from ttr_rules.rl.gymnasium import TicketToRideEnv
 from ttr_rules.rl.pettingzoo import env as aec_env
 from ttr_rules.rl.registration import env_id
 
+#: The maps this package ships (plugin maps installed beside them are tested by their own
+#: packages).
+#: Nordic's claims paid with substitute sets have no index in the action space on this main
+#: (``ActionSpace.index`` refuses them): issue 34's branch nordic34 gives them one. Strict, so
+#: that these tests fail once it lands, as a reminder to drop the mark.
+_NORDIC_SPACE_PENDING = pytest.mark.xfail(
+    strict=True, raises=ValueError, reason="payments with sets not yet in the action space"
+)
+SHIPPED_MAPS = ["europe", "usa", pytest.param("nordic", marks=_NORDIC_SPACE_PENDING)]
+
 # ----------------------------------------------------------------------------- Gymnasium
 
 
-def _make_in_child(ident: str) -> tuple[str, int]:
-    made = gymnasium.make(ident)
-    _, info = made.reset(seed=1)
-    return made.spec.id if made.spec else "", int(info["action_mask"].sum())
+def _docs_script(marker: str) -> str:
+    """The ``{code-block} python`` block of docs/rl.md that contains ``marker``."""
+    text = (Path(__file__).parents[1] / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```\{code-block\} python\n(.*?)^```", text, re.M | re.S)
+    return next(str(block) for block in blocks if marker in block)
 
 
-def test_every_installed_map_has_an_id_that_a_spawned_process_makes() -> None:
-    ids = [env_id(name) for name in available_maps()]
-    assert "ttr_rules/Europe-v0" in ids and "ttr_rules/USA-v0" in ids
+def _run_script(code: str, directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    script = directory / "script.py"
+    script.write_text(code, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_spawned_workers_make_every_installed_map_by_its_plain_id(tmp_path: Path) -> None:
+    """The script of docs/rl.md, run as a user runs it: each worker, a spawned process,
+    makes every installed map's environment by its plain id."""
+    run = _run_script(_docs_script('get_context("spawn")'), tmp_path)
+    assert run.returncode == 0, run.stderr
+    made = dict(line.split() for line in run.stdout.splitlines())
+    assert list(made) == [env_id(name) for name in available_maps()]
+    assert {"ttr_rules/Europe-v0", "ttr_rules/USA-v0", "ttr_rules/Nordic-v0"} <= set(made)
+    assert all(int(legal) > 0 for legal in made.values())
+
+
+_WITHOUT_THE_IMPORT = """
+import multiprocessing
+import sys
+
+import gymnasium
+
+
+def legal_actions_at_the_start(ident):
+    env = gymnasium.make(ident)
+    _, info = env.reset(seed=0)
+    return int(info["action_mask"].sum())
+
+
+if __name__ == "__main__":
+    IMPORT
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        made = pool.map(_make_in_child, ids)
-    assert [ident for ident, _ in made] == ids
-    assert all(legal > 0 for _, legal in made)
+        print(pool.map(legal_actions_at_the_start, sys.argv[1:]))
+"""
 
 
-@pytest.mark.parametrize("map_name", ["europe", "usa"])
+def test_a_module_qualified_id_needs_no_import_and_a_late_import_is_not_seen(
+    tmp_path: Path,
+) -> None:
+    """What docs/rl.md says of other processes: ``"ttr_rules.rl.gymnasium:<id>"`` works in a
+    spawned worker of a script that never imports the package; a plain id does not when the
+    script imports the module only under ``if __name__ == "__main__":``."""
+    qualified = [f"ttr_rules.rl.gymnasium:{env_id(name)}" for name in available_maps()]
+    run = _run_script(_WITHOUT_THE_IMPORT.replace("IMPORT", "pass"), tmp_path, *qualified)
+    assert run.returncode == 0, run.stderr
+    late = _WITHOUT_THE_IMPORT.replace("IMPORT", "import ttr_rules.rl.gymnasium")
+    run = _run_script(late, tmp_path, "ttr_rules/Europe-v0")
+    assert run.returncode != 0 and "Namespace ttr_rules not found" in run.stderr
+
+
+@pytest.mark.parametrize("map_name", SHIPPED_MAPS)
 @pytest.mark.parametrize("form", ["scaled", "raw"])
 def test_action_masks_equal_the_info_mask_and_observations_stay_in_bounds(
     map_name: str, form: Any
@@ -79,9 +141,16 @@ def test_the_scaled_observation_is_the_raw_one_divided_by_its_bounds() -> None:
     assert np.allclose(scaled_obs[hand] * layout.high[hand], raw_obs[hand])
 
 
-@pytest.mark.parametrize("mode", ["sync", "async"])
-def test_make_vec_masks_stay_valid_across_autoresets(mode: str) -> None:
-    vec = gymnasium.make_vec(env_id("europe"), num_envs=2, vectorization_mode=mode)
+@pytest.mark.parametrize(
+    ("map_name", "mode"),
+    [
+        ("europe", "sync"),
+        ("europe", "async"),
+        pytest.param("nordic", "sync", marks=_NORDIC_SPACE_PENDING),
+    ],
+)
+def test_make_vec_masks_stay_valid_across_autoresets(map_name: str, mode: str) -> None:
+    vec = gymnasium.make_vec(env_id(map_name), num_envs=2, vectorization_mode=mode)
     _, info = vec.reset(seed=7)
     rng = np.random.default_rng(7)
     episodes = 0
@@ -204,6 +273,7 @@ def test_openspiel_declares_zero_sum_where_it_holds() -> None:
         ({"max_game_length": -5}, "max_game_length must be a whole number from 1"),
         ({"players": 1}, "players must be a whole number from 2 to 5"),
         ({"players": 6}, "players must be a whole number from 2 to 5"),
+        ({"map": "nordic", "players": 4}, "players must be a whole number from 2 to 3"),
         ({"deals": 0}, "deals must be a whole number from 1"),
         ({"seed": -1}, "seed must be a whole number from 0"),
         ({"map": "atlantis"}, "map must be one of"),
@@ -231,20 +301,25 @@ def test_resample_from_infostate_keeps_what_the_player_knows() -> None:
     assert any(w.state != state.state for w in worlds)  # the hidden cards were dealt anew
 
 
-def test_stock_ismcts_bot_plays_whole_games() -> None:
+@pytest.mark.parametrize("map_name", SHIPPED_MAPS)
+def test_stock_ismcts_bot_plays_whole_games(map_name: str) -> None:
+    """Stock ``ISMCTSBot`` (searching worlds dealt by ``resample_from_infostate``) plays whole
+    games against ``uniform_random`` through ``evaluate_bots``, in each seat."""
     from open_spiel.python.algorithms import ismcts, mcts
     from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
     from open_spiel.python.bots import uniform_random
 
-    game = pyspiel.load_game("python_ttr", {"players": 2})
+    game = pyspiel.load_game("python_ttr", {"map": map_name, "players": 2})
     rng = np.random.RandomState(1)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2, random_state=rng)
     bot.restart_at = lambda state: bot.reset()  # open_spiel 2.0.2 lacks ISMCTSBot.restart_at
-    returns = evaluate_bots(
-        game.new_initial_state(), [bot, uniform_random.UniformRandomBot(1, rng)], rng
-    )
-    assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
+    for seat in (0, 1):
+        bots = [uniform_random.UniformRandomBot(1 - seat, rng)]
+        bots.insert(seat, bot)
+        state = game.new_initial_state()
+        returns = evaluate_bots(state, bots, rng)
+        assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
 
 
 def test_pettingzoo_scaled_observations_stay_in_the_unit_box() -> None:
@@ -259,3 +334,26 @@ def test_pettingzoo_scaled_observations_stay_in_the_unit_box() -> None:
         e.step(
             None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
         )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"reward": "points"}, ValueError, "reward must be one of win, score, got 'points'"),
+        ({"observation": "pixels"}, ValueError, "observation must be one of scaled, raw"),
+        ({"render_mode": "movie"}, ValueError, "render_mode must be one of ansi, svg"),
+        ({"illegal_reward": "lose"}, TypeError, "illegal_reward must be a finite number"),
+        ({"illegal_reward": float("nan")}, TypeError, "illegal_reward must be a finite number"),
+        ({"map": "atlantis"}, MapNotFoundError, "no map named 'atlantis'"),
+        ({"players": 9}, ValueError, "players"),
+    ],
+)
+def test_both_environments_refuse_the_same_bad_arguments(
+    arguments: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    """The PettingZoo and Gymnasium environments check their common arguments in one place:
+    the same argument is refused by both, with the same message."""
+    with pytest.raises(error, match=re.escape(message)):
+        aec_env(**arguments)
+    with pytest.raises(error, match=re.escape(message)):
+        TicketToRideEnv(**arguments)

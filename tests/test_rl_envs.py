@@ -97,15 +97,11 @@ def test_pettingzoo_plays_the_engines_game_and_rewards_the_winners() -> None:
     assert list(rewards.values()) == _win_rewards(e.state, 3)
 
 
-@pytest.mark.parametrize(("players", "everyone"), [(2, True), (4, True), (2, False), (4, False)])
-def test_pettingzoo_observations_equal_the_views_encoding_along_games(
-    players: int, everyone: bool
-) -> None:
-    """The environment updates each seat's last vector from the changed fields (and the
-    route owners from the claims it applies): every observation of every seat, after every
-    step of whole games (the last of one game followed by the first of the next), equals the
-    view's encoding from scratch, and the mask the legal actions. ``everyone=False``: only the
-    agent to act observes, so several claims happen between two looks of one seat."""
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_observations_and_masks_along_games(players: int) -> None:
+    """Every seat's observation after every step of whole games (the last of one game
+    followed by the first of the next) is the view's encoding, the acting seat's mask the
+    legal actions and the others' masks all zero."""
     e = env(players=players)
     space = ActionSpace(EUROPE, players)
     rnd = np.random.default_rng(players)
@@ -113,43 +109,17 @@ def test_pettingzoo_observations_equal_the_views_encoding_along_games(
         e.reset(seed=seed)
         for agent in e.agent_iter():
             obs, _, terminated, truncated, _ = e.last()
-            for other in e.agents if everyone else [agent]:
+            for other in e.agents:
                 seat = int(other.split("_")[1])
                 seen = e.observe(other)
                 assert (seen["observation"] == encode_observation(observe(e.state, seat))).all()
+                if other != agent:
+                    assert not seen["action_mask"].any()
             assert (obs["action_mask"].view(bool) == space.mask(e.state)).all()
             if terminated or truncated:
                 e.step(None)
             else:
                 e.step(int(rnd.choice(np.flatnonzero(obs["action_mask"]))))
-
-
-@given(
-    st.sampled_from([2, 3, 4, 5]),
-    st.integers(0, 2**32 - 1),
-    st.randoms(use_true_random=False),
-    st.integers(0, 400),
-)
-def test_pettingzoo_observations_of_any_seats_in_any_order_equal_the_views_encoding(
-    players: int, seed: int, rnd: Any, skip: int
-) -> None:
-    """The environment's observations are brought up to date from what each seat saw last
-    and from the fields shared by the seats (written once per state): whichever seats
-    observe, in whatever order and however rarely, each observation equals the view's
-    encoding from scratch. ``skip`` steps are played unobserved first, so that the checks
-    also fall late in games."""
-    e = env(players=players)
-    e.reset(seed=seed)
-    for step, agent in enumerate(e.agent_iter(max_iter=skip + 60)):
-        if step >= skip:
-            for other in rnd.sample(e.agents, rnd.randint(0, len(e.agents))):
-                seat = int(other.split("_")[1])
-                seen = e.observe(other)["observation"]
-                assert (seen == encode_observation(observe(e.state, seat))).all()
-        if e.terminations[agent] or e.truncations[agent]:
-            e.step(None)
-        else:  # chosen without observing, so that unobserved steps stay unobserved
-            e.step(rnd.choice(e.space.legal_indices(e.state)))
 
 
 def test_pettingzoo_reset_seed_deals_new_game_seed() -> None:
@@ -454,53 +424,34 @@ def _reference(e: Any, seat: int) -> Any:
     return encode_observation(observe(e.state, seat))
 
 
-@settings(max_examples=25)
-@given(
-    st.sampled_from([2, 3, 4, 5]),
-    st.integers(0, 2**32 - 1),
-    st.randoms(use_true_random=False),
-)
-def test_pettingzoo_observations_from_the_board_along_games_resets_and_ends(
-    players: int, seed: int, rnd: Any
-) -> None:
-    """The environment keeps one board per environment, brought up to date once per state
-    whoever observes: whichever seats observe after a step (none, some, all, some twice, in
-    any order; right after ``reset``, mid-game resets included, and after the end of a game
-    or an illegal move), each observation equals the view's encoding from scratch, has the
-    layout's shape and dtype, and is a new array: what a caller writes into one changes no
-    later observation."""
-    e = env(players=players)
-    layout = e._encoder
+def test_pettingzoo_observations_are_new_arrays() -> None:
+    """Each observation is a new array of the layout's shape and dtype, right after
+    ``reset``, during the game and after an illegal move: what a caller writes into one
+    changes no later observation."""
+    e = env(players=3)
     kept: list[tuple[Any, Any]] = []  # earlier observations, each with a copy of itself
+    rnd = np.random.default_rng(5)
 
     def look() -> None:
-        seats = rnd.choices(e.possible_agents, k=rnd.choice([0, 1, 2, players, 2 * players]))
-        for agent in seats:
-            seat = int(agent.split("_")[1])
+        for agent in e.possible_agents:
             got = e.observe(agent)["observation"]
-            assert got.dtype == np.float32 and got.shape == (layout.size,)
-            assert (got == _reference(e, seat)).all()
+            assert got.dtype == np.float32 and got.shape == e.layout.shape
+            assert (got == _reference(e, e._seats[agent])).all()
             assert all(got is not old for old, _ in kept)
+            got[int(rnd.integers(len(got)))] += 7.0  # the caller's own array to change
             kept.append((got, got.copy()))
-            got[rnd.randrange(len(got))] += 7.0  # the caller's own array to change
-            kept[-1] = (got, got.copy())
         assert all((old == copy).all() for old, copy in kept)
 
-    for game in range(2):
-        e.reset(seed=seed + game)
-        look()
-        illegal = game == 1 and rnd.random() < 0.5
-        stop = rnd.randint(0, 400) if rnd.random() < 0.5 else None
-        for step, agent in enumerate(e.agent_iter()):
-            if stop is not None and step == stop:
-                break  # a reset in mid-game follows
-            if e.terminations[agent] or e.truncations[agent]:
-                e.step(None)
-            elif illegal and step == 30:
-                with pytest.warns(UserWarning):
-                    e.step(int(np.flatnonzero(e.space.mask(e.state) == 0)[0]))
-            else:
-                e.step(rnd.choice(e.space.legal_indices(e.state)))
+    e.reset(seed=3)
+    look()
+    for step, agent in enumerate(e.agent_iter()):
+        if e.terminations[agent] or e.truncations[agent]:
+            e.step(None)
+        elif step == 30:
+            with pytest.warns(UserWarning):
+                e.step(int(np.flatnonzero(e.space.mask(e.state) == 0)[0]))
+        else:
+            e.step(int(rnd.choice(e.space.legal_indices(e.state))))
+        if step % 10 == 0:
             look()
-        for agent in e.possible_agents:  # the final (or last) state, every seat
-            assert (e.observe(agent)["observation"] == _reference(e, e._seats[agent])).all()
+    look()

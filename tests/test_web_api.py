@@ -25,6 +25,7 @@ from ttr_rules import (
     final_scores,
     from_json,
     legal_actions,
+    load_map,
     new_game,
     observe,
     parse_action,
@@ -33,6 +34,7 @@ from ttr_rules import (
     to_json,
 )
 from ttr_rules.agents import make_agent
+from ttr_rules.maps import map_from_dict
 from ttr_rules.web import create_app
 from ttr_rules.web.games import Game, GameStore
 from ttr_rules.web.secrecy import seat_event
@@ -286,6 +288,7 @@ def test_no_traceback_reaches_a_client(client: TestClient, monkeypatch: pytest.M
         "error": "internal_error",
         "message": "internal server error",
         "reason": None,
+        "problems": ["internal server error"],
     }
 
 
@@ -450,5 +453,5 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
         and "europe" in client.get("/api/maps").json()
     )
     assert "greedy" in client.get("/api/agents").json()
-    europe = client.get("/api/maps/europe").json()
-    assert len(europe["routes"]) == 101 and europe["routes"][57]["id"] == 57
+    europe = client.get("/api/maps/europe").json()  # the map file, as load_map_file reads it
+    assert len(europe["routes"]) == 101 and map_from_dict(europe) == load_map("europe")

@@ -12,7 +12,17 @@ from typing import Any
 
 from ..cards import CARD_COLORS
 from ..errors import MapError, MapLoadError
-from ..maps import GameMap, available_maps, load_map, load_map_file, map_to_dict
+from ..maps import (
+    BrokenMap,
+    GameMap,
+    available_maps,
+    broken_maps,
+    load_map,
+    load_map_file,
+    map_to_dict,
+    playable_maps,
+)
+from ..words import counted
 from .common import error, shown, table
 
 __all__ = [
@@ -42,24 +52,31 @@ def configure_maps(parser: argparse.ArgumentParser) -> None:
 
 
 def run_maps(args: argparse.Namespace) -> int:
-    maps: list[GameMap] = []
-    status = 0
-    for name in available_maps():
-        try:
-            maps.append(load_map(name))
-        except MapError as exc:
-            error(str(exc))
-            status = 1
+    """The playable maps, then the broken plugins apart with their reasons (status 1 when
+    there is one): with ``--json`` the array holds the playable maps and each broken plugin is
+    an error line on stderr."""
+    maps = [load_map(name) for name in playable_maps()]
+    broken = broken_maps()
     if args.json:
         print(json.dumps([_map_summary(m) for m in maps]))
-        return status
+        for plugin in broken:
+            error(f"broken map plugin {plugin.name!r}: {plugin.reason}")
+        return 1 if broken else 0
     rows = [("name", "version", "cities", "routes", "tickets", "title")]
     rows += [
         (m.name, m.version, str(len(m.cities)), str(len(m.routes)), str(len(m.tickets)), m.title)
         for m in maps
     ]
     print(table(rows, numeric=(2, 3, 4)))
-    return status
+    if broken:
+        print(f"\n{counted(len(broken), 'broken map plugin')} (not offered to players):")
+        print(table([("name", "distribution", "reason")] + [_broken_row(b) for b in broken]))
+    return 1 if broken else 0
+
+
+def _broken_row(plugin: BrokenMap) -> tuple[str, str, str]:
+    """One broken plugin in ``ttr maps``: its reason on one line."""
+    return plugin.name, plugin.distribution, " ".join(plugin.reason.split())
 
 
 def _map_summary(m: GameMap) -> dict[str, Any]:

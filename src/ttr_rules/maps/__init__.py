@@ -5,7 +5,7 @@
 - :mod:`~ttr_rules.maps.file`: the JSON map format (:func:`load_map_file`, :func:`map_schema`);
 - :mod:`~ttr_rules.maps.check`: the content checks (:func:`validate_map`);
 - :mod:`~ttr_rules.maps.registry`: installed map plugins (:func:`available_maps`,
-  :func:`load_map`, :func:`resolve_map`);
+  :func:`load_map`, :func:`resolve_map`, :func:`playable_maps`, :func:`broken_maps`);
 - :mod:`~ttr_rules.maps.index`: the tables derived from a map for the engine, scoring and the
   notation, cached on the map (internal).
 
@@ -29,11 +29,14 @@ from .file import (
 from .model import GameMap, Route, Ticket, compute_digest
 from .registry import (
     ENTRY_POINT_GROUP,
+    BrokenMap,
     MapPlugin,
     available_maps,
+    broken_maps,
     clear_cache,
     discover,
     load_map,
+    playable_maps,
     resolve_map,
 )
 
@@ -41,6 +44,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "FORMAT",
     "FORMAT_VERSION",
+    "BrokenMap",
     "GameMap",
     "MapPlugin",
     "MapSource",
@@ -48,6 +52,7 @@ __all__ = [
     "Route",
     "Ticket",
     "available_maps",
+    "broken_maps",
     "clear_cache",
     "compute_digest",
     "discover",
@@ -58,6 +63,7 @@ __all__ = [
     "map_schema",
     "map_to_dict",
     "parse_map_text",
+    "playable_maps",
     "resolve_map",
     "validate_map",
 ]

@@ -12,30 +12,41 @@ Discovery (:func:`discover`, :func:`available_maps`) reads installed metadata on
 nothing. Loading (:func:`load_map`) imports one plugin, validates its map and caches it by name;
 :func:`resolve_map` accepts a name or a map, as every function taking ``map=`` does.
 Map names are case-insensitive.
+
+A plugin that fails to load is *broken*: :func:`playable_maps` (what a front end offers
+players) leaves it out and :func:`broken_maps` says why. A plugin's errors never show where
+it is installed: file paths in them are cut to the part below the ``sys.path`` entry (or to
+the file's name), so that a server's error answers do not reveal its file system.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import sys
 import threading
+from collections.abc import Iterable
 from importlib.resources.abc import Traversable
 from typing import Any
 
 import importlib_metadata
 from attrs import frozen
 
-from ..errors import MapConflictError, MapLoadError, MapNotFoundError
+from ..errors import MapConflictError, MapError, MapLoadError, MapNotFoundError
 from .check import checked_map
 from .file import load_map_file
 from .model import GameMap
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "BrokenMap",
     "MapPlugin",
     "available_maps",
+    "broken_maps",
     "clear_cache",
     "discover",
     "load_map",
+    "playable_maps",
     "resolve_map",
 ]
 
@@ -43,6 +54,8 @@ __all__ = [
 ENTRY_POINT_GROUP = "ttr_rules.maps"
 
 _cache: dict[str, GameMap] = {}
+#: The errors of broken plugins by name, so that each is imported once.
+_failed: dict[str, MapError] = {}
 _lock = threading.Lock()
 
 
@@ -91,6 +104,7 @@ def clear_cache() -> None:
     """Forget the maps loaded so far (after installing or removing plugins, and in tests)."""
     with _lock:
         _cache.clear()
+        _failed.clear()
 
 
 def load_map(name: str) -> GameMap:
@@ -115,13 +129,67 @@ def load_map(name: str) -> GameMap:
         raise MapNotFoundError(f"no map named {name[:_MAX_NAME]!r}... ({len(name)} characters)")
     key = name.strip().lower()
     with _lock:
-        cached = _cache.get(key)
+        cached, failed = _cache.get(key), _failed.get(key)
     if cached is not None:
         return cached
+    if failed is not None:
+        raise _again(failed)
     plugin = _find(name, key)
-    game_map = _load_plugin(plugin)
+    try:
+        game_map = _load_plugin(plugin)
+    except MapError as exc:
+        with _lock:
+            _failed[key] = exc
+        raise
     with _lock:
         return _cache.setdefault(key, game_map)
+
+
+@frozen
+class BrokenMap:
+    """An installed map plugin that cannot be played: its name, the distribution(s) providing
+    it, why (the :class:`~ttr_rules.errors.MapError`'s message after the plugin's name, without
+    install paths) and the error's ``problems``."""
+
+    name: str
+    distribution: str
+    reason: str
+    problems: tuple[str, ...]
+
+
+def playable_maps() -> tuple[str, ...]:
+    """The sorted names of the installed maps that load and pass validation: the maps to
+    offer players. Imports every plugin (once: results are cached until :func:`clear_cache`).
+
+    >>> {"europe", "usa"} <= set(playable_maps())
+    True
+    """
+    broken = {b.name for b in broken_maps()}
+    return tuple(name for name in available_maps() if name not in broken)
+
+
+def broken_maps() -> tuple[BrokenMap, ...]:
+    """The installed map plugins that fail to load, sorted by name, each with the reason
+    (imports every plugin once, as :func:`playable_maps`).
+
+    >>> broken_maps()
+    ()
+    """
+    out = []
+    for name, plugins in discover().items():
+        try:
+            load_map(name)
+        except MapError as exc:
+            dists = ", ".join(sorted({p.distribution for p in plugins}))
+            reason = str(exc).removeprefix(_where(plugins[0])).lstrip(" :")
+            out.append(BrokenMap(name, dists, reason, exc.problems))
+    return tuple(out)
+
+
+def _again(error: MapError) -> MapError:
+    """A fresh copy of a remembered load error (raising one instance twice would chain its
+    tracebacks)."""
+    return type(error)(str(error), error.problems)
 
 
 def resolve_map(game_map: str | GameMap) -> GameMap:
@@ -142,7 +210,8 @@ def _find(name: str, key: str) -> MapPlugin:
     plugins = discover()
     providers = plugins.get(key)
     if not providers:
-        known = ", ".join(plugins) if plugins else "none are installed"
+        playable = playable_maps()
+        known = ", ".join(playable) if playable else "none are installed"
         raise MapNotFoundError(f"no map named {name!r}; available maps: {known}")
     if len(providers) > 1:
         names = "; ".join(p.describe() for p in providers)
@@ -154,8 +223,22 @@ def _find(name: str, key: str) -> MapPlugin:
 
 
 def _load_plugin(plugin: MapPlugin) -> GameMap:
-    """Import the plugin, build its map and validate it, wrapping every failure."""
-    where = f"map plugin {plugin.name!r} from {plugin.describe()}"
+    """Import the plugin, build its map and validate it, wrapping every failure in a
+    :class:`~ttr_rules.errors.MapLoadError` whose text shows no install path."""
+    try:
+        return _build_plugin_map(plugin)
+    except MapError as exc:
+        problems = tuple(_without_paths(p) for p in exc.problems)
+        raise type(exc)(_without_paths(str(exc)), problems) from exc
+
+
+def _where(plugin: MapPlugin) -> str:
+    """How a plugin's errors name it."""
+    return f"map plugin {plugin.name!r} from {plugin.describe()}"
+
+
+def _build_plugin_map(plugin: MapPlugin) -> GameMap:
+    where = _where(plugin)
     try:
         target = plugin.entry_point.load()
         if callable(target) and not isinstance(target, GameMap):
@@ -181,3 +264,24 @@ def _to_map(target: Any, where: str) -> GameMap:
     raise MapLoadError(
         f"{where} gave {type(target).__name__}, not a GameMap or the path of a map file"
     )
+
+
+#: An absolute file path (POSIX, or Windows with a drive), up to its last separator.
+_ABSOLUTE = re.compile(r"(?<![\w.~-])(?:[A-Za-z]:)?[\\/](?:[^\s'\"\\/:]+[\\/])+")
+
+
+def _without_paths(text: str, roots: Iterable[str] | None = None) -> str:
+    """``text`` with each absolute file path cut to the part below its ``sys.path`` entry
+    (``roots``), or else to the file's name: what a plugin's error may show to anyone.
+
+    >>> site = "/opt/venv/lib/site-packages"
+    >>> _without_paths(f"{site}/ttr_rules_alpine/alpine.json: routes[4]: bad", [site])
+    'ttr_rules_alpine/alpine.json: routes[4]: bad'
+    >>> _without_paths("No such file or directory: '/srv/maps/x.json'", [])
+    "No such file or directory: 'x.json'"
+    """
+    if roots is None:
+        roots = [p for p in sys.path if p and os.path.isabs(p)]
+    for root in sorted({os.path.abspath(r) for r in roots}, key=len, reverse=True):
+        text = text.replace(root.rstrip(os.sep) + os.sep, "")
+    return _ABSOLUTE.sub("", text)

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import math
 import random
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 
-from ttr_rules import GameState, final_scores, winners
+from ttr_rules import GameMap, GameState, Rules, final_scores, load_map, winners
+
+from .observation import (
+    ObservationForm,
+    ObservationLayout,
+    check_form,
+    observation_bounds,
+    observation_layout,
+)
+from .space import ActionSpace
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["RewardKind", "render_state", "terminal_rewards"]
+__all__ = ["EnvSetup", "RewardKind", "env_setup", "render_state", "terminal_rewards"]
 
 RewardKind = Literal["win", "score"]
 REWARDS: tuple[str, ...] = ("win", "score")
@@ -22,6 +32,63 @@ def check_reward(reward: str) -> RewardKind:
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     return reward  # type: ignore[return-value]
+
+
+class EnvSetup(NamedTuple):
+    """What the PettingZoo and Gymnasium environments build from their common arguments."""
+
+    game_map: GameMap
+    rules: Rules
+    space: ActionSpace
+    layout: ObservationLayout
+    reward: RewardKind
+    observation: ObservationForm
+    #: The observation ``Box``'s bounds in that form.
+    low: NDArray[np.float32]
+    high: NDArray[np.float32]
+    render_mode: str | None
+    illegal_reward: float | None
+
+
+def env_setup(
+    game_map: str | GameMap,
+    players: int,
+    rules: Rules | None,
+    reward: str,
+    observation: str,
+    render_mode: str | None,
+    illegal_reward: float | None,
+) -> EnvSetup:
+    """The environments' common arguments checked (:class:`ValueError` or :class:`TypeError`
+    naming the one at fault) and what they build: the map, its action space and observation
+    layout for ``players``.
+
+    >>> setup = env_setup("usa", 3, None, "win", "scaled", None, -1.0)
+    >>> setup.space.size == setup.layout.size, float(setup.high.max())
+    (False, 1.0)
+    >>> env_setup("europe", 2, None, "points", "scaled", None, -1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: reward must be one of win, score, got 'points'
+    """
+    chosen = game_map if isinstance(game_map, GameMap) else load_map(game_map)
+    rules = rules if rules is not None else chosen.rules
+    modes = render_modes()
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be one of {', '.join(modes)}, not {render_mode!r}")
+    if illegal_reward is not None and (
+        isinstance(illegal_reward, bool)
+        or not isinstance(illegal_reward, int | float)
+        or not math.isfinite(illegal_reward)
+    ):
+        raise TypeError("illegal_reward must be a finite number or None")
+    kind, form = check_reward(reward), check_form(observation)
+    space = ActionSpace(chosen, players, rules=rules)
+    layout = observation_layout(chosen, players, rules)
+    low, high = observation_bounds(layout, form)
+    return EnvSetup(
+        chosen, rules, space, layout, kind, form, low, high, render_mode, illegal_reward
+    )
 
 
 def terminal_rewards(state: GameState, kind: RewardKind) -> list[float]:

@@ -58,7 +58,6 @@ from ttr_rules import (
     Reason,
     Rules,
     apply_action,
-    load_map,
     new_game,
 )
 from ttr_rules import observe as observe_view
@@ -66,7 +65,7 @@ from ttr_rules.agents import Agent, make_agent
 
 from ._common import (
     action_index,
-    check_reward,
+    env_setup,
     game_seed,
     render_modes,
     render_state,
@@ -74,14 +73,10 @@ from ._common import (
 )
 from .observation import (
     ObservationForm,
-    check_form,
     encode_state_observation,
-    observation_bounds,
-    observation_layout,
     scale_observation,
 )
 from .registration import env_id, register_envs
-from .space import ActionSpace
 
 __all__ = ["ENV_ID", "Opponent", "Policy", "TicketToRideEnv"]
 
@@ -112,26 +107,19 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         rules: Rules | None = None,
         illegal_reward: float | None = -1.0,
     ) -> None:
-        self.illegal_reward = illegal_reward
-        self.game_map = map if isinstance(map, GameMap) else load_map(map)
-        self.rules = rules if rules is not None else self.game_map.rules
-        self.space = ActionSpace(self.game_map, players, rules=self.rules)
+        setup = env_setup(map, players, rules, reward, observation, render_mode, illegal_reward)
+        self.illegal_reward = setup.illegal_reward
+        self.game_map, self.rules, self.space = setup.game_map, setup.rules, setup.space
+        self.layout, self.render_mode = setup.layout, setup.render_mode
+        self.reward_kind, self.observation_form = setup.reward, setup.observation
+        self.observation_space = spaces.Box(setup.low, setup.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.space.size)
         self.players = players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}")
         self.seat = seat
         self.opponents: list[Opponent] = []
         self.set_opponents(opponents)
-        self.reward_kind = check_reward(reward)
-        self.observation_form = check_form(observation)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = ", ".join(self.metadata["render_modes"])
-            raise ValueError(f"render_mode must be one of {modes}")
-        self.render_mode = render_mode
-        self.layout = observation_layout(self.game_map, players, self.rules)
-        low, high = observation_bounds(self.layout, self.observation_form)
-        self.observation_space = spaces.Box(low, high, dtype=np.float32)
-        self.action_space = spaces.Discrete(self.space.size)
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
         self._agents: dict[int, Agent | Policy] = {}

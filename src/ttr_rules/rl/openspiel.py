@@ -11,7 +11,8 @@
 (0, True)
 
 Parameters (each checked: a bad one raises :class:`ValueError` naming it): ``map`` (an
-installed map's name, default ``"europe"``), ``players`` (2–5, default 2), ``deals`` (how many
+installed map's name, default ``"europe"``), ``players`` (within the map's range: 2–5 on
+Europe and USA, 2–3 on Nordic; default 2), ``deals`` (how many
 deals the opening chance node chooses from, default 65536), ``seed`` (outcome ``k`` of the
 opening chance node deals ``new_game(map, players, seed=seed + k)``, default 0), ``reward``
 (``"win"``: +1 for each winner, −1 for the others, 0 when all tie; ``"score"``: final score
@@ -133,7 +134,8 @@ def _checked(params: dict[str, Any] | None) -> dict[str, Any]:
         raise ValueError(f"python_ttr: map must be one of {', '.join(maps)}")
     if given["reward"] not in REWARDS:
         raise ValueError(f"python_ttr: reward must be one of {', '.join(REWARDS)}")
-    _whole_number(given, "players", 2, 5)
+    rules = load_map(given["map"]).rules
+    _whole_number(given, "players", rules.min_players, rules.max_players)
     _whole_number(given, "deals", 1, MAX_DEALS)
     _whole_number(given, "seed", 0, 2**62)
     _whole_number(given, "max_game_length", 1, 2**31 - 1)

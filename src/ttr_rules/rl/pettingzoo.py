@@ -49,27 +49,23 @@ from ttr_rules import (
     Phase,
     Rules,
     apply_action,
-    load_map,
     new_game,
 )
 
 from ._common import (
     action_index,
-    check_reward,
+    env_setup,
     game_seed,
     render_modes,
     render_state,
     terminal_rewards,
 )
-from .encoding import encoder_of
 from .observation import (
     ObservationForm,
-    check_form,
-    observation_bounds,
-    observation_layout,
+    encode_state_observation,
     scale_observation,
 )
-from .space import INT8, ActionSpace
+from .space import INT8
 
 __all__ = ["env", "raw_env"]
 
@@ -122,24 +118,17 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         observation: ObservationForm = "raw",
     ) -> None:
         super().__init__()
-        self.illegal_reward = illegal_reward
-        self.game_map = map if isinstance(map, GameMap) else load_map(map)
-        self.rules = rules if rules is not None else self.game_map.rules
-        modes: list[str] = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise ValueError(f"render_mode must be one of {modes}")
-        self.render_mode = render_mode
-        self.reward_kind = check_reward(reward)
-        self.observation_form = check_form(observation)
-        self.space = ActionSpace(self.game_map, players, rules=self.rules)
-        self.layout = layout = observation_layout(self.game_map, players, self.rules)
-        low, high = observation_bounds(layout, self.observation_form)
+        setup = env_setup(map, players, rules, reward, observation, render_mode, illegal_reward)
+        self.illegal_reward = setup.illegal_reward
+        self.game_map, self.rules, self.space = setup.game_map, setup.rules, setup.space
+        self.layout, self.render_mode = setup.layout, setup.render_mode
+        self.reward_kind, self.observation_form = setup.reward, setup.observation
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seats = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
+                    "observation": spaces.Box(setup.low, setup.high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (self.space.size,), dtype=np.int8),
                 }
             )
@@ -151,9 +140,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
         #: The action of each index that needs no state (None for the ticket keeps).
         self._fixed = self.space._fixed
-        #: The encoder, and the board it keeps every seat's observation of the state on.
-        self._encoder = encoder_of(layout)
-        self._board = self._encoder.board()
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
         #: The state whose mask this is.
@@ -204,7 +190,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             # changes nothing.
             mask = self._mask = np.frombuffer(self.space._state_bytes(state), INT8)
             self._mask_of = state
-        vector = self._board.encode(state, seat)
+        vector = encode_state_observation(state, seat)
         if self.observation_form == "scaled":
             vector = scale_observation(vector, self.layout)
         return {"observation": vector, "action_mask": mask}
@@ -246,13 +232,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._end_illegally(agent)
             return
         self.state = state
-        owners = state.route_owner
-        if owners is not before.route_owner:
-            # One route changed hands: tell the encoder which, so that the observations need
-            # not compare the route owners entry by entry.
-            tunnel = before.tunnel
-            route = tunnel.route if tunnel is not None else getattr(chosen, "route", -1)
-            self._encoder.note_claim(before.route_owner, owners, route)
         if state.phase is _GAME_OVER:
             values = terminal_rewards(state, self.reward_kind)
             self.rewards = {a: values[self._seats[a]] for a in self.agents}

@@ -71,8 +71,10 @@ def scale_observation(
 def observation_bounds(
     layout: ObservationLayout, form: ObservationForm
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """``(low, high)`` of the form's ``Box``: the layout's own bounds for ``"raw"``, 0 and 1
+    """``(low, high)`` of the form's ``Box``: the layout's own bounds for ``"raw"`` (an entry
+    that the rules keep at 0, such as the stations left on a map without stations, bounded
+    by 1 so that no entry's bounds are equal, which Gymnasium's checker warns of), 0 and 1
     for ``"scaled"``."""
     if check_form(form) == "raw":
-        return layout.low, layout.high
+        return layout.low, np.maximum(layout.high, np.float32(1))
     return np.zeros(layout.size, np.float32), np.ones(layout.size, np.float32)

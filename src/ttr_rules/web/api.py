@@ -30,10 +30,10 @@ from .. import (
     IllegalActionError,
     InvalidActionError,
     Reason,
-    available_maps,
     load_map,
     to_json,
 )
+from ..maps import map_to_dict, playable_maps
 from .games import (
     MAX_SEED,
     Game,
@@ -44,9 +44,23 @@ from .games import (
     SaveError,
     StoreFullError,
     agent_names,
+    map_unavailable,
 )
 from .hints import seat_hints
 from .labels import describe_legal_actions
+from .schemas import (
+    ERROR_RESPONSES,
+    Created,
+    GameSummary,
+    Hint,
+    LegalAction,
+    LogStep,
+    Scores,
+    TicketInfo,
+    View,
+    document_schemas,
+    errors,
+)
 
 __all__ = ["LOCAL_HOSTS", "MAX_BODY_BYTES", "ApiError", "create_app"]
 
@@ -85,7 +99,13 @@ class ApiError(Exception):
         self.extra = extra
 
     def response(self, headers: dict[str, str] | None = None) -> JSONResponse:
-        body = {"error": self.code, "message": self.message, "reason": self.reason, **self.extra}
+        body = {
+            "error": self.code,
+            "message": self.message,
+            "reason": self.reason,
+            "problems": [self.message],
+            **self.extra,
+        }
         headers = dict(headers or {})
         if self.status == 401:
             headers["WWW-Authenticate"] = "Bearer"
@@ -120,16 +140,6 @@ class NewAction(BaseModel):
     action: str = Field(
         max_length=1000, description="text notation, e.g. 'draw blind', 'claim Madrid-Pamplona'"
     )
-
-
-class SeatToken(BaseModel):
-    seat: int
-    token: str
-
-
-class Created(BaseModel):
-    id: str
-    seats: list[SeatToken]
 
 
 # --------------------------------------------------------------------------- middleware
@@ -391,8 +401,8 @@ _VIEW_DOC: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "the seat's view, `to_json(observe(state, seat))` (the spectator view "
         "`to_json(public_view(state))` without a token); read it with "
-        "`from_json(text, PlayerView)`",
-        "content": {_JSON: {"schema": {"type": "object"}}},
+        "`from_json(text, PlayerView, map=...)`",
+        "model": View,
     }
 }
 
@@ -467,6 +477,7 @@ def create_app(
         app.add_middleware(HostCheck, allowed=hosts)
 
     _install_error_handlers(app)
+    _install_openapi(app)
 
     # ----------------------------------------------------------------- page
 
@@ -484,27 +495,58 @@ def create_app(
 
     # ----------------------------------------------------------------- catalogue
 
-    @app.get("/api/maps", summary="Installed maps")
+    @app.get("/api/maps", summary="The maps a game can be played on", responses=ERROR_RESPONSES)
     def maps() -> list[str]:
-        return list(available_maps())
+        return list(playable_maps())  # installed plugins that fail to load are left out
 
-    @app.get("/api/maps/{name}", summary="A map's cities, routes and tickets")
-    def map_data(name: str) -> dict[str, Any]:
-        if name not in available_maps():
-            raise ApiError(404, "map_not_found", f"no map {name!r}")
-        return _map_json(name)
+    @app.get(
+        "/api/maps/{name}",
+        summary="A map, in the map-file format",
+        response_class=Response,
+        responses={
+            200: {
+                "description": "the map file (docs/map-format.md): what `load_map_file` and "
+                "`ttr validate-map` read, so a client can rebuild the map with "
+                "`parse_map_text(text)` and read views with `from_json(text, PlayerView, "
+                "map=...)`; route and ticket ids are positions in the lists; the ETag is the "
+                "map's digest",
+                "content": {_JSON: {"schema": {"$ref": "#/components/schemas/MapFile"}}},
+            },
+            **ERROR_RESPONSES,
+        },
+    )
+    def map_data(name: str) -> Response:
+        if name not in playable_maps():
+            raise ApiError(404, "map_not_found", map_unavailable(name))
+        game_map = load_map(name)
+        return Response(
+            json.dumps(map_to_dict(game_map), ensure_ascii=False),
+            media_type=_JSON,
+            headers={"ETag": f'"{game_map.digest}"'},
+        )
 
-    @app.get("/api/agents", summary="Agents a seat can be given")
+    @app.get("/api/agents", summary="Agents a seat can be given", responses=ERROR_RESPONSES)
     def agents() -> list[str]:
         return agent_names()
 
     # ----------------------------------------------------------------- games
 
-    @app.get("/api/games", summary="Games on this server (public facts only)")
+    @app.get(
+        "/api/games",
+        summary="Games on this server (public facts only)",
+        response_model=list[GameSummary],
+        responses=ERROR_RESPONSES,
+    )
     def list_games() -> list[dict[str, Any]]:
         return [game.summary() for game in store.games.values()]
 
-    @app.post("/api/games", status_code=201, summary="Create a game", response_model=Created)
+    @app.post(
+        "/api/games",
+        status_code=201,
+        summary="Create a game",
+        response_model=Created,
+        responses=errors(413, 429, 503),
+    )
     async def create_game(request: Request, body: NewGame) -> Response:
         seats: dict[int, str] = {}
         for key, name in body.agents.items():
@@ -538,22 +580,27 @@ def create_app(
         }
         return JSONResponse(created, status_code=201)
 
-    @app.get("/api/games/{game_id}", summary="The view of your seat", responses=_VIEW_DOC)
+    @app.get(
+        "/api/games/{game_id}",
+        summary="The view of your seat",
+        responses={**_VIEW_DOC, **errors(401, 403)},
+    )
     def get_view(game: GameDep, seat: SeatDep) -> Response:
         return _view_response(game, seat)
 
-    @app.get("/api/games/{game_id}/info", summary="Public facts about a game")
+    @app.get(
+        "/api/games/{game_id}/info",
+        summary="Public facts about a game",
+        response_model=GameSummary,
+        responses=ERROR_RESPONSES,
+    )
     def info(game: GameDep) -> dict[str, Any]:
         return game.summary()
 
     @app.post(
         "/api/games/{game_id}/actions",
         summary="Play an action for your seat",
-        responses={
-            **_VIEW_DOC,
-            400: {"description": "not an action in text notation"},
-            409: {"description": "illegal now; `reason` is the library's Reason"},
-        },
+        responses={**_VIEW_DOC, **errors(401, 403, 409, 413, 503)},
     )
     async def post_action(game: GameDep, seat: PlayerDep, body: NewAction) -> Response:
         try:
@@ -583,34 +630,70 @@ def create_app(
             ) from None
         return _view_response(game, seat)
 
-    @app.get("/api/games/{game_id}/legal", summary="Your legal actions (notation and labels)")
+    @app.get(
+        "/api/games/{game_id}/legal",
+        summary="Your legal actions (notation and labels)",
+        response_model=list[LegalAction],
+        responses=errors(401, 403),
+    )
     def legal(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
         state = game.state
         if game.over or state.current != seat:
             return []
         return describe_legal_actions(state)
 
-    @app.get("/api/games/{game_id}/hint", summary="What a good player would do now, and why")
+    @app.get(
+        "/api/games/{game_id}/hint",
+        summary="What a good player would do now, and why",
+        response_model=list[Hint],
+        responses=errors(401, 403),
+    )
     def hint(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
         return [] if game.over else seat_hints(game.state, seat)
 
-    @app.get("/api/games/{game_id}/tickets", summary="Your tickets, with cities and progress")
+    @app.get(
+        "/api/games/{game_id}/tickets",
+        summary="Your tickets, with cities and progress",
+        response_model=list[TicketInfo],
+        responses=errors(401, 403),
+    )
     def tickets(game: GameDep, seat: PlayerDep) -> list[dict[str, Any]]:
         return game.tickets(seat)
 
-    @app.get("/api/games/{game_id}/log", summary="The steps so far, as your seat may see them")
+    @app.get(
+        "/api/games/{game_id}/log",
+        summary="The steps so far, as your seat may see them",
+        response_model=list[LogStep],
+        responses=errors(401, 403),
+    )
     def game_log(
         game: GameDep, seat: SeatDep, since: Annotated[int, Query(ge=0)] = 0
     ) -> list[dict[str, Any]]:
         return game.log(seat, since)
 
-    @app.get("/api/games/{game_id}/scores", summary="Final scores (once the game is over)")
+    @app.get(
+        "/api/games/{game_id}/scores",
+        summary="Final scores (once the game is over)",
+        response_model=Scores,
+        responses=errors(409),
+    )
     def scores(game: GameDep) -> dict[str, Any]:
         if not game.over:
             raise ApiError(409, "game_not_over", "scores are shown when the game is over")
         return game.scores()
 
-    @app.get("/api/games/{game_id}/record", summary="The game record (once the game is over)")
+    @app.get(
+        "/api/games/{game_id}/record",
+        summary="The game record (once the game is over)",
+        response_class=Response,
+        responses={
+            200: {
+                "description": "the record (record.schema.json), as `ttr replay` reads it",
+                "content": {_JSON: {"schema": {"$ref": "#/components/schemas/GameRecord"}}},
+            },
+            **errors(409),
+        },
+    )
     def record(game: GameDep) -> Response:
         if not game.over:
             raise ApiError(
@@ -622,7 +705,15 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{game.id}.record.json"'},
         )
 
-    @app.get("/api/games/{game_id}/board.svg", summary="The board as your seat sees it (SVG)")
+    @app.get(
+        "/api/games/{game_id}/board.svg",
+        summary="The board as your seat sees it (SVG)",
+        response_class=Response,
+        responses={
+            200: {"description": "an SVG document", "content": {"image/svg+xml": {}}},
+            **errors(401, 403),
+        },
+    )
     def board(
         game: GameDep,
         seat: SeatDep,
@@ -642,7 +733,13 @@ def create_app(
         "/api/games/{game_id}/stream",
         summary="Live updates (Server-Sent Events)",
         response_class=Response,
-        responses={200: {"content": {"text/event-stream": {}}}},
+        responses={
+            200: {
+                "description": "`update` events: {seq, steps, view, over, agent_error}",
+                "content": {"text/event-stream": {}},
+            },
+            **errors(401, 403),
+        },
     )
     async def stream(
         request: Request,
@@ -686,6 +783,21 @@ def _is_count(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 18
 
 
+def _install_openapi(app: FastAPI) -> None:
+    """The OpenAPI document with the library's own document schemas (the map file, the game
+    record) among its components, where the operations refer to them."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            schema.setdefault("components", {}).setdefault("schemas", {}).update(document_schemas())
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     async def api_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
@@ -717,33 +829,3 @@ def _install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(Exception, internal_error)
-
-
-def _map_json(name: str) -> dict[str, Any]:
-    game_map = load_map(name)
-    return {
-        "name": game_map.name,
-        "title": game_map.title,
-        "version": game_map.version,
-        "digest": game_map.digest,
-        "cities": list(game_map.cities),
-        "locations": [list(xy) for xy in game_map.locations],
-        "routes": [
-            {
-                "id": r.id,
-                "a": r.a,
-                "b": r.b,
-                "length": r.length,
-                "color": None if r.color is None else r.color.value,
-                "tunnel": r.tunnel,
-                "ferry_locomotives": r.ferry_locomotives,
-                "double_of": r.double_of,
-            }
-            for r in game_map.routes
-        ],
-        "tickets": [
-            {"id": t.id, "a": t.a, "b": t.b, "points": t.points, "long": t.long}
-            for t in game_map.tickets
-        ],
-        "players": {"min": 2, "max": 5},
-    }

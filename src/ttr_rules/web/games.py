@@ -41,7 +41,6 @@ from .. import (
     GameState,
     PlayerView,
     StepResult,
-    available_maps,
     current_player,
     final_scores,
     format_action,
@@ -58,6 +57,7 @@ from .. import (
     view_legal_actions,
     winners,
 )
+from ..maps import available_maps, playable_maps
 from ..records import state_digest
 from .secrecy import seat_step
 
@@ -101,6 +101,22 @@ class SaveError(OSError):
 
 class DataDirError(ValueError):
     """The data directory cannot hold games (a file, or not writable)."""
+
+
+def map_unavailable(name: str) -> str:
+    """Why the map ``name`` is not offered, for a client: not installed, or installed with a
+    plugin that fails to load (its reason is for the server's operator: ``ttr maps``).
+
+    >>> map_unavailable("atlantis")
+    "unknown map 'atlantis'; available: europe, ..."
+    """
+    available = ", ".join(playable_maps())
+    if name in available_maps():
+        return (
+            f"map {name!r} cannot be played: its plugin fails to load (the server's "
+            f"'ttr maps' says why); available: {available}"
+        )
+    return f"unknown map {name[:100]!r}; available: {available}"
 
 
 def agent_names() -> list[str]:
@@ -463,10 +479,8 @@ class GameStore:
         :class:`SaveError` when the game cannot be saved (it is then not created).
         """
         agents = dict(agents or {})
-        if map_name not in available_maps():
-            raise GameSetupError(
-                f"unknown map {map_name!r}; available: {', '.join(available_maps())}"
-            )
+        if map_name not in playable_maps():  # a broken plugin's map is never offered
+            raise GameSetupError(map_unavailable(map_name))
         known = agent_names()
         for seat, name in agents.items():
             if not 0 <= seat < players:

@@ -1,0 +1,282 @@
+"""The shapes of the web API's answers, for its OpenAPI description.
+
+Each model describes a JSON body the server really sends (``tests/test_web_openapi.py`` checks
+every answer of a whole game against ``/api/openapi.json``). Bodies that the library writes
+itself (views, scores, records, maps) are described from the library's own types and schemas,
+so that there is one truth: the view from :class:`~ttr_rules.PlayerView`'s fields, the map from
+:func:`~ttr_rules.maps.map_schema`, the record from ``record.schema.json``. Models accept
+members they do not name, so that an older client keeps reading a newer server.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..cards import Color
+from ..maps import map_schema
+from ..state import Phase
+
+__all__ = [
+    "ERROR_RESPONSES",
+    "Created",
+    "ErrorBody",
+    "GameSummary",
+    "Hint",
+    "LegalAction",
+    "LogStep",
+    "Scores",
+    "SeatToken",
+    "TicketInfo",
+    "View",
+    "document_schemas",
+    "errors",
+]
+
+
+class Body(BaseModel):
+    """An answer's JSON object: the members named here, and any that a newer server adds
+    (passed through, never dropped)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ErrorBody(Body):
+    """Every error answer: a stable code, a sentence for people, the library's reason for a
+    refused action, and the problems one per line (at least the message)."""
+
+    error: str = Field(description="a stable code, e.g. 'game_not_found', 'illegal_action'")
+    message: str = Field(description="what went wrong, in plain words")
+    reason: str | None = Field(
+        description="for 'illegal_action': the library's Reason (e.g. 'not your turn')"
+    )
+    problems: list[str] = Field(description="every problem found, one line each; never empty")
+    action: str | None = Field(None, description="for 'illegal_action': the refused action")
+
+
+#: What each error status means; every operation declares the ones it can answer.
+_ERROR_MEANINGS = {
+    400: "malformed JSON, a Host this server does not serve, or not an action in notation",
+    401: "no 'Authorization: Bearer TOKEN', or a malformed one",
+    403: "a token of no seat of this game",
+    404: "no such game, map or file",
+    409: "refused now: an illegal action (`reason` is the library's Reason), or not yet over",
+    413: "the request body is too large",
+    422: "the request does not fit its schema (`problems` lists each field)",
+    429: "too many games created from this address (see Retry-After)",
+    500: "an internal error",
+    503: "the server is full, or cannot save the game",
+}
+
+#: Answered by any operation: the Host check, validation, the catch-all.
+_ALWAYS = (400, 404, 422, 500)
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of an operation: ``statuses`` and the ones any operation may answer,
+    each with the :class:`ErrorBody` schema (never FastAPI's ``{detail}``)."""
+    return {
+        status: {"model": ErrorBody, "description": _ERROR_MEANINGS[status]}
+        for status in sorted({*_ALWAYS, *statuses})
+    }
+
+
+#: The ``responses`` of an operation that answers only the errors every operation may.
+ERROR_RESPONSES = errors()
+
+# --------------------------------------------------------------------------- games
+
+
+class SeatToken(Body):
+    seat: int
+    token: str = Field(description="send as 'Authorization: Bearer TOKEN' to play this seat")
+
+
+class Created(Body):
+    """``POST /api/games``: the game's id and a token for each human seat."""
+
+    id: str
+    seats: list[SeatToken]
+
+
+class SeatInfo(Body):
+    seat: int
+    agent: str | None = Field(description="the agent playing the seat; null for a person")
+
+
+class GameSummary(Body):
+    """Public facts about a game (no seed, no tokens)."""
+
+    id: str
+    map: str
+    players: int
+    seats: list[SeatInfo]
+    seq: int = Field(description="actions applied so far")
+    turn: int
+    phase: Phase
+    current: int | None = Field(description="the seat to act; null when the game is over")
+    over: bool
+    created: float = Field(description="seconds since the epoch")
+    agent_error: str | None
+
+
+# --------------------------------------------------------------------------- the view
+
+
+class MapRef(Body):
+    """The map a view or state is played on; ``digest`` identifies its content."""
+
+    name: str
+    version: str
+    digest: str
+
+
+class SeatViewBody(Body):
+    """One seat as the viewer sees it: counts for everybody, hand and tickets only for the
+    viewer (null for the others)."""
+
+    hand_size: int
+    trains: int
+    stations: list[str]
+    route_points: int
+    ticket_count: int
+    offered_count: int
+    hand: dict[str, int] | None = Field(description="colour -> number of cards")
+    tickets: list[int] | None
+    offered: list[int] | None
+
+
+class TunnelBody(Body):
+    route: int
+    color: Color
+    locomotives: int
+    revealed: list[Color]
+    owed: int
+
+
+class View(Body):
+    """``to_json(observe(state, seat))`` (a spectator: ``public_view``); read it back with
+    ``from_json(text, PlayerView, map=...)``."""
+
+    player: int | None = Field(description="the viewer's seat; null for a spectator")
+    map: MapRef
+    rules: dict[str, Any] = Field(description="the game's ttr_rules.Rules, field by field")
+    seats: list[SeatViewBody]
+    current: int
+    phase: Phase
+    face_up: list[Color | None]
+    deck_size: int
+    discard: list[Color]
+    ticket_deck_size: int
+    ticket_box_size: int
+    route_owner: list[int | None] = Field(description="by route id: the owner's seat, or null")
+    tunnel: TunnelBody | None
+    final_turns: int | None
+    passes: int
+    turn: int
+    first_player: int
+    identity_shuffle: bool
+    out_of_play_size: int
+
+
+# --------------------------------------------------------------------------- per seat
+
+
+class LegalAction(Body):
+    """A legal action: its notation (what ``POST .../actions`` takes), the kit's label and
+    groups (:func:`ttr_rules.frontend.group_actions`), and the action's own JSON members."""
+
+    action: str = Field(description="the action in notation")
+    label: str
+    kind: str = Field(description="the group: draw, claim, tickets, station, keep, tunnel, pass")
+    target: str = Field(description="the route or city (or the action) within the group")
+    type: str = Field(description="the action's JSON tag, e.g. 'claim_route'")
+
+
+class Hint(Body):
+    action: str = Field(description="the suggested action in notation")
+    score: float
+    reason: str
+    points: int
+    tickets: list[str] = Field(description="the tickets it helps, in words")
+    risk: str | None
+
+
+class TicketInfo(Body):
+    id: int
+    a: str
+    b: str
+    points: int
+    long: bool
+    kept: bool = Field(description="kept (true) or still offered (false)")
+    completed: bool = Field(description="the seat's own routes connect the two cities")
+
+
+class LogStep(Body):
+    seq: int = Field(description="counts the actions from 1")
+    player: int
+    action: str | None = Field(description="notation; null for tickets another seat kept")
+    events: list[dict[str, Any]] = Field(description="the events as this seat may see them")
+
+
+class Score(Body):
+    player: int
+    route_points: int
+    ticket_points: int
+    tickets_completed: int
+    tickets_failed: int
+    station_bonus: int
+    longest_path: int
+    express_bonus: int
+    total: int
+    station_routes: list[tuple[str, int | None]] = Field(
+        description="each station's city and the route it borrows (null: none)"
+    )
+    bonuses: list[tuple[str, int]] = Field(description="(bonus name, points) of the map's bonuses")
+
+
+class Scores(Body):
+    scores: list[Score]
+    winners: list[int]
+
+
+# --------------------------------------------------------------------------- documents
+
+
+def _record_schema() -> dict[str, Any]:
+    text = files("ttr_rules").joinpath("schemas", "record.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def _as_component(schema: dict[str, Any], prefix: str) -> dict[str, dict[str, Any]]:
+    """A JSON Schema document as OpenAPI components: the document itself under ``prefix``
+    and each of its ``$defs`` as ``prefix`` + name, their ``#/$defs/`` references rewritten."""
+    defs = schema.get("$defs", {})
+    text = json.dumps({k: v for k, v in schema.items() if k not in ("$defs", "$schema", "$id")})
+    out = {prefix: text}
+    out.update({prefix + name.title().replace("_", ""): json.dumps(d) for name, d in defs.items()})
+    for name in defs:
+        target = f'"#/components/schemas/{prefix}{name.title().replace("_", "")}"'
+        out = {key: value.replace(f'"#/$defs/{name}"', target) for key, value in out.items()}
+    return {key: json.loads(value) for key, value in out.items()}
+
+
+def document_schemas() -> dict[str, dict[str, Any]]:
+    """The OpenAPI components of the documents the library defines by JSON Schema: the map
+    file (``MapFile``) and the game record (``GameRecord``).
+
+    >>> components = document_schemas()
+    >>> components["MapFile"]["properties"]["routes"]["items"]
+    {'$ref': '#/components/schemas/MapFileRoute'}
+    """
+    return {
+        **_as_component(map_schema(), "MapFile"),
+        **_as_component(_record_schema(), "GameRecord"),
+    }
