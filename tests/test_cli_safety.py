@@ -162,7 +162,7 @@ def test_merging_an_aggregate_claiming_a_billion_players_is_refused(
     [
         ("not json", "not the aggregates.json"),
         ("[1, 2]", "expected a JSON object"),
-        ('{"note": "x"}', "no 'aggregates'"),
+        ('{"note": "x"}', "no aggregates in it"),
         (b"\xff\xfe", "not UTF-8"),
     ],
 )

@@ -56,7 +56,8 @@ _COUNTED = (
 
 #: Each rule of the house style, as a pattern no message may match.
 RULES: dict[str, re.Pattern[str]] = {
-    "a tuple or list repr": re.compile(r"\(\d+, \d+|\[\d|\[\]|\(\)|\[['\"]"),
+    # (a JSON path's index, $.seats[1], is not a list: it follows a name)
+    "a tuple or list repr": re.compile(r"\(\d+, \d+|(?<![\w\]])\[-?\d|\[\]|\(\)|\[['\"]"),
     "a bare quoted key (a KeyError's text)": re.compile(r"^'[^']*'$"),
     "an error number": re.compile(r"\[Errno \d+\]"),
     "a class name with brackets": re.compile(r"\b[A-Z][a-z]+[A-Z]\w*\(|\b[A-Z]\w+\(\w*="),

@@ -213,11 +213,23 @@ def _ttr(*args: str) -> subprocess.CompletedProcess[str]:
         (["--port", "-1"], "--port must be 0-65535, got -1"),
         (["--agent-delay", "nan"], "--agent-delay must be a non-negative number, got nan"),
         (["--idle-timeout", "-5"], "--idle-timeout must be a non-negative number, got -5.0"),
+        (["--agent-workers", "-1"], "--agent-workers must be 0-64, got -1"),
+        (["--max-games", "0"], "--max-games must be at least 1, got 0"),
+        (["--move-seconds", "0"], "--move-seconds must be more than 0"),
+        (["--data", "/dev/null/games"], "cannot create the data directory '/dev/null/games'"),
     ],
 )
 def test_ttr_serve_refuses_bad_options_in_one_line(args: list[str], said: str) -> None:
     done = _ttr("serve", *args)
-    assert done.returncode == 2 and done.stderr == f"ttr: error: {said}\n" and not done.stdout
+    assert done.returncode == 2 and done.stderr.startswith(f"ttr: error: {said}")
+    assert done.stderr.count("\n") == 1 and not done.stdout
+
+
+@pytest.mark.parametrize("host", ["no.such.host.invalid", "999.1.1.1", "bad\nhost"])
+def test_ttr_serve_on_an_unknown_host_says_so_in_one_line(host: str) -> None:
+    done = _ttr("serve", "--host", host, "--port", "0")
+    assert done.returncode == 1 and done.stderr.startswith("ttr: error: cannot listen on ")
+    assert done.stderr.count("\n") == 1 and not done.stdout
 
 
 def test_ttr_serve_on_a_busy_port_says_so_in_one_line() -> None:
@@ -369,6 +381,47 @@ def test_an_agent_out_of_time_plays_a_random_legal_move() -> None:
         _act(client, game_id, tokens[0], "tickets keep " + ",".join(map(str, offered)))
         _idle(client)
         assert game.seq == 2 and game.agent_error is None
+
+
+class _Sleeper:
+    """An agent that writes its process id to ``pid_file``, then thinks for a minute."""
+
+    def __init__(self, pid_file: Path) -> None:
+        self.pid_file = pid_file
+
+    def act(self, view: Any) -> Action:
+        self.pid_file.write_text(str(os.getpid()))
+        time.sleep(60)
+        raise AssertionError("too late to matter")
+
+
+def _ended(pid: int, within: float) -> bool:
+    """Whether process ``pid`` is gone, waiting up to ``within`` seconds for it."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_worker_past_its_move_budget_is_killed_and_replaced(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    with _client(agent_workers=1, move_seconds=1.0) as client:
+        game_id, tokens = _create(client, agents={"1": "random"}, seed=5)
+        game = _store(client).get(game_id)
+        game.set_agent(1, _Sleeper(pid_file))
+        offered = game.state.players[0].offered
+        _act(client, game_id, tokens[0], "tickets keep " + ",".join(map(str, offered)))
+        _idle(client)
+        assert game.seq == 2 and game.agent_error is None  # a random move was played for it
+        assert _ended(int(pid_file.read_text()), within=20)
+        # the one worker thinks for the next game at once, not after the sleeper's minute
+        other, _ = _create(client, agents={"0": "random", "1": "random"}, seed=2)
+        _idle(client)
+        assert _store(client).get(other).over
 
 
 def test_idle_games_expire_and_only_live_games_count() -> None:

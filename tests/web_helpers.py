@@ -15,9 +15,9 @@ def running_server(app: Any) -> Iterator[str]:
     """Serve ``app`` with uvicorn on 127.0.0.1 (a free port) and yield its base URL."""
     import uvicorn
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    from ttr_rules.web.server import listening_socket
+
+    sock = listening_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on", access_log=False

@@ -68,6 +68,7 @@ from .cards import COLORS, Color
 from .moves.common import payment_cards
 from .moves.turn import reset_feasible as _engine_reset_feasible
 from .state import GameState, Phase
+from .words import joined
 
 __all__ = [
     "INVARIANTS",
@@ -241,7 +242,8 @@ def _ticket_problems(state: GameState) -> Iterator[str]:
             yield f"ticket {ticket} is in {n} places"
     missing = [t for t in expected if t not in places]
     if missing:
-        yield f"tickets {missing} are nowhere"
+        are = "ticket {} is" if len(missing) == 1 else "tickets {} are"
+        yield f"{are.format(joined(missing))} nowhere"
 
 
 # --------------------------------------------------------------------------- trains, stations
@@ -430,14 +432,16 @@ def _phase_problems(state: GameState) -> Iterator[str]:
         yield f"seat {state.current} is to act in a {count}-player game"
         return
     if (phase is Phase.TUNNEL) != (state.tunnel is not None):
-        yield f"phase is {phase.value} and the pending tunnel is {state.tunnel}"
+        pending = "no tunnel is pending" if state.tunnel is None else "a tunnel is pending"
+        yield f"phase is {phase.value} and {pending}"
     if (phase is Phase.PAYMENT) != (state.payment is not None):
-        yield f"phase is {phase.value} and the pending payment is {state.payment}"
+        picking = "no" if state.payment is None else "a"
+        yield f"phase is {phase.value} and {picking} payment with sets is being picked"
     choosing = phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS
     if choosing != bool(state.players[state.current].offered):
         yield (
             f"phase is {phase.value} and player {state.current} is offered "
-            f"{list(state.players[state.current].offered)}"
+            f"{joined(state.players[state.current].offered) or 'no ticket'}"
         )
     allowed = _still_to_choose(state) | {state.current}
     for seat, player in enumerate(state.players):

@@ -31,12 +31,13 @@ from .errors import (
 from .events import Event
 from .game import apply_action, is_terminal, new_game, step
 from .maps import GameMap, resolve_map
+from .maps.file import read_file_bytes
 from .notation import format_action, parse_action
 from .rules import Rules
 from .scoring import final_scores
 from .serialization import from_json, to_json
 from .state import GameState
-from .words import clipped
+from .words import clipped, joined
 
 __all__ = [
     "FORMAT_VERSION",
@@ -308,7 +309,8 @@ def _check_end(record: GameRecord, state: GameState) -> None:
         scores = tuple(s.total for s in final_scores(state))
         if scores != tuple(record.scores):
             raise RecordError(
-                f"the actions lead to scores {list(scores)}, the record says {list(record.scores)}"
+                f"the actions lead to scores {joined(scores)}, the record says "
+                f"{joined(record.scores)}"
             )
     if record.final_digest is not None and record.final_digest != state_digest(state):
         raise RecordError(
@@ -359,7 +361,8 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     """Read a record written by :func:`write_record` (UTF-8, a byte-order mark allowed); raises
     :class:`~ttr_rules.errors.SerializationError` naming the JSON path of any problem (also for
     bytes that are not UTF-8 and JSON nested too deeply), and :class:`OSError` for a file that
-    cannot be read.
+    cannot be read, before reading it for a device or a file over
+    :data:`~ttr_rules.maps.file.MAX_FILE_BYTES`.
 
     >>> import tempfile, pathlib
     >>> record = GameRecord(map="europe", players=2, seed=0, actions=("tickets keep 3,15",))
@@ -369,8 +372,7 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
     ...     read_record(path) == record
     True
     """
-    with open(path, "rb") as source:
-        data = source.read()
+    data = read_file_bytes(path)
     try:
         record: GameRecord = from_json(data, GameRecord)
     except SerializationError as exc:

@@ -303,7 +303,7 @@ class Rules:
             not self.route_scores or self.route_scores[0] == 0,
             "route_scores",
             "is indexed by route length and must start with 0 for length 0 "
-            "(for example [0, 1, 2, 4, 7, 10, 15]), not with the score of length 1",
+            "(for example 0, 1, 2, 4, 7, 10, 15), not with the score of length 1",
         )
         self._payment_problems(need)
         return found

@@ -30,7 +30,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
-from typing import Any, TypeVar, get_args, get_origin, overload
+from typing import Any, Literal, TypeVar, get_args, get_origin, overload
 
 import attrs
 import cattrs
@@ -51,6 +51,7 @@ from .errors import MapError, SerializationError
 from .events import Event, Termination
 from .invariants import state_problems
 from .maps import GameMap, resolve_map
+from .maps.file import json_error_text
 from .state import GameState, Phase
 
 __all__ = [
@@ -126,7 +127,8 @@ def _enum_hook(value: Any, cls: type[Enum]) -> Enum:
             if member.value == value:
                 return member
     names = ", ".join(repr(m.value) for m in cls)
-    raise _Invalid(f"expected one of {names}, got {json.dumps(value)}")
+    got = json.dumps(value) if isinstance(value, str | int | float) else _json_type(value)
+    raise _Invalid(f"expected one of {names}, got {got}")
 
 
 def _require_list(value: Any) -> list[Any]:
@@ -439,7 +441,8 @@ def decode_json(text: str | bytes) -> Any:
         problem = "$: invalid JSON: nested too deeply"
         raise SerializationError(problem, (problem,)) from None
     except ValueError as exc:
-        problem = f"$: invalid JSON: {exc}"
+        text = str(exc) if isinstance(exc, json.JSONDecodeError) else json_error_text(exc)
+        problem = f"$: invalid JSON: {text}"
         raise SerializationError(problem, (problem,)) from None
 
 
@@ -685,8 +688,13 @@ def _describe(exc: BaseException, type_: Any) -> str:
         return "required field missing"
     if isinstance(exc, ForbiddenExtraKeysError):
         return f"unexpected fields {', '.join(sorted(exc.extra_fields))}"
+    if get_origin(type_) is Literal:
+        return "expected " + " or ".join(json.dumps(value) for value in get_args(type_))
     if isinstance(exc, (ValueError, TypeError)) and type_ is not None:
-        return f"expected {getattr(type_, '__name__', type_)} ({exc})"
+        name = getattr(type_, "__name__", type_)
+        if attrs.has(type_):  # an object was expected: Python's complaint says nothing more
+            return f"expected {name} (a JSON object)"
+        return f"expected {name} ({exc})"
     if isinstance(exc, AttributeError):
         return "expected object"
     if isinstance(exc, cattrs.errors.CattrsError):

@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from attrs import frozen
 
-from ..errors import MapError
+from ..errors import MapError, MapLoadError
 from . import maps, play, records, render, serve, simulate, stats, tournament
-from .common import error
+from .common import error, shown
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
 
@@ -103,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as exc:
         error(os_error_text(exc))
+    except MapLoadError as exc:
+        error(map_error_text(exc))
     except (MapError, ValueError, LookupError) as exc:
         error(str(exc))
     except KeyboardInterrupt:
@@ -110,6 +112,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # never a traceback on the command line
         error(f"unexpected {type(exc).__name__}: {exc}")
     return 1
+
+
+def map_error_text(exc: MapLoadError) -> str:
+    """A map that does not load, on one line: its first problem, and how many more there are
+    (``ttr validate-map`` lists them all).
+
+    >>> map_error_text(MapLoadError("invalid", problems=("m.json: name: is required",) * 3))
+    'invalid map file: m.json: name: is required (and 2 more problems: ttr validate-map lists them)'
+    """
+    if len(exc.problems) <= 1:
+        return str(exc)
+    more = len(exc.problems) - 1
+    plural = "problem" if more == 1 else "problems"
+    return (
+        f"invalid map file: {exc.problems[0]} "
+        f"(and {more} more {plural}: ttr validate-map lists them)"
+    )
 
 
 def os_error_text(exc: OSError) -> str:
@@ -121,7 +140,7 @@ def os_error_text(exc: OSError) -> str:
     """
     if exc.strerror is None:
         return str(exc)
-    names = [str(name) for name in (exc.filename, exc.filename2) if name is not None]
+    names = [shown(name) for name in (exc.filename, exc.filename2) if name is not None]
     return ": ".join([" -> ".join(names), exc.strerror] if names else [exc.strerror])
 
 

@@ -5,6 +5,7 @@ the check of every output path before any work starts (:func:`check_output_file`
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -12,12 +13,52 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["check_output_dir", "check_output_file", "error", "json_line", "shown", "table"]
+__all__ = [
+    "check_output_dir",
+    "check_output_file",
+    "error",
+    "integer",
+    "json_line",
+    "one_line",
+    "same_file",
+    "shown",
+    "table",
+]
 
 
 def error(message: str) -> None:
-    """Print ``ttr: error: message`` to stderr (the one form of every command's errors)."""
-    print(f"ttr: error: {message}", file=sys.stderr)
+    """Print ``ttr: error: message`` to stderr (the one form of every command's errors), on
+    one line whatever the message holds (a file name with a newline, a map's list of
+    problems)."""
+    print(f"ttr: error: {one_line(message)}", file=sys.stderr)
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line: lines joined by ``; ``, other control characters escaped.
+
+    >>> one_line("map.json: 2 problems\\n  routes[0]: no such city\\n  a\\tb")
+    'map.json: 2 problems; routes[0]: no such city; a\\\\tb'
+    """
+    parts = [part.strip() for part in message.splitlines()]
+    return shown("; ".join(part for part in parts if part))
+
+
+def integer(text: str) -> int:
+    """The ``type`` of every whole-number option: ASCII digits with an optional minus sign, at
+    most 30 of them (``int`` alone would take ``٣``, `` 3`` and ``1_000``, and thousands of
+    digits).
+
+    >>> integer("-12")
+    -12
+    >>> integer("٣")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number, got '٣'
+    """
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 30):
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{shown(text)[:40]}'")
+    return int(text)
 
 
 def json_line(value: Any) -> str:
@@ -48,13 +89,13 @@ def table(rows: Sequence[Sequence[str]], numeric: Iterable[int] = ()) -> str:
     return "\n".join(lines)
 
 
-def shown(path: str | os.PathLike[str]) -> str:
+def shown(path: str | bytes | os.PathLike[str]) -> str:
     """A path as an error message shows it: on one line, control characters escaped.
 
     >>> shown("maps/europe\\ncopy.json")
     'maps/europe\\\\ncopy.json'
     """
-    text = os.fspath(path)
+    text = os.fsdecode(path)
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
@@ -76,7 +117,7 @@ def check_output_file(
     """
     out = Path(path)
     for source in inputs:
-        if _same_file(out, Path(source)):
+        if same_file(out, Path(source)):
             raise ValueError(f"{shown(out)} is the input file; choose another output")
     if out.is_dir():
         raise ValueError(f"{shown(out)} is a folder; name a file to write")
@@ -123,8 +164,9 @@ def _check_writable_folder(folder: Path, target: Path) -> None:
         )
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether ``a`` and ``b`` both exist and are one file (through links too)."""
     try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
+        return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
     except OSError:
         return False

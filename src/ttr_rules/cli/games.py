@@ -34,15 +34,18 @@ from typing import Any
 from ..maps import GameMap
 from ..sim import AgentSpec, GameResult, GameSpec, game_specs, run_games
 from ..sim.interrupts import uninterrupted
-from .common import check_output_dir
+from .common import check_output_dir, integer
 from .maps import map_named
 
 __all__ = [
+    "MAX_BATCH_SIZE",
+    "MAX_GAMES",
     "GameSetup",
     "Progress",
     "add_game_arguments",
     "add_runner_arguments",
     "check_agents",
+    "check_game_count",
     "check_runner_arguments",
     "game_setup",
     "played",
@@ -62,11 +65,13 @@ def add_game_arguments(
     )
     what.add_argument(
         "--players",
-        type=int,
+        type=integer,
         help="players per game (default: the number of --agents, or 4)",
     )
-    what.add_argument("--games", type=int, default=games, help=f"number of games (default {games})")
-    what.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    what.add_argument(
+        "--games", type=integer, default=games, help=f"number of games (default {games})"
+    )
+    what.add_argument("--seed", type=integer, default=0, help="seed of the first game (default 0)")
     what.add_argument(
         "--agents",
         default=agents,
@@ -96,7 +101,7 @@ def add_runner_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--workers",
         "--jobs",
-        type=int,
+        type=integer,
         default=1,
         metavar="N",
         help="local worker processes (default 1: this process); with --ray and no address, "
@@ -112,7 +117,7 @@ def add_runner_arguments(parser: argparse.ArgumentParser) -> None:
         "('auto', host:port or ray://host:port); needs the 'ray' extra",
     )
     where.add_argument(
-        "--batch-size", type=int, metavar="K", help="games per task (default: per backend)"
+        "--batch-size", type=integer, metavar="K", help="games per task (default: per backend)"
     )
     parser.add_argument(
         "--quiet",
@@ -121,18 +126,55 @@ def add_runner_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The most games one command plays (a year of random games at 30 a second).
+MAX_GAMES = 10**9
+#: The most games one task takes (a batch is a list in memory: the bound keeps it small).
+MAX_BATCH_SIZE = 10_000
+#: Local worker processes per CPU, at most (each is a Python process of its own).
+WORKERS_PER_CPU = 4
+
+
 def check_runner_arguments(args: argparse.Namespace) -> None:
     """Raise :class:`ValueError` for a bad ``--workers`` or ``--batch-size``, or ``--ray``
     without Ray installed."""
+    most_workers = WORKERS_PER_CPU * (os.cpu_count() or 1)
     if args.workers < 1:
         raise ValueError("--workers must be at least 1")
-    if args.batch_size is not None and args.batch_size < 1:
-        raise ValueError("--batch-size must be at least 1")
+    if args.workers > most_workers and not args.ray:  # a cluster's size is its own
+        raise ValueError(
+            f"--workers must be at most {most_workers} ({WORKERS_PER_CPU} per CPU of this "
+            f"machine), got {args.workers:,}"
+        )
+    if args.batch_size is not None and not 1 <= args.batch_size <= MAX_BATCH_SIZE:
+        raise ValueError(
+            f"--batch-size must be between 1 and {MAX_BATCH_SIZE:,}, got {args.batch_size:,}"
+        )
     if args.ray is not None:
         import importlib.util
 
         if importlib.util.find_spec("ray") is None:
             raise ValueError("--ray needs Ray: pip install 'ttr-rules[ray]'")
+        if args.ray:  # an address: refused here, before any output is checked or made
+            from ..sim.runner import check_ray_address
+
+            check_ray_address(args.ray)
+
+
+def check_game_count(games: int, seed: int, per: int = 1) -> None:
+    """Raise :class:`ValueError` for a ``--games`` below 1 or over :data:`MAX_GAMES` (``per``
+    games each: a tournament's line-ups), or a ``--seed`` that is negative or leaves no room
+    for the games' seeds (each game's seed names its record file)."""
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    if games * per > MAX_GAMES:
+        total = "" if per == 1 else f" ({games:,} × {per:,} line-ups)"
+        raise ValueError(f"--games: at most {MAX_GAMES:,} games, got {games * per:,}{total}")
+    if not 0 <= seed <= _MAX_SEED - games * per:
+        raise ValueError(f"--seed must be between 0 and {_MAX_SEED - games * per}, got {seed}")
+
+
+#: Seeds are non-negative 63-bit integers, as NumPy's and Ray's seeds are.
+_MAX_SEED = 2**63 - 1
 
 
 class GameSetup:
@@ -141,8 +183,7 @@ class GameSetup:
     def __init__(self, args: argparse.Namespace) -> None:
         from ..game import check_player_count
 
-        if args.games < 1:
-            raise ValueError("--games must be at least 1")
+        check_game_count(args.games, args.seed)
         check_runner_arguments(args)
         self.map: GameMap = map_named(args.map)
         names = [AgentSpec.parse(a) for a in args.agents.split(",") if a.strip()]

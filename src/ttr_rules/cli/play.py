@@ -33,14 +33,16 @@ from ..agents import Agent, available_agents, hint_lines, make_agent, suggest
 from ..cards import CARD_COLORS, Color
 from ..errors import IllegalActionError, InvalidActionError
 from ..frontend import ActionGroup, Target, cards_needed, group_actions, ticket_status
-from ..game import apply_action, legal_actions, new_game, step
+from ..game import apply_action, check_player_count, legal_actions, new_game, step
 from ..notation import format_action, parse_action, resolve_city
 from ..records import record_game, write_record
 from ..render import counted, describe_event, svg, text
 from ..scoring import final_scores, winners
 from ..state import GameState, Phase
 from ..views import PlayerView, observe
-from .common import check_output_dir
+from .common import check_output_dir, integer
+from .games import check_game_count
+from .maps import map_named
 
 __all__ = ["MAX_ENTRIES", "configure", "run"]
 
@@ -69,9 +71,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--map", default="europe", help="an installed map (default: europe)")
     parser.add_argument(
-        "--players", type=int, default=2, help="the number of players, you included (default 2)"
+        "--players", type=integer, default=2, help="the number of players, you included (default 2)"
     )
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0: you begin)")
+    parser.add_argument("--seat", type=integer, default=0, help="your seat (default 0: you begin)")
     parser.add_argument(
         "--agents",
         default="greedy",
@@ -80,7 +82,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=integer,
         default=None,
         help="the deal's seed (default: a random one, printed at the start and kept in the record)",
     )
@@ -107,7 +109,13 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(available_agents()))
         return 0
     seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
-    state = new_game(args.map, args.players, seed=seed)
+    check_game_count(1, seed)
+    game_map = map_named(args.map)
+    try:
+        check_player_count(args.players, game_map.rules)
+    except ValueError as exc:
+        raise ValueError(f"--{exc}") from None
+    state = new_game(game_map, args.players, seed=seed)
     if not 0 <= args.seat < state.num_players:
         raise ValueError(f"--seat must be from 0 to {state.num_players - 1}, got {args.seat}")
     agents = _agents(args.agents, state.num_players, args.seat, seed)

@@ -17,7 +17,7 @@ from ..scoring import PlayerScore, final_scores
 from ..serialization import converter, to_json
 from ..state import GameState, Phase
 from ..views import observe, public_view
-from .common import json_line
+from .common import integer, json_line
 from .maps import map_named
 
 __all__ = [
@@ -150,12 +150,15 @@ def configure_show(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a game record (JSON)")
     parser.add_argument(
         "--turn",
-        type=int,
+        type=integer,
         default=None,
         help="the turn to show, at its start (0 = the first turn; default: the end)",
     )
     parser.add_argument(
-        "--player", type=int, default=None, help="the seat whose view to show (default: spectator)"
+        "--player",
+        type=integer,
+        default=None,
+        help="the seat whose view to show (default: spectator)",
     )
     parser.add_argument(
         "--json",

@@ -10,18 +10,19 @@ station built) before the position shown is highlighted. ``--png`` (or an output
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from ..errors import SerializationError
 from ..events import RouteClaimed, StationBuilt
 from ..maps import GameMap
+from ..maps.file import read_file_bytes
 from ..records import GameRecord, ReplayStep
 from ..render import svg
-from ..serialization import from_json
+from ..serialization import decode_json, structure
 from ..state import GameState
 from ..views import PlayerView, observe
-from .common import check_output_file
+from .common import check_output_file, integer, shown
 from .records import add_map_argument, given_map, steps_to_turn
 
 __all__ = ["configure", "load_position", "run", "write_png"]
@@ -36,13 +37,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a game record, state or view (JSON)")
     parser.add_argument(
         "--turn",
-        type=int,
+        type=integer,
         default=None,
         help="for a record: the turn to draw, at its start (default: the end of the record)",
     )
     parser.add_argument(
         "--player",
-        type=int,
+        type=integer,
         default=None,
         help="draw what this seat sees, with its tickets marked (default: everything)",
     )
@@ -58,7 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="replace the output file if it exists")
     add_map_argument(parser)
     parser.add_argument(
-        "--size", type=int, default=800, help="the picture's width in pixels (default 800)"
+        "--size", type=integer, default=800, help="the picture's width in pixels (default 800)"
     )
     parser.add_argument(
         "--no-highlight",
@@ -67,7 +68,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The widest picture ``--size`` may ask for: a PNG of it already takes about 260 MB to draw.
+MAX_SIZE = 10_000
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.output == "":
+        raise ValueError("-o names no file")
+    if args.size > MAX_SIZE:
+        raise ValueError(f"--size must be at most {MAX_SIZE:,} pixels, got {args.size:,}")
     output = Path(args.output or ("board.png" if args.png else "board.svg"))
     check_output_file(output, force=args.force, inputs=[args.file])
     position, last = load_position(Path(args.file), args.turn, given_map(args))
@@ -94,24 +103,33 @@ def load_position(
     """The position in ``path`` (a record at ``turn``, played on ``game_map`` when given, a
     state or a view) and, for a record, the last route claimed or city where a station was
     built before it (None if none)."""
-    text = path.read_text(encoding="utf-8")
+    text = read_file_bytes(path)
     try:
-        data: Any = json.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"{path}: not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a JSON object (a record, a state or a view)")
-    if "actions" in data:
-        record = from_json(text, GameRecord)
-        state, steps = steps_to_turn(record, turn, game_map)
-        return state, _last_board_change(steps)
-    if turn is not None:
-        raise ValueError("--turn applies to game records only")
-    if "seats" in data:
-        view: PlayerView = from_json(text, PlayerView)
-        return view, None
-    state = from_json(text, GameState)
-    return state, None
+        data: Any = decode_json(text)
+        if not isinstance(data, dict):
+            problem = (
+                f"expected a JSON object (a record, a state or a view), got {_json_type(data)}"
+            )
+            raise SerializationError(problem, (problem,))
+        if "actions" in data:
+            record = structure(data, GameRecord)
+        elif turn is not None:
+            raise ValueError("--turn applies to game records only")
+        elif "seats" in data:
+            view: PlayerView = structure(data, PlayerView)
+            return view, None
+        else:
+            return structure(data, GameState), None
+    except SerializationError as exc:
+        raise SerializationError(f"{shown(path)}: {exc}", exc.problems) from None
+    state, steps = steps_to_turn(record, turn, game_map)
+    return state, _last_board_change(steps)
+
+
+def _json_type(value: Any) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number"
+    )
 
 
 def _last_board_change(steps: list[ReplayStep]) -> int | str | None:

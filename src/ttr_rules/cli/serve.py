@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import socket
 
-from .common import error
+from .common import error, shown
 
 __all__ = ["configure", "run"]
 
@@ -96,6 +95,15 @@ def _check(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _in_url(host: str) -> str:
+    """``host`` as a URL (and a ``Host`` header) names it: an IPv6 address in brackets.
+
+    >>> _in_url("::1"), _in_url("127.0.0.1")
+    ('[::1]', '127.0.0.1')
+    """
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 def run(args: argparse.Namespace) -> int:
     problem = _check(args)
     if problem is not None:
@@ -106,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web import create_app
         from ..web.games import DataDirError
+        from ..web.server import listening_socket
     except ImportError as exc:
         error(f"ttr serve needs the web extra (pip install 'ttr-rules[web]'): {exc}")
         return 1
@@ -119,18 +128,19 @@ def run(args: argparse.Namespace) -> int:
             max_games=args.max_games,
             games_per_minute=args.games_per_minute,
             games_burst=max(1, int(args.games_per_minute)),
-            allowed_hosts=(args.host, *args.allow_host),
+            allowed_hosts=(args.host, _in_url(args.host), *args.allow_host),
         )
     except DataDirError as exc:
         error(str(exc))
         return 2
     try:
-        sock = socket.create_server((args.host, args.port))
+        sock = listening_socket(args.host, args.port)
     except (OSError, OverflowError) as exc:
-        error(f"cannot listen on {args.host}:{args.port}: {getattr(exc, 'strerror', None) or exc}")
+        reason = getattr(exc, "strerror", None) or exc
+        error(f"cannot listen on {shown(_in_url(args.host))}:{args.port}: {reason}")
         return 1
     port = sock.getsockname()[1]
-    print(f"ttr serve: http://{args.host}:{port}/ (API docs at /api/docs)", flush=True)
+    print(f"ttr serve: http://{_in_url(args.host)}:{port}/ (API docs at /api/docs)", flush=True)
     config = uvicorn.Config(app, log_level="info")
     try:
         uvicorn.Server(config).run(sockets=[sock])

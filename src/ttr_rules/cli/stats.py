@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 from ..game import check_player_count
 from ..maps import GameMap
+from ..maps.file import read_file_bytes
+from ..serialization import decode_json
 from ..sim import BalanceStats
-from .common import check_output_dir, shown
+from .common import check_output_dir, same_file, shown
 from .games import add_game_arguments, game_setup, played, uninterrupted
 from .simulate import summary_lines
 
@@ -64,17 +67,17 @@ def _read_aggregates(path: Path) -> tuple[BalanceStats, str]:
     """The aggregates and the note of one ``aggregates.json``, or a ValueError naming the
     file and its problem."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+        data = decode_json(read_file_bytes(path))
         if not isinstance(data, dict):
-            raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+            raise ValueError("expected a JSON object")
         if "aggregates" not in data:
-            raise ValueError("no 'aggregates' in it")
+            raise ValueError("no aggregates in it")
         note = data.get("note", "")
         return BalanceStats.from_dict(data["aggregates"]), note if isinstance(note, str) else ""
     except OSError as exc:
         raise ValueError(f"{shown(path)}: cannot read it: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError, TypeError, AttributeError) as exc:
-        what = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else shown(str(exc))
+    except ValueError as exc:
+        what = str(exc).removeprefix(f"{os.fsdecode(path)}: ").removeprefix("$: ")
         raise ValueError(
             f"{shown(path)}: not the aggregates.json of a ttr stats report: {what}"
         ) from None
@@ -85,6 +88,12 @@ def _merged_report(args: argparse.Namespace) -> int:
     from .maps import map_named
 
     check_output_dir(args.output, force=args.force, names=REPORT_FILES)
+    written = args.output / "aggregates.json"
+    for path in args.merge:
+        if same_file(path, written):  # even with --force: the merge would lose a part
+            raise ValueError(
+                f"{shown(path)} is one of the inputs; write the merged report to another folder"
+            )
     read = [_read_aggregates(path) for path in args.merge]
     parts = [stats for stats, _ in read]
     notes = [note for _, note in read]

@@ -16,10 +16,11 @@ import time
 from pathlib import Path
 
 from ..maps import GameMap
-from .common import table
+from .common import integer, table
 from .games import (
     add_runner_arguments,
     check_agents,
+    check_game_count,
     check_runner_arguments,
     played,
     uninterrupted,
@@ -42,10 +43,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(e.g. mcts:iterations=16); default greedy,random",
     )
     parser.add_argument(
-        "--games", type=int, default=10, help="games per line-up (default 10)", metavar="N"
+        "--games", type=integer, default=10, help="games per line-up (default 10)", metavar="N"
     )
-    parser.add_argument("--players", type=int, default=2, help="players per game (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
+    parser.add_argument("--players", type=integer, default=2, help="players per game (default 2)")
+    parser.add_argument(
+        "--seed", type=integer, default=0, help="seed of the first deal (default 0)"
+    )
     parser.add_argument(
         "--map", default="europe", help="installed map name or map file (default: europe)"
     )
@@ -69,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
         check_player_count(args.players, game_map.rules)
     except ValueError as exc:
         raise ValueError(f"--{exc}") from None
-    if args.games < 1:
-        raise ValueError("--games must be at least 1")
+    check_game_count(args.games, args.seed, lineup_count(len(labels), args.players))
     # The schedule is made game by game as the runner asks (millions of games fit in memory).
     schedule = pairings(labels, args.players, args.games, args.seed)
     total = args.games * lineup_count(len(labels), args.players)

@@ -17,16 +17,18 @@ that passes them is also checked against the schema, as a safety net.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import math
 import os
 import re
+import stat
+import sys
 import types
 from collections.abc import Callable, Iterable, Iterator
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import (
     Any,
     Literal,
@@ -48,13 +50,16 @@ from .model import GameMap, Route, Ticket, pair_double_routes
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_FILE_BYTES",
     "MapSource",
+    "json_error_text",
     "load_map_file",
     "map_from_dict",
     "map_problems",
     "map_schema",
     "map_to_dict",
     "parse_map_text",
+    "read_file_bytes",
 ]
 
 #: The value of the ``format`` member of every map file.
@@ -104,6 +109,37 @@ _TICKET_KEYS = ("a", "b", "points", "long")
 
 
 # --------------------------------------------------------------------------- public functions
+
+
+#: The largest file read from disk (maps, records, states, views, aggregates): far above any
+#: game's (a record of a long game with its map embedded is well under 1 MiB), small enough
+#: that a hostile or mistaken file (``/dev/zero``, a disk image) is refused before it is read.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def read_file_bytes(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Raises :class:`OSError` for a file that cannot be read, a folder (``IsADirectoryError``),
+    a device or a pipe, and a file over ``limit`` bytes, before reading it (so ``/dev/zero``
+    is refused at once, not read until memory runs out).
+
+    >>> read_file_bytes("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 22] not a regular file: '/dev/zero'
+    """
+    with open(path, "rb") as source:
+        kind = os.fstat(source.fileno()).st_mode
+        name = os.fsdecode(path)
+        if stat.S_ISDIR(kind):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", name)
+        if not stat.S_ISREG(kind):
+            raise OSError(errno.EINVAL, "not a regular file", name)
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"over {limit // 2**20} MiB, more than any game file", name)
+    return data
 
 
 def map_schema() -> dict[str, Any]:
@@ -228,7 +264,7 @@ def _source_name(path: MapSource) -> str:
 
 def _read_bytes(path: MapSource) -> bytes:
     if isinstance(path, str | os.PathLike):
-        return Path(path).read_bytes()
+        return read_file_bytes(path)
     return path.read_bytes()
 
 
@@ -239,7 +275,22 @@ def _reject_constant(name: str) -> Any:
 def _json_error_text(exc: ValueError) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}"
-    return f"invalid JSON: {exc}"
+    return f"invalid JSON: {json_error_text(exc)}"
+
+
+def json_error_text(exc: ValueError) -> str:
+    """A JSON decoder's complaint in plain words (Python's limit on the digits of a number
+    names a Python function to call).
+
+    >>> try:
+    ...     json.loads("9" * 5000)
+    ... except ValueError as exc:
+    ...     json_error_text(exc)
+    'a number with more than 4300 digits'
+    """
+    if "integer string conversion" in str(exc):
+        return f"a number with more than {sys.get_int_max_str_digits()} digits"
+    return str(exc)
 
 
 def _summary(source: str, lines: tuple[str, ...]) -> str:

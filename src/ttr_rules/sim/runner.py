@@ -18,7 +18,11 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import socket
+import sys
+import tempfile
 from collections.abc import Generator, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -242,6 +246,9 @@ def _ray(
     address: str | None,
     ordered: bool,
 ) -> Iterator[GameResult]:
+    # Ray retries a cluster that answers but not as Ray about once a second, 20 times by
+    # default (read when ray is first imported); 10 keep a wrong address under 20 s.
+    os.environ.setdefault("RAY_NUM_REDIS_GET_RETRIES", "10")
     import ray
 
     started = False
@@ -258,7 +265,8 @@ def _ray(
             options["num_cpus"] = workers or os.cpu_count() or 1
         else:
             options["address"] = address
-        ray.init(**options)
+        with _ray_logs_held_back(address):
+            ray.init(**options)
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(play_batch)
@@ -285,6 +293,33 @@ def _ray(
             ray.shutdown()
 
 
+@contextmanager
+def _ray_logs_held_back(address: str | None) -> Iterator[None]:
+    """Keep Ray's start-up log lines off the terminal, and make a failed start one error.
+
+    Ray's C++ core writes its lines (``gcs_client.cc: Failed to get cluster ID ...``, once a
+    second while it retries) straight to file descriptor 2, past Python's ``sys.stderr``: the
+    descriptor points to a scratch file while ``ray.init`` runs."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as scratch:
+            os.dup2(scratch.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    except (ConnectionError, TimeoutError, RuntimeError) as exc:
+        text = str(exc).strip()
+        reason = text.splitlines()[0] if text else type(exc).__name__
+        if address is None:
+            raise ConnectionError(f"cannot start a local Ray instance: {reason}") from None
+        reason = reason[:1].lower() + reason[1:]  # Ray's sentence, as the end of ours
+        raise ConnectionError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+    finally:
+        os.close(saved)
+
+
 def check_ray_address(address: str, timeout: float = 10.0) -> None:
     """Refuse at once a Ray address that cannot be a cluster: not ``auto``, ``host:port`` or
     ``ray://host[:port]`` (:class:`ValueError`), or a ``host:port`` where nothing answers
@@ -307,13 +342,37 @@ def check_ray_address(address: str, timeout: float = 10.0) -> None:
         raise ValueError(f"Ray address {address!r}: expected auto, host:port or ray://host:port")
     if not port:
         return
-    import socket
-
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as link:
+            speaks_grpc = _answers_http2(link)
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
         raise ConnectionError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+    if not speaks_grpc:
+        raise ConnectionError(
+            f"cannot reach the Ray cluster at {address}: something answers there, but not Ray"
+        )
+
+
+#: An HTTP/2 client's first words: the connection preface and an empty SETTINGS frame.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _answers_http2(link: socket.socket) -> bool:
+    """Whether the server on ``link`` greets an HTTP/2 client as a gRPC server (Ray's GCS and
+    client servers) does: with a SETTINGS frame. A port that accepts and stays silent (where
+    ``ray.init`` would wait for minutes) times out on the socket's timeout."""
+    try:
+        link.sendall(_HTTP2_HELLO)
+        header = b""
+        while len(header) < 9:
+            chunk = link.recv(9 - len(header))
+            if not chunk:
+                return False
+            header += chunk
+    except TimeoutError:
+        return False
+    return header[3] == 4  # the frame type: SETTINGS
 
 
 def _ray_next(ray: Any, pending: dict[Any, int]) -> tuple[int, list[GameResult]]:

@@ -94,7 +94,7 @@ class BalanceStats:
         self.route_claims_by_winner = [0] * routes
         self.ticket_kept = [0] * tickets
         self.ticket_completed = [0] * tickets
-        self.tunnels = {"attempts": 0, "free": 0, "paid": 0, "declined": 0, "extra_cards": 0}
+        self.tunnels = dict.fromkeys(_TUNNEL_FIELDS, 0)
 
     @classmethod
     def for_result(cls, result: GameResult, routes: int, tickets: int) -> BalanceStats:
@@ -300,6 +300,7 @@ _COUNTS = ("games", "ties", "express_winner_won", "express_shared", "stations_us
 _PER_SEAT = ("wins", "express", "stations_built", "score_sum", "score_sq", "agents", "scores")
 _PER_ROUTE = ("route_claims", "route_claims_by_winner")
 _PER_TICKET = ("ticket_kept", "ticket_completed")
+_TUNNEL_FIELDS = ("attempts", "free", "paid", "declined", "extra_cards")
 _TABLES = ("station_hist", "margin", "turns", "decisions", "terminations", "tunnels", "parts")
 
 
@@ -336,6 +337,59 @@ def _check_shape(data: object) -> None:
     for name in _PARTS:
         if _length(data["parts"], name) != players:
             raise ValueError(f"parts.{name}: expected {players} entries")
+    _check_values(data, players)
+
+
+#: Per-seat and per-board lists of counts (never negative); scores and their parts may be.
+_COUNT_LISTS = ("wins", "express", "stations_built", "score_sq", *_PER_ROUTE, *_PER_TICKET)
+#: Histograms whose counts add up to the games (``station_hist``: to games × players).
+_PER_GAME_TABLES = ("margin", "turns", "decisions")
+
+
+def _check_values(data: Mapping[str, Any], players: int) -> None:
+    """Every number of well-shaped aggregates is an integer of the right sign, and the
+    histograms count the games the aggregates claim (in time linear in the data)."""
+    games = data["games"]
+    if not all(isinstance(a, str) for a in data["agents"]):
+        raise ValueError("agents: expected agent names")
+    for name in _COUNT_LISTS:
+        if not all(_is_count(x) for x in data[name]):
+            raise ValueError(f"{name}: expected counts (integers >= 0)")
+    for name in ("wins", "express"):
+        if any(x > games for x in data[name]):
+            raise ValueError(f"{name}: more than the {games} games")
+    lists = [("score_sum", data["score_sum"])]
+    lists += [(f"parts.{name}", data["parts"][name]) for name in _PARTS]
+    for name, values in lists:
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+            raise ValueError(f"{name}: expected integers")
+    tables = [(name, data[name], games) for name in _PER_GAME_TABLES]
+    tables += [("station_hist", data["station_hist"], games * players)]
+    tables += [(f"scores[{seat}]", table, games) for seat, table in enumerate(data["scores"])]
+    for name, table, total in tables:
+        if not isinstance(table, Mapping) or not all(_is_int_text(k) for k in table):
+            raise ValueError(f"{name}: expected a table of integers")
+        _check_counts(name, table.values(), total)
+    _check_counts("terminations", data["terminations"].values(), games)
+    if not all(_is_count(data["tunnels"].get(name)) for name in _TUNNEL_FIELDS):
+        raise ValueError(f"tunnels: expected counts of {', '.join(_TUNNEL_FIELDS)}")
+
+
+def _check_counts(name: str, counts: Iterable[Any], total: int) -> None:
+    values = list(counts)
+    if not all(_is_count(x) for x in values):
+        raise ValueError(f"{name}: expected counts (integers >= 0)")
+    if sum(values) != total:
+        raise ValueError(f"{name}: its counts add up to {sum(values)}, expected {total}")
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_int_text(key: str) -> bool:
+    """A histogram key: a short decimal integer (``"-3"``, ``"120"``)."""
+    return len(key) <= 12 and key.lstrip("-").isdigit() and key.isascii()
 
 
 def _length(data: Mapping[str, Any], name: str) -> int:

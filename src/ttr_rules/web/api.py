@@ -13,7 +13,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Annotated, Any
@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import (
     AmbiguousActionError,
@@ -122,10 +123,12 @@ class NewGame(BaseModel):
 
     map: str = Field("europe", max_length=100, description="an installed map (GET /api/maps)")
     players: int = Field(2, ge=1, le=10)
-    agents: dict[str, str] = Field(
-        default_factory=dict,
-        description='seat number (as a string) -> agent name, e.g. {"1": "greedy"}',
-        max_length=10,
+    agents: dict[Annotated[str, Field(max_length=3)], Annotated[str, Field(max_length=100)]] = (
+        Field(
+            default_factory=dict,
+            description='seat number (as a string) -> agent name, e.g. {"1": "greedy"}',
+            max_length=10,
+        )
     )
     seed: int | None = Field(
         None, ge=0, le=MAX_SEED, description="deals the game; omitted: a secret random seed"
@@ -149,16 +152,11 @@ class BodyLimit:
     """Refuse request bodies larger than ``limit`` bytes with 413, whether announced by
     ``Content-Length`` or streamed (the body is read at most ``limit + 1`` bytes far)."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app = app
         self.limit = limit
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
@@ -197,7 +195,7 @@ class BodyLimit:
             return
         sent = False
 
-        async def replay() -> MutableMapping[str, Any]:
+        async def replay() -> Message:
             nonlocal sent
             if not sent:
                 sent = True
@@ -212,16 +210,11 @@ class HostCheck:
     server serves (a web page of another site reaching a local server by DNS rebinding sends
     its own host name)."""
 
-    def __init__(self, app: Any, allowed: frozenset[str]) -> None:
+    def __init__(self, app: ASGIApp, allowed: frozenset[str]) -> None:
         self.app = app
         self.allowed = allowed
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and _host_name(scope) not in self.allowed:
             refused = ApiError(
                 400, "unknown_host", "this server does not serve the host named in the request"
@@ -231,14 +224,30 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-def _host_name(scope: MutableMapping[str, Any]) -> str:
-    """The host of the request's ``Host`` header, lower-case, without its port."""
+def _host_name(scope: Scope) -> str:
+    """The host of the request's ``Host`` header, lower-case, without its port; the whole
+    header when its port is not a number or a ``[`` is not closed (no host is named so).
+
+    >>> _host_name({"headers": [(b"host", b"LOCALHOST:8000")]})
+    'localhost'
+    >>> _host_name({"headers": [(b"host", b"[::1]:80")]}), _host_name({"headers": []})
+    ('[::1]', '')
+    >>> _host_name({"headers": [(b"host", b"[::1")]})
+    '[::1'
+    """
     for name, value in scope.get("headers", ()):
         if name == b"host":
             host: str = bytes(value).decode("latin-1").strip().lower()
             if host.startswith("["):
-                return host.partition("]")[0] + "]"
-            return host.rpartition(":")[0] if host.count(":") == 1 else host
+                address, bracket, port = host.partition("]")
+                if not bracket or (port and not port.startswith(":")):
+                    return host
+                name_only, port = address + bracket, port[1:]
+            elif host.count(":") == 1:
+                name_only, _, port = host.partition(":")
+            else:
+                return host
+            return name_only if port == "" or _is_count(port) else host
     return ""
 
 
@@ -318,20 +327,15 @@ PlayerDep = Annotated[int, Depends(require_seat)]
 class SecurityHeaders:
     """Add ``nosniff``, ``no-referrer`` and ``DENY`` framing headers to every response."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def with_headers(message: MutableMapping[str, Any]) -> None:
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 extra = [
@@ -383,7 +387,7 @@ def _install_docs(app: FastAPI) -> None:
     @app.get("/api/docs/assets/{name}", include_in_schema=False)
     def docs_asset(name: str) -> Response:
         if name not in _DOCS_ASSETS:
-            raise ApiError(404, "not_found", f"no documentation file {name!r}")
+            raise ApiError(404, "not_found", f"no documentation file {name[:100]!r}")
         return Response(
             assets.joinpath(name).read_bytes(),
             media_type=_DOCS_ASSETS[name],
@@ -488,7 +492,7 @@ def create_app(
     @app.get("/static/{name}", include_in_schema=False)
     def static(name: str) -> Response:
         if name not in _STATIC:
-            raise ApiError(404, "not_found", f"no static file {name!r}")
+            raise ApiError(404, "not_found", f"no static file {name[:100]!r}")
         return Response(_static(name), media_type=_STATIC[name])
 
     _install_docs(app)
@@ -550,10 +554,9 @@ def create_app(
     async def create_game(request: Request, body: NewGame) -> Response:
         seats: dict[int, str] = {}
         for key, name in body.agents.items():
-            if not (key.isascii() and key.isdigit()) or len(key) > 3:
-                raise ApiError(
-                    422, "invalid_request", f"agent seat {key[:20]!r} is not a seat number"
-                )
+            if not (key.isascii() and key.isdigit()):
+                problem = f"body.agents: the key {key!r} is not a seat number"
+                raise ApiError(422, "invalid_request", problem, problems=[problem])
             seats[int(key)] = name
         wait = limit.wait(request.client.host if request.client else "")
         if wait:
@@ -778,9 +781,25 @@ def create_app(
     return app
 
 
+def _printable(part: object) -> str:
+    """A part of a request's field path as a message shows it (a key with a newline quoted).
+
+    >>> _printable("agents"), _printable(0), _printable("a\\nb")
+    ('agents', '0', "'a\\\\nb'")
+    """
+    text = str(part)
+    return text if text.isprintable() else repr(text)
+
+
 def _is_count(text: str) -> bool:
     """ASCII digits, not too many (``"²"`` is ``isdigit()``; 5,000 digits are no step)."""
     return text.isascii() and text.isdigit() and len(text) <= 18
+
+
+#: Python's JSON decoder refuses what is valid JSON but beyond its limits.
+_UNREADABLE_JSON = (
+    "the request body cannot be read as JSON (nested too deeply, or a number too long)"
+)
 
 
 def _install_openapi(app: FastAPI) -> None:
@@ -805,16 +824,24 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 400:  # FastAPI's answer to a body its JSON decoder gave up on
+            return ApiError(400, "malformed_json", _UNREADABLE_JSON).response()
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return ApiError(exc.status_code, code, str(exc.detail)).response()
 
-    async def validation_error(_: Request, exc: Exception) -> Response:
+    async def validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return ApiError(400, "malformed_json", "the request body is not valid JSON").response()
+        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if media not in ("", "application/json") and any(e.get("loc") == ("body",) for e in errors):
+            problem = (
+                f"send the body as JSON with 'Content-Type: application/json', not {media[:100]!r}"
+            )
+            return ApiError(422, "invalid_request", problem, problems=[problem]).response()
         problems = [
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            f"{'.'.join(_printable(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
             for e in errors
         ]
         return ApiError(

@@ -27,12 +27,12 @@ import secrets
 import tempfile
 import time
 from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import attrs
 from attrs import frozen
+from pebble import ProcessPool
 
 from .. import (
     Action,
@@ -454,7 +454,7 @@ class GameStore:
         self.idle_seconds = idle_seconds
         self.games: dict[str, Game] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._pool: Executor | None = None
+        self._pool: ProcessPool | None = None
 
     # ------------------------------------------------------------------ creating and finding
 
@@ -628,16 +628,12 @@ class GameStore:
 
     async def _agent_action(self, game: Game, seat: int) -> Action:
         """The agent's action for its view, thought in the worker pool within
-        ``move_seconds``; past it, a random legal action."""
+        ``move_seconds``; past it, a random legal action (and the worker that overran is
+        killed and replaced, so it thinks for no one any more)."""
         view = game.view(seat)
         agent = game.agent_of(seat)
-        loop = asyncio.get_running_loop()
-        if self.agent_workers <= 0:
-            future = loop.run_in_executor(None, _think, agent, view)
-        else:
-            future = loop.run_in_executor(self._worker_pool(), _think, agent, view)
         try:
-            action, agent = await asyncio.wait_for(future, self.move_seconds)
+            action, agent = await self._think_in_worker(agent, view)
         except TimeoutError:
             log.warning(
                 "game %s: agent of seat %d took more than %g s; a random move is played",
@@ -649,14 +645,29 @@ class GameStore:
         game.set_agent(seat, agent)
         return action
 
-    def _worker_pool(self) -> Executor:
+    async def _think_in_worker(self, agent: Any, view: PlayerView) -> tuple[Action, Any]:
+        """``_think(agent, view)`` in a worker process, or in a thread when there are no
+        workers; raises ``TimeoutError`` past ``move_seconds``. A worker past its time, or
+        thinking for a move nobody waits for any more (the game expired, the server stops),
+        is killed (pebble's pool replaces it)."""
+        if self.agent_workers <= 0:
+            # a thread cannot be stopped: it finishes its move, which is then dropped
+            future = asyncio.get_running_loop().run_in_executor(None, _think, agent, view)
+            return await asyncio.wait_for(future, self.move_seconds)
+        job = self._worker_pool().schedule(_think, (agent, view), timeout=self.move_seconds)
+        try:
+            return await asyncio.wrap_future(job)
+        finally:
+            job.cancel()  # type: ignore[no-untyped-call]  # kills the worker of a cancelled wait
+
+    def _worker_pool(self) -> ProcessPool:
         if self._pool is None:
             import multiprocessing
 
-            self._pool = ProcessPoolExecutor(
+            self._pool = ProcessPool(
                 max_workers=self.agent_workers,
-                mp_context=multiprocessing.get_context("forkserver"),
                 initializer=_lower_priority,
+                context=multiprocessing.get_context("forkserver"),
             )
         return self._pool
 
@@ -670,7 +681,8 @@ class GameStore:
             task.cancel()
         await self.idle()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.stop()  # type: ignore[no-untyped-call]  # kills the workers still thinking
+            self._pool.join()
             self._pool = None
 
     # ------------------------------------------------------------------ saving and loading
