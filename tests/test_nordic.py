@@ -4,9 +4,11 @@ docs/rules.md "Payments", policies U23–U26)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +19,14 @@ from hypothesis import strategies as st
 
 from ttr_rules import (
     ClaimRoute,
+    ClaimWithSets,
     Color,
     DrawFaceUp,
     GameState,
     IllegalActionError,
     KeepTickets,
+    PayCard,
+    Phase,
     Reason,
     Rules,
     apply_action,
@@ -35,9 +40,16 @@ from ttr_rules import (
     scenario,
     why_illegal,
 )
+from ttr_rules.actions import Action as AnyAction
 from ttr_rules.cards import COLORS
 from ttr_rules.maps import GameMap, map_from_dict, map_to_dict
-from ttr_rules.moves.payments import payment_cards_of, payment_counts, route_payments
+from ttr_rules.moves.payments import (
+    canonical_claim,
+    payment_cards_of,
+    payment_counts,
+    route_payments,
+)
+from ttr_rules.rl.space import ActionSpace
 from ttr_rules.scoring.bonuses import bonus_scorer, globetrotter
 from ttr_rules.testing import check_map, playout, random_chooser
 
@@ -159,8 +171,49 @@ def test_four_players_refused(nordic: GameMap) -> None:
 # ------------------------------------------------------------------ each rule, each refusal
 
 
-def claims(state: GameState, route: int) -> list[ClaimRoute]:
-    return [a for a in legal_actions(state) if isinstance(a, ClaimRoute) and a.route == route]
+def claims(state: GameState, route: int) -> list[ClaimRoute | ClaimWithSets]:
+    """The claims of ``route`` listed at the start of the turn: its payments without sets,
+    and the start of a payment with sets."""
+    return [
+        a
+        for a in legal_actions(state)
+        if isinstance(a, (ClaimRoute, ClaimWithSets)) and a.route == route
+    ]
+
+
+def pay_with_sets(state: GameState, claim: ClaimRoute) -> GameState:
+    """``claim``, a payment with sets, made as the engine takes it: the start, each card in
+    card order, then the claim of the picked cards."""
+    route = state.map.routes[claim.route]
+    cards = sorted(payment_cards_of(claim, route, state.rules), key=lambda card: card.code)
+    state = apply_action(state, ClaimWithSets(claim.route))
+    for card in cards:
+        assert state.phase is Phase.PAYMENT
+        state = apply_action(state, PayCard(card))
+    return apply_action(state, claim)
+
+
+def set_payments(state: GameState, route: int) -> list[ClaimRoute]:
+    """Every payment with sets of ``route`` reachable by the listed steps, each applied (a
+    depth-first walk of the picking from the start of the turn)."""
+    if ClaimWithSets(route) not in legal_actions(state):
+        return []
+    found: list[ClaimRoute] = []
+    stack = [apply_action(state, ClaimWithSets(route))]
+    while stack:
+        here = stack.pop()
+        listed = legal_actions(here)
+        assert listed, "a pick led nowhere"
+        assert len(listed) <= len(Color) + 1
+        for action in listed:
+            after = apply_action(here, action)
+            if isinstance(action, ClaimRoute):
+                assert after.route_owner[route] == here.current
+                found.append(action)
+            else:
+                assert isinstance(action, PayCard)
+                stack.append(after)
+    return found
 
 
 def test_locomotive_refused_on_a_plain_route(nordic: GameMap) -> None:
@@ -183,19 +236,37 @@ def test_ferry_takes_any_three_cards_for_a_locomotive(nordic: GameMap) -> None:
     ferry = route_between(nordic, "Narvik", "Tromsø")  # yellow 3, one locomotive
     state = scenario(nordic, hands=[{Color.YELLOW: 2, Color.RED: 2, Color.BLUE: 1}, {}])
     paid = ClaimRoute(ferry, Color.YELLOW, 0, (Color.RED, Color.RED, Color.BLUE))
-    assert claims(state, ferry) == [paid]
-    after = apply_action(state, paid)
+    assert claims(state, ferry) == [ClaimWithSets(ferry)]
+    assert set_payments(state, ferry) == [paid]
+    after = pay_with_sets(state, paid)
     assert after.route_owner[ferry] == 0 and sum(after.players[0].hand.counts) == 0
-    assert after.players[0].route_points == 4
+    assert after.players[0].route_points == 4 and after.current == 1
 
 
 def test_short_substitute_set_refused(nordic: GameMap) -> None:
     ferry = route_between(nordic, "Narvik", "Tromsø")
     state = scenario(nordic, hands=[{Color.YELLOW: 2, Color.RED: 2}, {}])
     short = ClaimRoute(ferry, Color.YELLOW, 0, (Color.RED, Color.RED))
-    problem = why_illegal(state, short)
-    assert problem is Reason.BAD_SUBSTITUTE_SET
+    assert why_illegal(state, short) is Reason.BAD_SUBSTITUTE_SET
     assert claims(state, ferry) == []
+    assert why_illegal(state, ClaimWithSets(ferry)) is Reason.NOT_ENOUGH_CARDS
+    # With a card more the set can be made; two cards picked are not a payment yet.
+    state = scenario(nordic, hands=[{Color.YELLOW: 2, Color.RED: 3}, {}])
+    picking = apply_action(state, ClaimWithSets(ferry))
+    assert why_illegal(picking, PayCard(Color.RED)) is Reason.BAD_SUBSTITUTE_SET  # yellow first
+    for card in (Color.YELLOW, Color.YELLOW, Color.RED, Color.RED):
+        picking = apply_action(picking, PayCard(card))
+    assert why_illegal(picking, short) is Reason.BAD_PAYMENT
+    assert all(isinstance(a, PayCard) for a in legal_actions(picking))
+
+
+def test_claim_with_sets_refused_where_no_route_takes_them(nordic: GameMap) -> None:
+    plain = route_between(nordic, "Ålborg", "Århus")
+    state = scenario(nordic, hands=[{Color.PURPLE: 9}, {}])
+    assert why_illegal(state, ClaimWithSets(plain)) is Reason.BAD_SUBSTITUTE_SET
+    europe = scenario("europe", hands=[{Color.RED: 9}, {}])
+    assert why_illegal(europe, ClaimWithSets(0)) is Reason.BAD_SUBSTITUTE_SET
+    assert why_illegal(europe, PayCard(Color.RED)) is Reason.WRONG_PHASE
 
 
 def test_lieksa_murmansk_takes_sets_of_four(nordic: GameMap) -> None:
@@ -203,8 +274,8 @@ def test_lieksa_murmansk_takes_sets_of_four(nordic: GameMap) -> None:
     hand = {Color.RED: 8, Color.BLUE: 2, Color.GREEN: 1, L: 1}
     state = scenario(nordic, hands=[hand, {}])
     paid = ClaimRoute(route, Color.RED, 0, (Color.BLUE, Color.BLUE, Color.GREEN, L))
-    assert paid in claims(state, route)
-    after = apply_action(state, paid)
+    assert set_payments(state, route) == [paid]
+    after = pay_with_sets(state, paid)
     assert after.players[0].route_points == 27 and sum(after.players[0].hand.counts) == 0
 
 
@@ -214,19 +285,56 @@ def test_lieksa_murmansk_refuses_a_locomotive_outside_a_set(nordic: GameMap) -> 
     assert claims(state, route) == []
     problem = why_illegal(state, ClaimRoute(route, Color.RED, 1))
     assert problem is Reason.LOCOMOTIVE_NOT_WILD
+    assert why_illegal(state, ClaimWithSets(route)) is Reason.NOT_ENOUGH_CARDS
 
 
 def test_one_spelling_per_multiset(nordic: GameMap) -> None:
     ferry = route_between(nordic, "Narvik", "Tromsø")
     state = scenario(nordic, hands=[{Color.YELLOW: 5, L: 1}, {}])
-    listed = claims(state, ferry)
+    listed = set_payments(state, ferry)
     other = ClaimRoute(ferry, Color.YELLOW, 0, (Color.YELLOW,) * 3)  # 5 yellow: 2 + a set
     assert other in listed
     route = nordic.routes[ferry]
     multisets = {tuple(payment_counts(payment_cards_of(c, route, nordic.rules))) for c in listed}
     assert len(listed) == len(multisets)
+    picking = apply_action(state, ClaimWithSets(ferry))
+    for _ in range(5):
+        picking = apply_action(picking, PayCard(Color.YELLOW))
     with pytest.raises(IllegalActionError):
-        apply_action(state, ClaimRoute(ferry, L, 0, (Color.YELLOW,) * 3))
+        apply_action(picking, ClaimRoute(ferry, L, 0, (Color.YELLOW,) * 3))
+    assert why_illegal(state, other) is Reason.BAD_SUBSTITUTE_SET  # only picked card by card
+
+
+def test_picking_in_card_order_only(nordic: GameMap) -> None:
+    route = route_between(nordic, "Lieksa", "Murmansk")
+    state = scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
+    picking = apply_action(state, ClaimWithSets(route))
+    assert legal_actions(picking) == (PayCard(Color.BLUE),)  # red first would leave blue out
+    assert why_illegal(picking, PayCard(Color.RED)) is Reason.BAD_SUBSTITUTE_SET
+    picking = apply_action(picking, PayCard(Color.BLUE))
+    assert why_illegal(picking, PayCard(Color.GREEN)) is Reason.NOT_ENOUGH_CARDS
+    for _ in range(3):
+        picking = apply_action(picking, PayCard(Color.BLUE))
+    picking = apply_action(picking, PayCard(Color.RED))
+    assert why_illegal(picking, PayCard(Color.BLUE)) is Reason.NOT_ENOUGH_CARDS
+    wider = scenario(nordic, hands=[{Color.RED: 12, Color.BLUE: 1}, {}])
+    picking = apply_action(apply_action(wider, ClaimWithSets(route)), PayCard(Color.RED))
+    assert why_illegal(picking, PayCard(Color.BLUE)) is Reason.BAD_PAYMENT  # before red
+    assert why_illegal(picking, DrawFaceUp(0)) is Reason.WRONG_PHASE
+    assert picking.current == 0 and picking.players[0].hand == wider.players[0].hand
+
+
+def test_picked_cards_are_private_until_the_claim(nordic: GameMap) -> None:
+    from ttr_rules import determinize, observe, view_legal_actions
+
+    route = route_between(nordic, "Lieksa", "Murmansk")
+    state = scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
+    picking = apply_action(apply_action(state, ClaimWithSets(route)), PayCard(Color.BLUE))
+    own, other = observe(picking, 0), observe(picking, 1)
+    assert own.payment == picking.payment
+    assert other.payment is not None and other.payment.cards == ()
+    assert view_legal_actions(own) == legal_actions(picking)
+    assert observe(determinize(other, 3), 1) == other
 
 
 def test_face_up_locomotive_counts_as_one_card(nordic: GameMap) -> None:
@@ -338,41 +446,121 @@ def test_general_path_equals_the_tables_on_europe() -> None:
         assert listed == general
 
 
-hands = st.fixed_dictionaries({color: st.integers(0, 3) for color in Color})
+hands = st.fixed_dictionaries({color: st.integers(0, 2) for color in Color})
+SET_ROUTES = [r.id for r in load_map("nordic").routes if r.ferry_locomotives or r.card_substitute]
 
 
-@settings(max_examples=30, deadline=None)
-@given(hand=hands, seed=st.integers(0, 10_000))
+def submultisets(counts: tuple[int, ...]) -> Iterator[list[int]]:
+    return (list(sub) for sub in itertools.product(*(range(n + 1) for n in counts)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(hand=hands, route=st.sampled_from(SET_ROUTES), seed=st.integers(0, 10_000))
 def test_every_listed_payment_is_accepted_and_unlisted_refused(
-    hand: dict[Color, int], seed: int
+    hand: dict[Color, int], route: int, seed: int
 ) -> None:
     nordic = load_map("nordic")
     state = scenario(nordic, hands=[hand, {}])
-    listed = [a for a in legal_actions(state) if isinstance(a, ClaimRoute)]
-    assert len(listed) == len(set(listed))
-    for action in listed:
-        apply_action(state, action)
-        assert parse_action(format_action(action, nordic), state) == action
-    rng = random.Random(seed)
-    for _ in range(40):
-        route = rng.choice(nordic.routes)
-        color = rng.choice(list(Color))
-        subs = tuple(rng.choice(list(Color)) for _ in range(rng.choice([0, 0, 2, 3, 4, 6, 8])))
-        action = ClaimRoute(route.id, color, rng.randint(0, route.length), subs)
-        if action in listed:
-            continue
-        with pytest.raises(IllegalActionError):
+    start = legal_actions(state)
+    assert len(start) == len(set(start))
+    for action in start:
+        if isinstance(action, (ClaimRoute, ClaimWithSets)):
             apply_action(state, action)
+            assert parse_action(format_action(action, nordic), state) == action
+    # The payments with sets reached by the steps are exactly the hand's sub-multisets that
+    # pay the route with sets, each once.
+    listed = set_payments(state, route)
+    assert len(listed) == len(set(listed))
+    counts = state.players[0].hand.counts
+    the_route = nordic.routes[route]
+    expected = set()
+    for sub in submultisets(counts):
+        if sum(sub) > the_route.length:
+            claim = canonical_claim(the_route, nordic.rules, sub)
+            if claim is not None:
+                expected.add(claim)
+    assert set(listed) == expected
+    # Unlisted steps are refused, on a random walk through the picking.
+    rng = random.Random(seed)
+    for _ in range(30):
+        action = _random_claim(rng, nordic)
+        if action.substitutes:
+            with pytest.raises(IllegalActionError):
+                apply_action(state, action)
+    if not listed:
+        assert why_illegal(state, ClaimWithSets(route)) is not None
+        return
+    here = apply_action(state, ClaimWithSets(route))
+    while here.phase is Phase.PAYMENT:
+        options = legal_actions(here)
+        for action in options:
+            assert parse_action(format_action(action, nordic), here) == action
+        for _ in range(10):
+            choices: list[AnyAction] = [
+                PayCard(rng.choice(list(Color))),
+                _random_claim(rng, nordic),
+            ]
+            other = rng.choice(choices)
+            if other not in options:
+                with pytest.raises(IllegalActionError):
+                    apply_action(here, other)
+        here = apply_action(here, rng.choice(options))
+    assert here.route_owner[route] == 0
 
 
-def test_largest_payment_list_is_tractable(nordic: GameMap) -> None:
-    """Lieksa–Murmansk's payments for even hands: none from 2 of each kind, one from 3 of
-    each (every card: 3 of a colour and 6 sets of 4). The list grows fast beyond: 92,131
-    payments from 4 of each kind (measured; docs/rules.md, "Payments")."""
-    route = nordic.routes[route_between(nordic, "Lieksa", "Murmansk")]
-    assert route_payments(route, nordic.rules, (2,) * 9) == []
-    payments = route_payments(route, nordic.rules, (3,) * 9)
-    assert len(payments) == len(set(payments)) == 1
+def _random_claim(rng: random.Random, nordic: GameMap) -> ClaimRoute:
+    route = rng.choice(nordic.routes)
+    color = rng.choice(list(Color))
+    subs = tuple(rng.choice(list(Color)) for _ in range(rng.choice([0, 2, 3, 4, 6, 8])))
+    return ClaimRoute(route.id, color, rng.randint(0, route.length), subs)
+
+
+def test_largest_payment_lists_are_small(nordic: GameMap) -> None:
+    """The largest hand a Nordic game can hold (all 110 cards: 12 of each colour and 14
+    locomotives) lists a few hundred actions at the start of the turn, and every step of a
+    payment with sets at most ten (nine cards and the claim), on every route; each random
+    walk through the picking ends in a claim. Listed whole, Lieksa–Murmansk's payments
+    alone number 92,131 for 4 cards of each kind (docs/rules.md, "Payments")."""
+    hand = {color: nordic.rules.cards_per_color for color in Color}
+    hand[L] = nordic.rules.locomotive_cards
+    state = scenario(nordic, hands=[hand, {}], deck=[], discard=[], face_up=[None] * 5)
+    start = legal_actions(state)
+    assert len(start) < 400
+    rng = random.Random(1)
+    for action in start:
+        if not isinstance(action, ClaimWithSets):
+            continue
+        for _ in range(3):
+            here = apply_action(state, action)
+            while here.phase is Phase.PAYMENT:
+                options = legal_actions(here)
+                assert 1 <= len(options) <= 10
+                here = apply_action(here, rng.choice(options))
+            assert here.route_owner[action.route] == 0
+
+
+def test_payment_steps_in_the_action_space(nordic: GameMap) -> None:
+    """The RL action space numbers the steps: a block of ClaimWithSets by route, nine PayCard
+    indices and one for the claim of the picked cards (translated with the state)."""
+    space = ActionSpace(nordic, 2)
+    blocks = space.blocks()
+    assert len(blocks["PayCard"]) == 9 and len(blocks["PickedClaim"]) == 1
+    assert len(blocks["ClaimWithSets"]) == len(SET_ROUTES)
+    assert "PayCard" not in ActionSpace("europe", 2).blocks()
+    rng = random.Random(2)
+    state = new_game(nordic, 2, seed=2)
+    picked = 0
+    while not state.is_terminal:
+        options = legal_actions(state)
+        mask = space.mask(state)
+        assert int(mask.sum()) == len(options)
+        for action in options:
+            index = space.index(action, state)
+            assert mask[index] and space.action(index, state) == action
+        sets = [a for a in options if isinstance(a, (ClaimWithSets, PayCard))]
+        picked += bool(sets)
+        state = apply_action(state, rng.choice(sets or list(options)))
+    assert picked
 
 
 def test_random_games_end_and_score(nordic: GameMap) -> None:
@@ -388,3 +576,22 @@ def test_random_games_end_and_score(nordic: GameMap) -> None:
 def test_europe_rules_unchanged() -> None:
     assert not Rules().general_payments
     assert load_map("europe").rules == Rules()
+
+
+def test_greedy_pays_with_sets_and_beats_random(nordic: GameMap) -> None:
+    """The greedy agent starts payments with sets, completes each with a claim, and outscores
+    the random agent (three seeded games)."""
+    from ttr_rules.agents import make_agent, play_game
+
+    log: list[tuple[GameState, AnyAction]] = []
+    margin = 0
+    for seed in range(3):
+        agents = [make_agent("greedy", seed=seed), make_agent("random", seed=seed)]
+        end = play_game(agents, map=nordic, seed=seed, on_decision=lambda s, a: log.append((s, a)))
+        scores = final_scores(end)
+        margin += scores[0].total - scores[1].total
+    greedy = [(s, a) for s, a in log if s.current == 0]
+    started = [a for _, a in greedy if isinstance(a, ClaimWithSets)]
+    claimed = [a for s, a in greedy if isinstance(a, ClaimRoute) and s.phase is Phase.PAYMENT]
+    assert started and len(claimed) == len(started)
+    assert margin > 0

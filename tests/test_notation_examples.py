@@ -94,7 +94,9 @@ def _main_phase(hand: dict[Color, int], stations: dict[str, int] | None = None) 
 def _positions(text: str) -> Iterator[GameState]:
     """Positions in which ``text`` may be legal, the likeliest first."""
     verb = text.split()[0].lower()
-    if verb in ("claim", "station"):
+    if verb == "claim" and text.lower().endswith(" sets"):  # a board with substitute sets
+        yield scenario("nordic", players=2, hands=[{c: 6 for c in Color}, {}])
+    elif verb in ("claim", "station"):
         for built in range(EUROPE.rules.stations_per_player):
             stations = dict.fromkeys(["Lisboa", "Cadiz", "Madrid"][:built], 0)
             yield _main_phase({c: 6 for c in Color}, stations)

@@ -62,11 +62,11 @@ def _check(state: GameState, actions: Iterable[object]) -> int:
     return answered
 
 
-def _random_game_states(players: int, seeds: range) -> Iterator[GameState]:
+def _random_game_states(players: int, seeds: range, name: str = "europe") -> Iterator[GameState]:
     """Every state of one uniformly random game per seed."""
     for seed in seeds:
         rnd = Random(seed)
-        state = new_game(players=players, seed=seed)
+        state = new_game(name, players=players, seed=seed)
         while not state.is_terminal:
             yield state
             options = legal_actions(state)
@@ -198,6 +198,20 @@ def test_quick_tickets_tunnels_and_stations_match_the_general_path(players: int)
         _check(state, _others_to_try(state)) for state in _random_game_states(players, range(2))
     )
     assert answered > 200  # the cheap path is the common one
+
+
+@pytest.mark.parametrize("name", ["usa", "nordic"])
+def test_quick_paths_match_the_general_path_on_every_shipped_map(name: str) -> None:
+    """The other shipped boards: every cheap path that answers agrees with the general path
+    (on the Nordic board, whose payments take the general path, claims and the steps of a
+    payment with sets among the legal actions tried)."""
+    answered = 0
+    for state in _random_game_states(2, range(1), name):
+        tries: list[object] = [*_DRAWS, *_others_to_try(state), *legal_actions(state)]
+        if state.phase.value == "start":
+            tries += _claims_to_try(state)
+        answered += _check(state, tries)
+    assert answered > 100
 
 
 def test_quick_ticket_choices_follow_the_rules_variants() -> None:

@@ -28,13 +28,7 @@ from ttr_rules.rl.registration import env_id
 
 #: The maps this package ships (plugin maps installed beside them are tested by their own
 #: packages).
-#: Nordic's claims paid with substitute sets have no index in the action space on this main
-#: (``ActionSpace.index`` refuses them): issue 34's branch nordic34 gives them one. Strict, so
-#: that these tests fail once it lands, as a reminder to drop the mark.
-_NORDIC_SPACE_PENDING = pytest.mark.xfail(
-    strict=True, raises=ValueError, reason="payments with sets not yet in the action space"
-)
-SHIPPED_MAPS = ["europe", "usa", pytest.param("nordic", marks=_NORDIC_SPACE_PENDING)]
+SHIPPED_MAPS = ["europe", "usa", "nordic"]
 
 # ----------------------------------------------------------------------------- Gymnasium
 
@@ -146,7 +140,7 @@ def test_the_scaled_observation_is_the_raw_one_divided_by_its_bounds() -> None:
     [
         ("europe", "sync"),
         ("europe", "async"),
-        pytest.param("nordic", "sync", marks=_NORDIC_SPACE_PENDING),
+        ("nordic", "sync"),
     ],
 )
 def test_make_vec_masks_stay_valid_across_autoresets(map_name: str, mode: str) -> None:

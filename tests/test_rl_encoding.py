@@ -484,6 +484,10 @@ def _reference(view: PlayerView) -> np.ndarray:
             out["tunnel_revealed"][card.code] += 1
         out["tunnel_owed"][0] = tunnel.owed
         out["tunnel_route"][tunnel.route] = 1
+    if view.payment is not None:  # a payment with sets being picked (boards with sets)
+        for card in view.payment.cards:
+            out["payment_cards"][card.code] += 1
+        out["payment_route"][view.payment.route] = 1
     for slot, shown in enumerate(view.face_up):
         if shown is not None:
             out["face_up"][slot, shown.code] = 1

@@ -10,12 +10,14 @@ from .actions import (
     Action,
     BuildStation,
     ClaimRoute,
+    ClaimWithSets,
     DeclineTunnel,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
     Pass,
+    PayCard,
     PayTunnel,
 )
 from .cards import Color, Hand
@@ -69,7 +71,7 @@ from .rules import Rules
 from .scenario import scenario
 from .scoring import Outcome, PlayerScore, final_scores, longest_path, winners
 from .serialization import from_json, to_json
-from .state import GameState, PendingTunnel, Phase, PlayerState
+from .state import GameState, PendingPayment, PendingTunnel, Phase, PlayerState
 from .views import (
     PlayerView,
     SeatView,
@@ -88,6 +90,7 @@ __all__ = [
     "BuildStation",
     "CardDrawn",
     "ClaimRoute",
+    "ClaimWithSets",
     "Color",
     "DeckReshuffled",
     "DeclineTunnel",
@@ -113,7 +116,9 @@ __all__ = [
     "Outcome",
     "Pass",
     "Passed",
+    "PayCard",
     "PayTunnel",
+    "PendingPayment",
     "PendingTunnel",
     "Phase",
     "PlayerScore",

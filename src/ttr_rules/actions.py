@@ -18,12 +18,14 @@ __all__ = [
     "Action",
     "BuildStation",
     "ClaimRoute",
+    "ClaimWithSets",
     "DeclineTunnel",
     "DrawBlind",
     "DrawFaceUp",
     "DrawTickets",
     "KeepTickets",
     "Pass",
+    "PayCard",
     "PayTunnel",
     "payment_text",
     "substitutes_text",
@@ -106,7 +108,9 @@ class ClaimRoute:
     On a map with substitute sets (docs/rules.md, "Payments"), ``substitutes`` holds the cards
     of the sets, any cards, in card order; each set of N stands in for one card of the route
     (a ferry's locomotive, or a card of the colour), so the base is ``length − sets`` cards.
-    Each multiset of cards has one spelling: the one ``legal_actions`` lists.
+    Each multiset of cards has one spelling. A claim with sets is the last step of a payment
+    picked card by card (:class:`ClaimWithSets`, then :class:`PayCard`): it is legal only
+    then, for exactly the picked cards.
 
     >>> str(ClaimRoute(69, Color.BLACK, 1)), str(ClaimRoute(3, Color.LOCOMOTIVE, 2))
     ('claim #69 black+1L', 'claim #3 2L')
@@ -122,6 +126,38 @@ class ClaimRoute:
     def __str__(self) -> str:
         text = f"claim #{self.route} {payment_text(self.color, self.locomotives)}"
         return f"{text} {substitutes_text(self.substitutes)}" if self.substitutes else text
+
+
+@frozen
+class ClaimWithSets:
+    """Start claiming ``route`` with substitute sets: the cards of the payment are then picked
+    one at a time (:class:`PayCard`, in card order), and the claim of exactly those cards
+    (a :class:`ClaimRoute` with ``substitutes``) completes it (docs/rules.md, "Payments").
+
+    >>> str(ClaimWithSets(50))
+    'claim #50 sets'
+    """
+
+    route: int
+
+    def __str__(self) -> str:
+        return f"claim #{self.route} sets"
+
+
+@frozen
+class PayCard:
+    """Pick one more card of a payment with substitute sets (see :class:`ClaimWithSets`).
+
+    >>> str(PayCard(Color.BLUE)), str(PayCard(Color.LOCOMOTIVE))
+    ('pay blue', 'pay L')
+    """
+
+    card: Color
+
+    def __str__(self) -> str:
+        if self.card is Color.LOCOMOTIVE:
+            return "pay L"
+        return f"pay {getattr(self.card, 'value', repr(self.card))}"
 
 
 @frozen
@@ -186,6 +222,8 @@ Action: TypeAlias = (
     DrawFaceUp
     | DrawBlind
     | ClaimRoute
+    | ClaimWithSets
+    | PayCard
     | PayTunnel
     | DeclineTunnel
     | DrawTickets
@@ -204,4 +242,6 @@ ACTION_TYPES: tuple[type, ...] = (
     KeepTickets,
     BuildStation,
     Pass,
+    ClaimWithSets,
+    PayCard,
 )

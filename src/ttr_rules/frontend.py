@@ -30,16 +30,19 @@ from .actions import (
     Action,
     BuildStation,
     ClaimRoute,
+    ClaimWithSets,
     DeclineTunnel,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
     Pass,
+    PayCard,
     PayTunnel,
 )
-from .cards import Color
+from .cards import Color, Hand
 from .maps.model import GameMap, Route, Ticket
+from .moves.payments import payment_cards_of, set_size
 from .notation import format_action
 from .views import PlayerView, view_legal_actions
 from .words import counted
@@ -123,10 +126,11 @@ def action_label(action: Action, view: PlayerView) -> str:
         return f"Take the face-up {name} card (slot {action.slot})"
     if isinstance(action, DrawBlind):
         return "Draw a card from the deck"
-    if isinstance(action, ClaimRoute):
-        route = game_map.routes[action.route]
-        pay = payment_label(action.color, action.locomotives, route.length)
+    if isinstance(action, ClaimRoute | ClaimWithSets):
+        pay = claim_payment_label(action, view)
         return f"Claim {route_label(game_map, action.route)} with {pay}"
+    if isinstance(action, PayCard):
+        return f"Pick a {action.card.value} card for the payment"
     if isinstance(action, PayTunnel):
         tunnel = view.tunnel
         owed = tunnel.owed if tunnel is not None else action.locomotives
@@ -147,6 +151,28 @@ def action_label(action: Action, view: PlayerView) -> str:
     if isinstance(action, Pass):
         return "Pass (nothing else is possible)"
     return format_action(action, game_map)
+
+
+def claim_payment_label(action: ClaimRoute | ClaimWithSets, view: PlayerView) -> str:
+    """The cards of a claim's payment in words; for a payment with substitute sets, all its
+    cards and the number of sets, or, to start one, how it is made.
+
+    >>> from ttr_rules import Color, load_map, scenario, observe
+    >>> nordic = load_map("nordic")
+    >>> view = observe(scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}]), 0)
+    >>> claim_payment_label(ClaimRoute(50, Color.RED, 0, (Color.BLUE,) * 4), view)
+    '4 blue, 8 red (1 substitute set)'
+    >>> claim_payment_label(ClaimWithSets(50), view)
+    'substitute sets (pick the cards one by one)'
+    """
+    if isinstance(action, ClaimWithSets):
+        return "substitute sets (pick the cards one by one)"
+    route = view.map.routes[action.route]
+    if not action.substitutes:
+        return payment_label(action.color, action.locomotives, route.length)
+    cards = Hand.of(payment_cards_of(action, route, view.rules))
+    sets = len(action.substitutes) // set_size(route, view.rules)
+    return f"{cards} ({counted(sets, 'substitute set')})"
 
 
 def _station_cost(view: PlayerView) -> int:
@@ -183,7 +209,8 @@ class Target:
 @frozen
 class ActionGroup:
     """The targets of one kind of action: ``draw``, ``claim``, ``tickets``, ``station``,
-    ``keep``, ``tunnel`` or ``pass``."""
+    ``keep``, ``tunnel``, ``payment`` (the cards of a payment with substitute sets) or
+    ``pass``."""
 
     kind: str
     heading: str
@@ -199,8 +226,9 @@ class ActionGroup:
 KINDS: tuple[tuple[str, str, tuple[type, ...]], ...] = (
     ("keep", "keep tickets", (KeepTickets,)),
     ("tunnel", "finish the tunnel", (PayTunnel, DeclineTunnel)),
+    ("payment", "pick the cards of the payment", (PayCard,)),
     ("draw", "draw a card", (DrawFaceUp, DrawBlind)),
-    ("claim", "claim a route", (ClaimRoute,)),
+    ("claim", "claim a route", (ClaimRoute, ClaimWithSets)),
     ("tickets", "draw tickets", (DrawTickets,)),
     ("station", "build a station", (BuildStation,)),
     ("pass", "pass", (Pass,)),
@@ -237,7 +265,7 @@ def group_actions(
     for kind, heading, classes in KINDS:
         of_kind = [a for a in legal if isinstance(a, classes)]
         if kind == "claim" and (of_kind or unpayable):
-            claims = [a for a in of_kind if isinstance(a, ClaimRoute)]
+            claims = [a for a in of_kind if isinstance(a, ClaimRoute | ClaimWithSets)]
             targets = _claim_targets(view, claims, unpayable)
         elif kind == "station":
             targets = _station_targets(view, [a for a in of_kind if isinstance(a, BuildStation)])
@@ -259,20 +287,32 @@ def _preference(view: PlayerView) -> dict[Color, int]:
 
 
 def _payments(
-    view: PlayerView, actions: Sequence[ClaimRoute | BuildStation], total: int
+    view: PlayerView, actions: Sequence[ClaimRoute | ClaimWithSets | BuildStation], total: int
 ) -> tuple[Choice, ...]:
+    """The payments, fewest locomotives first (one with sets after every other)."""
     held = _preference(view)
-    ordered = sorted(actions, key=lambda a: (a.locomotives, -held.get(a.color, 0)))
+
+    def order(a: ClaimRoute | ClaimWithSets | BuildStation) -> tuple[int, int]:
+        if isinstance(a, ClaimWithSets):
+            return (total + 1, 0)
+        return (a.locomotives, -held.get(a.color, 0))
+
     return tuple(
-        Choice(a, format_action(a, view.map), payment_label(a.color, a.locomotives, total))
-        for a in ordered
+        Choice(a, format_action(a, view.map), _words(a, view, total))
+        for a in sorted(actions, key=order)
     )
 
 
+def _words(a: ClaimRoute | ClaimWithSets | BuildStation, view: PlayerView, total: int) -> str:
+    if isinstance(a, BuildStation):
+        return payment_label(a.color, a.locomotives, total)
+    return claim_payment_label(a, view)
+
+
 def _claim_targets(
-    view: PlayerView, claims: Sequence[ClaimRoute], unpayable: bool
+    view: PlayerView, claims: Sequence[ClaimRoute | ClaimWithSets], unpayable: bool
 ) -> tuple[Target, ...]:
-    by_route: dict[int, list[ClaimRoute]] = {}
+    by_route: dict[int, list[ClaimRoute | ClaimWithSets]] = {}
     for action in claims:
         by_route.setdefault(action.route, []).append(action)
     game_map = view.map

@@ -20,11 +20,12 @@ from .events import Event
 from .maps import GameMap, resolve_map
 from .maps.check import rules_problems
 from .moves import claim, draw, stations, tickets, turn
-from .moves.claim import tunnel_actions
+from .moves.claim import payment_actions, tunnel_actions
 from .moves.common import (
     GAME_OVER,
     INITIAL_TICKETS,
     KEEP_TICKETS,
+    PAYMENT,
     SECOND_CARD,
     START,
     TUNNEL,
@@ -231,6 +232,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return tuple(keep_actions(state))
     if phase is TUNNEL:
         return tuple(tunnel_actions(state))
+    if phase is PAYMENT:
+        return tuple(payment_actions(state))
     return ()
 
 
@@ -256,6 +259,8 @@ def _legal_pieces(state: GameState) -> tuple[Sequence[Action], ...]:
         return (keep_actions(state),)
     if phase is TUNNEL:
         return (tunnel_actions(state),)
+    if phase is PAYMENT:
+        return (payment_actions(state),)
     return ()
 
 

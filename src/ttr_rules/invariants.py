@@ -30,7 +30,8 @@ The invariants, by name (the ``invariant`` of each :class:`Violation`):
 ``station cities``
     No two stations share a city.
 ``routes``
-    Route owners are seats; a pending tunnel's route is an unclaimed tunnel.
+    Route owners are seats; a pending tunnel's route is an unclaimed tunnel; a payment being
+    picked is for an unclaimed route, its cards in card order and in the hand.
 ``double routes``
     No player owns both tracks of a double route; below ``double_route_min_players`` players at
     most one track of each double route is owned.
@@ -49,7 +50,8 @@ The invariants, by name (the ``invariant`` of each :class:`Violation`):
     (a reshuffle during the refill took it), or the discard's last ``face_up_size`` cards hold
     at least ``limit`` locomotives.
 ``phase``
-    The phase agrees with the pending data: ``TUNNEL`` exactly when a tunnel is pending;
+    The phase agrees with the pending data: ``TUNNEL`` exactly when a tunnel is pending,
+    ``PAYMENT`` exactly when a payment with sets is picked;
     ``KEEP_TICKETS`` and ``INITIAL_TICKETS`` exactly when the player to act has offered
     tickets; nobody else has offered tickets, except during ``INITIAL_TICKETS`` the players
     still to choose (seat order from the player to act up to the first player); the seat to
@@ -308,6 +310,30 @@ def _route_problems(state: GameState) -> Iterator[str]:
             yield f"the pending tunnel's route {route} is not a tunnel"
         elif state.route_owner[route] is not None:
             yield f"the pending tunnel's route {route} is already claimed"
+    yield from _payment_problems(state)
+
+
+def _payment_problems(state: GameState) -> Iterator[str]:
+    """A payment being picked is for an open route, its cards in card order and in the hand."""
+    for seat, player in enumerate(state.players):
+        if player.payment is not None and seat != state.current:
+            yield f"player {seat} pays with sets out of turn"
+    if not 0 <= state.current < len(state.players):
+        return
+    payment = state.payment
+    if payment is None:
+        return
+    route, cards = payment.route, payment.cards
+    if not 0 <= route < len(state.map.routes):
+        yield f"the pending payment's route {route} is not a route of the map"
+    elif state.route_owner[route] is not None:
+        yield f"the pending payment's route {route} is already claimed"
+    codes = [card.code for card in cards]
+    if codes != sorted(codes):
+        yield "the pending payment's cards are not in card order"
+    hand = state.players[state.current].hand if 0 <= state.current < len(state.players) else None
+    if hand is not None and any(cards.count(card) > hand[card] for card in set(cards)):
+        yield f"the pending payment's cards are not all in the hand ({hand})"
 
 
 def _double_route_problems(state: GameState) -> Iterator[str]:
@@ -408,6 +434,9 @@ def _phase_problems(state: GameState) -> Iterator[str]:
     if (phase is Phase.TUNNEL) != (state.tunnel is not None):
         pending = "no tunnel is pending" if state.tunnel is None else "a tunnel is pending"
         yield f"phase is {phase.value} and {pending}"
+    if (phase is Phase.PAYMENT) != (state.payment is not None):
+        picking = "no" if state.payment is None else "a"
+        yield f"phase is {phase.value} and {picking} payment with sets is being picked"
     choosing = phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS
     if choosing != bool(state.players[state.current].offered):
         yield (

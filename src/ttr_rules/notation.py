@@ -18,12 +18,14 @@ from .actions import (
     Action,
     BuildStation,
     ClaimRoute,
+    ClaimWithSets,
     DeclineTunnel,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
     Pass,
+    PayCard,
     PayTunnel,
     payment_text,
     substitutes_text,
@@ -43,7 +45,7 @@ __all__ = ["MAX_ACTION_TEXT", "fold_name", "format_action", "parse_action", "res
 #: once with :class:`InvalidActionError` (no action of any map comes near it).
 MAX_ACTION_TEXT = 1000
 
-A = TypeVar("A", ClaimRoute, BuildStation)
+A = TypeVar("A", ClaimRoute, BuildStation, ClaimWithSets)
 
 _SIMPLE: dict[str, Action] = {
     "draw blind": DrawBlind(),
@@ -59,8 +61,9 @@ _KEEP = re.compile(r"tickets\s+keep\b(.*)")
 _PAYMENT = re.compile(r"(?:(?P<color>[a-z]+)(?:\+(?P<locos>[0-9]{1,9})l?)?|(?P<all>[0-9]{1,9})l)")
 _TRACK = re.compile(r"^(?P<route>.*?)\s*#\s*(?P<number>[0-9]{1,9})$")
 _GRAMMAR = (
-    "expected one of: draw faceup SLOT | draw blind | claim ROUTE PAYMENT | tunnel pay NL | "
-    "tunnel decline | tickets draw | tickets keep ID,ID,... | station CITY PAYMENT | pass"
+    "expected one of: draw faceup SLOT | draw blind | claim ROUTE PAYMENT | claim ROUTE sets | "
+    "pay CARD | tunnel pay NL | tunnel decline | tickets draw | tickets keep ID,ID,... | "
+    "station CITY PAYMENT | pass"
 )
 
 
@@ -81,11 +84,13 @@ def format_action(action: Action, game_map: GameMap) -> str:
     >>> format_action(DrawFaceUp(2), europe)
     'draw faceup 2'
     """
+    if isinstance(action, ClaimWithSets):
+        route = _route_of(action.route, game_map)
+        track = "" if route.double_of is None else f"#{_track_number(game_map, route)}"
+        return f"claim {route.a}-{route.b}{track} sets"
     if not isinstance(action, ClaimRoute):
         return str(action)
-    if type(action.route) is not int or not 0 <= action.route < len(game_map.routes):
-        raise InvalidActionError(f"no route #{clipped(repr(action.route))} on map {game_map.name}")
-    route = game_map.routes[action.route]
+    route = _route_of(action.route, game_map)
     track = ""
     if route.double_of is not None and (
         action.substitutes
@@ -96,6 +101,12 @@ def format_action(action: Action, game_map: GameMap) -> str:
     if action.substitutes:
         payment += " " + substitutes_text(action.substitutes)
     return f"claim {route.a}-{route.b}{track} {payment}"
+
+
+def _route_of(route: object, game_map: GameMap) -> Route:
+    if type(route) is not int or not 0 <= route < len(game_map.routes):
+        raise InvalidActionError(f"no route #{clipped(repr(route))} on map {game_map.name}")
+    return game_map.routes[route]
 
 
 def _tracks(game_map: GameMap, a: str, b: str) -> tuple[Route, ...]:
@@ -180,6 +191,8 @@ def _parse(text: str, state: GameState | PlayerView) -> Action:
         return _parse_face_up(lower, state)
     if keyword == "claim":
         return _parse_claim(rest, state)
+    if keyword == "pay":
+        return _parse_pay(rest)
     if keyword == "station":
         return _parse_station(rest, state)
     if keyword == "tunnel":
@@ -279,7 +292,28 @@ def _split_substitutes(rest: str) -> tuple[str, tuple[Color, ...]]:
     return head, tuple(cards)
 
 
-def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute:
+def _parse_pay(rest: str) -> PayCard:
+    """``pay red``, ``pay L`` (or ``pay locomotive``): the next card of a payment with sets."""
+    word = rest.strip().lower()
+    try:
+        return PayCard(Color.LOCOMOTIVE if word in ("l", "1l") else parse_color(word))
+    except ValueError:
+        raise InvalidActionError(
+            f"cannot read {clipped(repr(rest))}: expected 'pay CARD' (a colour or L)"
+        ) from None
+
+
+def _parse_sets(route_text: str, state: GameState | PlayerView) -> ClaimWithSets:
+    """``claim Lieksa-Murmansk sets``: start a payment with substitute sets."""
+    claims = [ClaimWithSets(r.id) for r in _parse_route(route_text, state.map)]
+    legal = [c for c in claims if _is_legal(state, c)]
+    return _only(legal if legal else claims[:1], f"claim {route_text} sets", state.map)
+
+
+def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute | ClaimWithSets:
+    head, _, last = rest.rpartition(" ")
+    if head and last.lower() == "sets":
+        return _parse_sets(head, state)
     rest, substitutes = _split_substitutes(rest)
     if substitutes:
         return _parse_claim_with_sets(rest, substitutes, state)

@@ -18,7 +18,15 @@ from .cards import Color, Hand
 from .maps.model import GameMap
 from .rules import Rules
 
-__all__ = ["COPIED_CLASSES", "GameState", "PendingTunnel", "Phase", "PlayerState", "evolve"]
+__all__ = [
+    "COPIED_CLASSES",
+    "GameState",
+    "PendingPayment",
+    "PendingTunnel",
+    "Phase",
+    "PlayerState",
+    "evolve",
+]
 
 
 _new = object.__new__
@@ -39,6 +47,10 @@ class Phase(StrEnum):
     #: Tunnel cards were revealed; the same player pays the extras or declines (E39–E45).
     TUNNEL = "tunnel"
     GAME_OVER = "game over"
+    #: A claim paid with substitute sets: the same player picks its cards one at a time
+    #: (docs/rules.md, "Payments"). Declared last: boards without sets
+    #: never reach it, and the RL observation's phase one-hot leaves it out for them.
+    PAYMENT = "payment"
 
 
 #: The phases in which the game is over, read as a module global: ``Phase.GAME_OVER`` in a
@@ -64,6 +76,12 @@ class PlayerState:
     offered: tuple[int, ...] = ()
     #: Points scored for claimed routes so far (E29).
     route_points: int = 0
+    #: The claim this player is paying with substitute sets (phase ``PAYMENT``), else None.
+    #: Out of the repr so that reprs of positions without one, the only kind on boards without
+    #: sets, read as before; ``str(state)`` shows it. (A player's field, not the game's: a
+    #: 21st field of :class:`GameState` would double the size of its ``__dict__``, which the
+    #: engine copies on every action.)
+    payment: PendingPayment | None = attrs.field(default=None, repr=False)
 
 
 @frozen
@@ -79,6 +97,16 @@ class PendingTunnel:
     revealed: tuple[Color, ...]
     #: Extra cards owed (E40–E44).
     owed: int
+
+
+@frozen
+class PendingPayment:
+    """A claim being paid with substitute sets: the cards picked so far, still in the hand
+    (docs/rules.md, "Payments")."""
+
+    route: int
+    #: The picked cards, in card order (each payment has one order of picking).
+    cards: tuple[Color, ...] = ()
 
 
 @frozen(slots=False)
@@ -122,6 +150,11 @@ class GameState:
     identity_shuffle: bool = False
     #: Cards set aside by ``scenario`` (neither in play nor in a pile).
     out_of_play: tuple[Color, ...] = ()
+
+    @property
+    def payment(self) -> PendingPayment | None:
+        """The claim the player to act is paying with substitute sets (phase ``PAYMENT``)."""
+        return self.players[self.current].payment
 
     @property
     def current_player(self) -> int | None:

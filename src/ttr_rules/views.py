@@ -37,7 +37,7 @@ from .maps import GameMap, Ticket, load_map
 from .maps.index import map_index
 from .moves.common import payment_cards
 from .rules import Rules
-from .state import GameState, PendingTunnel, Phase, PlayerState
+from .state import GameState, PendingPayment, PendingTunnel, Phase, PlayerState
 
 __all__ = [
     "PlayerView",
@@ -69,6 +69,10 @@ class SeatView:
     hand: Hand | None = None
     tickets: tuple[int, ...] | None = None
     offered: tuple[int, ...] | None = None
+    #: A claim this player is paying with substitute sets: its route, and the cards picked so
+    #: far for the viewer's own seat only (others see none until the claim, which shows them
+    #: all). Out of the repr as in :class:`~ttr_rules.PlayerState`.
+    payment: PendingPayment | None = field(default=None, repr=False)
 
 
 @frozen(slots=False)
@@ -103,6 +107,12 @@ class PlayerView:
     identity_shuffle: bool = False
     #: Cards set aside by ``scenario`` (their colours are hidden).
     out_of_play_size: int = 0
+
+    @property
+    def payment(self) -> PendingPayment | None:
+        """The claim the player to act is paying with substitute sets, as this view shows it
+        (:attr:`SeatView.payment`)."""
+        return self.seats[self.current].payment
 
     @property
     def is_terminal(self) -> bool:
@@ -323,12 +333,15 @@ def _new_seat_view(
             tickets=tickets if others is _LAST_SHOWN else None,
             offered=None,
         )
+        if fields["payment"] is not None:  # the picked cards stay private
+            values["payment"] = PendingPayment(fields["payment"].route)
     elif shown[0] is p:
         values = dict(
             shown[1].__dict__,
             hand=fields["hand"],
             tickets=fields["tickets"],
             offered=fields["offered"],
+            payment=fields["payment"],
         )
     else:
         values = dict(
@@ -448,6 +461,7 @@ def _skeleton(view: PlayerView) -> GameState:
                         s.tickets or (),
                         s.offered or (),
                         s.route_points,
+                        s.payment,
                     ),
                 )
         players.append(known[1])
@@ -536,7 +550,9 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         if offered is None:
             offered = tuple(rest[taken : taken + s.offered_count])
             taken += s.offered_count
-        players.append(_player(hand, s.trains, s.stations, kept, offered, s.route_points))
+        players.append(
+            _player(hand, s.trains, s.stations, kept, offered, s.route_points, s.payment)
+        )
     end = at + view.out_of_play_size
     return _state(
         view,
@@ -694,6 +710,7 @@ def _player(
     tickets: tuple[int, ...],
     offered: tuple[int, ...],
     route_points: int,
+    payment: PendingPayment | None = None,
 ) -> PlayerState:
     """A :class:`PlayerState` built as :func:`~ttr_rules.state.evolve` builds one (one dict,
     every field given; much cheaper than the attrs ``__init__``)."""
@@ -708,6 +725,7 @@ def _player(
             "tickets": tickets,
             "offered": offered,
             "route_points": route_points,
+            "payment": payment,
         },
     )
     return player

@@ -36,15 +36,18 @@ from ..actions import (
     Action,
     BuildStation,
     ClaimRoute,
+    ClaimWithSets,
     DeclineTunnel,
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
     KeepTickets,
+    PayCard,
     PayTunnel,
 )
 from ..cards import COLORS, LOCOMOTIVE_CODE, Color
 from ..game import is_legal
+from ..moves.payments import general_payments
 from ..state import GameState, Phase
 from ..views import PlayerView, view_legal_actions
 from .planning import Plan, Situation, make_plan, make_plans
@@ -141,7 +144,26 @@ def _greedy(
         plan = make_plan(situation, situation.tickets, reserve=RESERVE)
     if phase is Phase.SECOND_CARD:
         return _draw_choice(situation, split(legal), plan, False, None)
+    if phase is Phase.PAYMENT:
+        return _payment_choice(situation, legal, plan)
     return _start_choice(situation, split(legal), plan)
+
+
+def _payment_choice(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action:
+    """Picking a payment with substitute sets: claim as soon as the picked cards pay (the
+    fewest cards on the way picked); else the card the plan needs least, locomotives last."""
+    for action in legal:
+        if isinstance(action, ClaimRoute):
+            return action
+    demand = _demand(situation, plan)
+    hand = situation.hand.counts
+    cards = [a for a in legal if isinstance(a, PayCard)]
+    if not cards:
+        return legal[0]
+    return min(
+        cards,
+        key=lambda a: (a.card is Color.LOCOMOTIVE, demand[a.card.code], -hand[a.card.code]),
+    )
 
 
 def start_action_fast(state: GameState, situation: Situation, plan: Plan) -> Action | None:
@@ -157,8 +179,8 @@ def start_action_fast(state: GameState, situation: Situation, plan: Plan) -> Act
     :func:`greedy_action` makes from the list (``tests/test_agents_planning.py`` compares
     them on thousands of positions).
     """
-    if plan.links or not plan.routes or _last_chance(situation):
-        return None
+    if plan.links or not plan.routes or _last_chance(situation) or general_payments(state):
+        return None  # (payments with sets are chosen from the list)
     demand = _demand(situation, plan)
     t = situation.tables
     hand = situation.hand.counts
@@ -221,6 +243,7 @@ _KIND: dict[type, int] = {
     DrawFaceUp: 0,
     DrawBlind: 0,
     ClaimRoute: 1,
+    ClaimWithSets: 1,
     DrawTickets: 2,
     BuildStation: 3,
 }
@@ -379,14 +402,14 @@ def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) 
         if len(open_routes) == 1 and not links:
             (r,) = open_routes
             completes[r] = completes.get(r, 0) + 2 * t.points[ticket]
-    best: ClaimRoute | None = None
+    best: ClaimRoute | ClaimWithSets | None = None
     best_key: tuple[int, int] = (0, 0)
     for action in legal:
-        if isinstance(action, ClaimRoute):
+        if isinstance(action, ClaimRoute | ClaimWithSets):
             r = action.route
             key = (
                 situation.rules.route_score(t.length[r]) + completes.get(r, 0),
-                -action.locomotives,
+                -_locomotives(action),
             )
             if best is None or key > best_key:
                 best, best_key = action, key
@@ -395,7 +418,18 @@ def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) 
     return best
 
 
-def rank_claims(situation: Situation, legal: Sequence[Action], plan: Plan) -> list[ClaimRoute]:
+def _locomotives(action: ClaimRoute | ClaimWithSets) -> int:
+    """A claim's locomotives; a payment with sets counts as dearer than any without."""
+    return action.locomotives if isinstance(action, ClaimRoute) else _SETS_COST
+
+
+#: What a payment with sets counts as in locomotives: more than any payment without sets.
+_SETS_COST = 99
+
+
+def rank_claims(
+    situation: Situation, legal: Sequence[Action], plan: Plan
+) -> list[ClaimRoute | ClaimWithSets]:
     """The claims of planned routes, best first: one payment per route (the cheapest), longest
     routes first, tunnels after other routes of the same length."""
     return _rank_claims(situation, legal, plan, None, False)
@@ -407,7 +441,7 @@ def _rank_claims(
     plan: Plan,
     demand: list[int] | None,
     by_route: bool,
-) -> list[ClaimRoute]:
+) -> list[ClaimRoute | ClaimWithSets]:
     """:func:`rank_claims`, given the plan's :func:`_demand` when known already. ``by_route``:
     ``legal`` holds only claims, sorted by route (as ``legal_actions`` lists them), so the
     payments of each planned route are found by binary search."""
@@ -423,13 +457,16 @@ def _rank_claims(
                 found.append(legal[i])
                 i += 1
         legal = found
-    best: dict[int, ClaimRoute] = {}
+    best: dict[int, ClaimRoute | ClaimWithSets] = {}
     cost: dict[int, tuple[int, int]] = {}
     for action in legal:
-        if isinstance(action, ClaimRoute) and action.route in planned:
+        if isinstance(action, ClaimRoute | ClaimWithSets) and action.route in planned:
             if demand is None:
                 demand = _demand(situation, plan)
-            c = (action.locomotives, demand[action.color.code])
+            if isinstance(action, ClaimWithSets):
+                c = (_SETS_COST, 0)
+            else:
+                c = (action.locomotives, demand[action.color.code])
             if action.route not in cost or c < cost[action.route]:
                 best[action.route], cost[action.route] = action, c
     t = situation.tables
@@ -443,13 +480,13 @@ def best_scoring_claim(situation: Situation, legal: Sequence[Action]) -> Action 
     """The claim of the highest-scoring route (fewest locomotives), or None. With many
     trains left and no deadline, short routes are not worth a turn yet."""
     t = situation.tables
-    best: ClaimRoute | None = None
+    best: ClaimRoute | ClaimWithSets | None = None
     for action in legal:
-        if isinstance(action, ClaimRoute):
-            key = (t.length[action.route], -action.locomotives, -t.tunnel[action.route])
+        if isinstance(action, ClaimRoute | ClaimWithSets):
+            key = (t.length[action.route], -_locomotives(action), -t.tunnel[action.route])
             if best is None or key > (
                 t.length[best.route],
-                -best.locomotives,
+                -_locomotives(best),
                 -t.tunnel[best.route],
             ):
                 best = action

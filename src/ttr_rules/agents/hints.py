@@ -98,7 +98,7 @@ def suggest(
     ticket_choice = phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS
     plan = make_plan(situation, situation.tickets, reserve=RESERVE)
     choice = greedy_action(situation, legal, plan=None if ticket_choice else plan)
-    if len(legal) == 1 or phase is Phase.TUNNEL or phase is Phase.SECOND_CARD:
+    if len(legal) == 1 or phase in (Phase.TUNNEL, Phase.SECOND_CARD, Phase.PAYMENT):
         options = [choice, *(a for a in legal if a != choice)][:HINT_CANDIDATES]
     else:
         options = candidate_actions(

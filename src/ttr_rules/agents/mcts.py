@@ -157,7 +157,7 @@ class MctsAgent:
         if len(legal) == 1:
             return legal[0]
         phase = view.phase
-        if phase is Phase.SECOND_CARD or phase is Phase.TUNNEL:
+        if phase is Phase.SECOND_CARD or phase is Phase.TUNNEL or phase is Phase.PAYMENT:
             return greedy_action(situation, legal)
         plan = (
             None

@@ -1,21 +1,24 @@
 """Claiming routes: colours, gray routes, locomotives, double routes, ferries and tunnels
 (E23–E50, U13–U18).
 
-The family's actions are :class:`~ttr_rules.ClaimRoute` and, after a tunnel reveal,
-:class:`~ttr_rules.PayTunnel` and :class:`~ttr_rules.DeclineTunnel`.
+The family's actions are :class:`~ttr_rules.ClaimRoute`; after a tunnel reveal,
+:class:`~ttr_rules.PayTunnel` and :class:`~ttr_rules.DeclineTunnel`; for a payment with
+substitute sets, :class:`~ttr_rules.ClaimWithSets`, then :class:`~ttr_rules.PayCard` for each
+card and the :class:`~ttr_rules.ClaimRoute` of the picked cards (docs/rules.md, "Payments").
 """
 
 from __future__ import annotations
 
-from ..actions import Action, ClaimRoute, DeclineTunnel, PayTunnel
-from ..cards import LOCOMOTIVE_CODE, Color, Hand
+from ..actions import Action, ClaimRoute, ClaimWithSets, DeclineTunnel, PayCard, PayTunnel
+from ..cards import COLORS, LOCOMOTIVE_CODE, Color, Hand
 from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from ..maps.index import CLAIM_SPAN, MapIndex, map_index, payment_indices
-from ..state import GameState, PendingTunnel, Phase, evolve
+from ..state import GameState, PendingPayment, PendingTunnel, Phase, evolve
 from ..words import counted
 from .common import (
     LOCOMOTIVE,
+    PAYMENT,
     START,
     TUNNEL,
     ActionRules,
@@ -28,7 +31,15 @@ from .common import (
     wrong_phase,
 )
 from .draft import Draft
-from .payments import general_payments, payment_cards_of, payment_counts, route_payments
+from .payments import (
+    can_pay_with_sets,
+    general_payments,
+    payment_cards_of,
+    payment_counts,
+    route_payments,
+    set_payment_choices,
+    set_size,
+)
 from .payments import payment_problem as general_payment_problem
 
 __all__ = [
@@ -39,9 +50,14 @@ __all__ = [
     "claim_problem",
     "decline_tunnel",
     "decline_tunnel_problem",
+    "pay_card",
+    "pay_card_problem",
     "pay_tunnel",
     "pay_tunnel_problem",
+    "payment_actions",
     "problem",
+    "sets_problem",
+    "start_sets",
     "tunnel_actions",
     "tunnel_extras_owed",
 ]
@@ -49,6 +65,10 @@ __all__ = [
 _DECLINE = DeclineTunnel()
 #: ``PayTunnel`` actions made once (a cache: larger payments are built when needed).
 _PAY = tuple(PayTunnel(k) for k in range(16))
+#: The order in which the cards of a payment with sets are picked.
+_CARD_ORDER = ", ".join(card.value for card in COLORS)
+#: ``PayCard`` actions by card code, made once.
+_PAY_CARD = tuple(PayCard(card) for card in COLORS)
 
 
 def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
@@ -141,7 +161,8 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
 
 def _general_claim_actions(state: GameState) -> list[Action]:
     """:func:`claim_actions` on a board whose payments the tables do not cover
-    (:mod:`.payments`): every open route the trains reach, each payment once."""
+    (:mod:`.payments`): every open route the trains reach, each payment without sets once,
+    then the start of a payment with sets where the hand can make one."""
     seat = state.current
     player = state.players[seat]
     counts = player.hand.counts
@@ -156,6 +177,8 @@ def _general_claim_actions(state: GameState) -> list[Action]:
         if _double_closed(state, r, seat):
             continue
         out += route_payments(route, rules, counts)
+        if set_size(route, rules) and can_pay_with_sets(route, rules, counts):
+            out.append(ClaimWithSets(r))
     return out
 
 
@@ -272,9 +295,35 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
     (E23, E25, E26), with the ferry's locomotives (E35). A tunnel attempt needs a legal base
     payment and enough trains, not the cards for any extras (E50, U15)."""
     if state.phase is not START:
+        if state.phase is PAYMENT:
+            return _picked_claim_problem(state, action)
         return wrong_phase(state.phase)
     board = map_index(state.map)
+    found = _route_problem(state, board, action.route)
+    if found is not None:
+        return found
+    if general_payments(state):
+        return _general_claim_problem(state, action)
+    if action.substitutes:
+        return Problem(Reason.BAD_SUBSTITUTE_SET, "no route of this game takes substitute sets")
     r = action.route
+    length = board.length[r]
+    found = payment_problem(action.color, action.locomotives, length, board.color[r])
+    if found is not None:
+        return found
+    if action.locomotives < board.ferry[r]:
+        return Problem(
+            Reason.FERRY_NEEDS_LOCOMOTIVES, f"{counted(board.ferry[r], 'locomotive')} needed"
+        )
+    hand = state.players[state.current].hand
+    if not can_pay(hand, action.color, action.locomotives, length):
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {hand}")
+    return None
+
+
+def _route_problem(state: GameState, board: MapIndex, r: int) -> Problem | None:
+    """Why route ``r`` cannot be claimed now whatever the payment: it does not exist, it is
+    owned or closed (E31–E33), or the player lacks the trains (E28)."""
     if type(r) is not int or not 0 <= r < len(board.length):
         return Problem(
             Reason.NO_SUCH_ROUTE, f"the routes are numbered 0 to {len(board.length) - 1}"
@@ -298,25 +347,18 @@ def claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
         return Problem(
             Reason.NOT_ENOUGH_TRAINS, f"{counted(player.trains, 'train')} left, {length} needed"
         )
-    if general_payments(state):
-        return _general_claim_problem(state, action)
-    if action.substitutes:
-        return Problem(Reason.BAD_SUBSTITUTE_SET, "no route of this game takes substitute sets")
-    found = payment_problem(action.color, action.locomotives, length, board.color[r])
-    if found is not None:
-        return found
-    if action.locomotives < board.ferry[r]:
-        return Problem(
-            Reason.FERRY_NEEDS_LOCOMOTIVES, f"{counted(board.ferry[r], 'locomotive')} needed"
-        )
-    if not can_pay(player.hand, action.color, action.locomotives, length):
-        return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {player.hand}")
     return None
 
 
 def _general_claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
     """:func:`claim_problem`'s payment checks on a board of :mod:`.payments`."""
     route = state.map.routes[action.route]
+    if action.substitutes:
+        return Problem(
+            Reason.BAD_SUBSTITUTE_SET,
+            f"a payment with substitute sets is picked card by card: 'claim #{route.id} sets', "
+            "then 'pay CARD' for each of its cards, then this claim",
+        )
     found = general_payment_problem(route, state.rules, action)
     if found is not None:
         return found
@@ -334,7 +376,8 @@ def claim(draft: Draft, action: ClaimRoute) -> Phase:
     board = map_index(state.map)
     route = action.route
     length = board.length[route]
-    if action.substitutes:  # never on a tunnel (the map's checks)
+    if action.substitutes:  # the picked cards; never on a tunnel (the map's checks)
+        draft.player = evolve(draft.player, {"payment": None})
         base = payment_cards_of(action, state.map.routes[route], state.rules)
         return _complete_claim(draft, route, _without(draft.player.hand, base), base, ())
     hand = pay(draft.player.hand, action.color, action.locomotives, length)
@@ -450,19 +493,116 @@ def decline_tunnel(draft: Draft, action: DeclineTunnel) -> Phase:
     return START
 
 
+def sets_problem(state: GameState, action: ClaimWithSets) -> Problem | None:
+    """Why a payment with substitute sets for ``action.route`` cannot start: the route's own
+    refusals (:func:`claim_problem`), a route that takes no sets, or a hand that can make no
+    such payment."""
+    if state.phase is not START:
+        return wrong_phase(state.phase)
+    board = map_index(state.map)
+    found = _route_problem(state, board, action.route)
+    if found is not None:
+        return found
+    route = state.map.routes[action.route]
+    if not general_payments(state) or set_size(route, state.rules) < 2:
+        return Problem(Reason.BAD_SUBSTITUTE_SET, f"{route.a}–{route.b} takes no substitute sets")
+    hand = state.players[state.current].hand
+    if not can_pay_with_sets(route, state.rules, hand.counts):
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"no payment with sets from {hand}")
+    return None
+
+
+def start_sets(draft: Draft, action: ClaimWithSets) -> Phase:
+    """The player starts picking the cards of a payment with sets; nothing is paid yet."""
+    draft.player = evolve(draft.player, {"payment": PendingPayment(action.route)})
+    return PAYMENT
+
+
+def _payment_choices(state: GameState) -> tuple[list[Color], ClaimRoute | None]:
+    payment = state.payment
+    assert payment is not None  # the phase says so (invariants)
+    route = state.map.routes[payment.route]
+    hand = state.players[state.current].hand.counts
+    return set_payment_choices(route, state.rules, hand, payment.cards)
+
+
+def payment_actions(state: GameState) -> list[Action]:
+    """While a payment with sets is picked: the cards that may come next, in card order, then
+    the claim of the picked cards once they pay (docs/rules.md, "Payments")."""
+    cards, claim = _payment_choices(state)
+    out: list[Action] = [_PAY_CARD[card.code] for card in cards]
+    if claim is not None:
+        out.append(claim)
+    return out
+
+
+def pay_card_problem(state: GameState, action: PayCard) -> Problem | None:
+    """Why ``action.card`` cannot be picked next: not a card, not in the hand beyond the
+    picked ones, before the last picked card in card order, or leading to no payment."""
+    if state.phase is not PAYMENT or state.payment is None:
+        return wrong_phase(state.phase)
+    card = action.card
+    if not isinstance(card, Color):
+        return Problem(Reason.BAD_PAYMENT, "pay a card: a colour or L")
+    cards, _ = _payment_choices(state)
+    if card in cards:
+        return None
+    picked = state.payment.cards
+    hand = state.players[state.current].hand
+    if hand[card] <= picked.count(card):
+        return Problem(Reason.NOT_ENOUGH_CARDS, f"the hand holds {hand}")
+    if picked and card.code < picked[-1].code:
+        return Problem(
+            Reason.BAD_PAYMENT,
+            f"cards are picked in card order: {card.value} comes before {picked[-1].value}",
+        )
+    return Problem(
+        Reason.BAD_SUBSTITUTE_SET,
+        f"no payment of the hand follows {card.value} (cards are picked in card order: "
+        f"{_CARD_ORDER}; the next may be {', '.join(c.value for c in cards) or 'none'})",
+    )
+
+
+def pay_card(draft: Draft, action: PayCard) -> Phase:
+    """One more card is picked; it stays in the hand until the claim."""
+    payment = draft.state.payment
+    assert payment is not None  # checked by pay_card_problem
+    picked = PendingPayment(payment.route, (*payment.cards, action.card))
+    draft.player = evolve(draft.player, {"payment": picked})
+    return PAYMENT
+
+
+def _picked_claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
+    """While picking: only the claim of exactly the picked cards, once they pay, is legal."""
+    if state.payment is None:
+        return wrong_phase(state.phase)
+    _, claim = _payment_choices(state)
+    if claim is None:
+        return Problem(Reason.BAD_PAYMENT, "the picked cards do not pay yet: pick more")
+    if action != claim:
+        return Problem(Reason.BAD_PAYMENT, f"the picked cards make {claim}")
+    return None
+
+
 #: The claim family: each action class with its check and its transition.
 ACTIONS: ActionRules = {
     ClaimRoute: (claim_problem, claim),
+    ClaimWithSets: (sets_problem, start_sets),
+    PayCard: (pay_card_problem, pay_card),
     PayTunnel: (pay_tunnel_problem, pay_tunnel),
     DeclineTunnel: (decline_tunnel_problem, decline_tunnel),
 }
 
 
-def problem(state: GameState, action: ClaimRoute | PayTunnel | DeclineTunnel) -> Problem | None:
+def problem(
+    state: GameState, action: ClaimRoute | ClaimWithSets | PayCard | PayTunnel | DeclineTunnel
+) -> Problem | None:
     """Why ``action`` is not legal now, or None when it is (E23–E50, U13)."""
     return ACTIONS[type(action)][0](state, action)
 
 
-def apply(draft: Draft, action: ClaimRoute | PayTunnel | DeclineTunnel) -> Phase:
+def apply(
+    draft: Draft, action: ClaimRoute | ClaimWithSets | PayCard | PayTunnel | DeclineTunnel
+) -> Phase:
     """Apply a legal claim, tunnel payment or tunnel refusal (see :func:`problem`)."""
     return ACTIONS[type(action)][1](draft, action)

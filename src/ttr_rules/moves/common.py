@@ -28,6 +28,7 @@ __all__ = [
     "INITIAL_TICKETS",
     "KEEP_TICKETS",
     "LOCOMOTIVE",
+    "PAYMENT",
     "SECOND_CARD",
     "START",
     "TUNNEL",
@@ -50,6 +51,7 @@ KEEP_TICKETS = Phase.KEEP_TICKETS
 SECOND_CARD = Phase.SECOND_CARD
 START = Phase.START
 TUNNEL = Phase.TUNNEL
+PAYMENT = Phase.PAYMENT
 #: The wild card as a :class:`~ttr_rules.Color`; its index in card-count tuples is
 #: :data:`~ttr_rules.cards.LOCOMOTIVE_CODE`.
 LOCOMOTIVE = Color.LOCOMOTIVE
@@ -61,6 +63,7 @@ _WAITING_FOR: dict[Phase, str] = {
     Phase.SECOND_CARD: "the player is drawing a second card",
     Phase.KEEP_TICKETS: "the player is choosing which drawn tickets to keep",
     Phase.TUNNEL: "the player is paying for a tunnel or declining it",
+    Phase.PAYMENT: "the player is picking the cards of a payment with substitute sets",
     Phase.GAME_OVER: "the game is over",
 }
 

@@ -12,10 +12,15 @@ in place of coloured cards, up to an all-locomotive base.
 
 The number of sets follows from the number of cards (``L + u·(N − 1)``), so a multiset of cards
 pays at most one way up to the choice of which cards form the base; :func:`canonical_claim`
-fixes that choice, so that each multiset is one :class:`~ttr_rules.ClaimRoute` (listed once by
-``legal_actions``, the only spelling ``apply_action`` accepts): the first base that fits, trying
-an all-locomotive base first, then the colours in card order, each with as many locomotives as
-can be in it. The substitute cards are what is left.
+fixes that choice, so that each multiset is one :class:`~ttr_rules.ClaimRoute` (the only
+spelling ``apply_action`` accepts): the first base that fits, trying an all-locomotive base
+first, then the colours in card order, each with as many locomotives as can be in it. The
+substitute cards are what is left.
+
+Payments without sets are listed whole (:func:`route_payments`). Payments with sets are too
+many to list (92,131 on Lieksa–Murmansk for 4 cards of each kind), so they are picked card by
+card (:func:`can_pay_with_sets` says whether one can start, :func:`set_payment_choices` what
+may follow): each step offers at most the nine kinds of card and the claim.
 
 These boards take this general path; Europe and USA keep the engine's tables
 (:mod:`ttr_rules.maps.index`), whose payments this path reproduces exactly when nothing is
@@ -38,6 +43,7 @@ from .common import LOCOMOTIVE, Problem
 from .common import payment_problem as common_payment_problem
 
 __all__ = [
+    "can_pay_with_sets",
     "canonical_claim",
     "general_payments",
     "payment_cards_of",
@@ -45,6 +51,7 @@ __all__ = [
     "payment_problem",
     "route_kind",
     "route_payments",
+    "set_payment_choices",
     "set_size",
 ]
 
@@ -223,45 +230,103 @@ def canonical_claim(route: Route, rules: Rules, cards: list[int]) -> ClaimRoute 
 
 
 def route_payments(route: Route, rules: Rules, hand: tuple[int, ...]) -> list[ClaimRoute]:
-    """Every legal payment ``hand`` (counts by card code) can make for ``route``, each multiset
-    of cards once, in its canonical spelling (:func:`canonical_claim`); ordered by the number of
-    sets, then as the bases are tried.
+    """Every legal payment without substitute sets that ``hand`` (counts by card code) can make
+    for ``route``, in the order the bases are tried (:func:`canonical_claim`). Payments with
+    sets are picked card by card instead (:func:`set_payment_choices`)."""
+    size = route.length
+    found: list[ClaimRoute] = []
+    for code, locos in _bases(route, rules, size, 0):
+        rest = list(hand)
+        if _take(rest, code, locos, size):
+            found.append(ClaimRoute(route.id, COLORS[code], locos))
+    return found
 
-    The count grows with the sub-multisets of the hand of each set size: for the Nordic board's
-    9-space route with sets of 4 it is the largest (docs/rules.md, "Payments", gives the
-    figures).
+
+def can_pay_with_sets(route: Route, rules: Rules, hand: tuple[int, ...]) -> bool:
+    """Whether ``hand`` (counts by card code) can pay ``route`` with at least one substitute
+    set: whether :class:`~ttr_rules.ClaimWithSets` may start.
+
+    >>> from ttr_rules import load_map
+    >>> nordic = load_map("nordic")
+    >>> murmansk = next(r for r in nordic.routes if r.card_substitute)
+    >>> hand = [0] * 9
+    >>> hand[Color.RED.code], hand[Color.BLUE.code] = 8, 3
+    >>> can_pay_with_sets(murmansk, nordic.rules, tuple(hand))
+    False
+    >>> hand[Color.LOCOMOTIVE.code] = 1  # a locomotive counts inside a set
+    >>> can_pay_with_sets(murmansk, nordic.rules, tuple(hand))
+    True
     """
-    found: dict[tuple[int, ...], ClaimRoute] = {}
+    return _completable(route, rules, hand, [0] * _KINDS, 0)
+
+
+def set_payment_choices(
+    route: Route, rules: Rules, hand: tuple[int, ...], picked: tuple[Color, ...]
+) -> tuple[list[Color], ClaimRoute | None]:
+    """The next steps of a payment with sets for ``route`` after ``picked`` (in card order)
+    from ``hand`` (counts by card code, the picked cards included): the cards that may be
+    picked next, and the claim of exactly the picked cards when they are a payment.
+
+    A card may be picked when it is in the hand beyond the picked ones, is not before the last
+    picked card in card order (so each multiset is picked in one order only) and leaves a
+    payment with sets still reachable (so no pick leads nowhere); at most 9 cards and the
+    claim, whatever the hand.
+
+    >>> from ttr_rules import load_map
+    >>> nordic = load_map("nordic")
+    >>> murmansk = next(r for r in nordic.routes if r.card_substitute)
+    >>> hand = [0] * 9
+    >>> hand[Color.RED.code], hand[Color.BLUE.code] = 8, 4
+    >>> cards, claim = set_payment_choices(murmansk, nordic.rules, tuple(hand), ())
+    >>> [c.value for c in cards], claim
+    (['blue', 'red'], None)
+    >>> cards, claim = set_payment_choices(
+    ...     murmansk, nordic.rules, tuple(hand), (Color.BLUE,) * 4 + (Color.RED,) * 8
+    ... )
+    >>> cards, str(claim)
+    ([], 'claim #50 red any:4blue')
+    """
+    chosen = payment_counts(picked)
+    low = picked[-1].code if picked else 0
+    cards: list[Color] = []
+    for code in range(low, _KINDS):
+        if hand[code] > chosen[code]:
+            chosen[code] += 1
+            if _completable(route, rules, hand, chosen, code):
+                cards.append(COLORS[code])
+            chosen[code] -= 1
+    claim = canonical_claim(route, rules, chosen) if len(picked) > route.length else None
+    return cards, claim
+
+
+def _completable(
+    route: Route, rules: Rules, hand: tuple[int, ...], chosen: list[int], low: int
+) -> bool:
+    """Whether adding cards of code ``low`` or later from ``hand`` beyond ``chosen`` (counts
+    by card code) can make ``chosen`` a payment of ``route`` with at least one set: for some
+    number of sets, a base that fits lacks only cards that can still be added, and the hand
+    holds enough such cards to reach the payment's size."""
     per_set = set_size(route, rules)
-    for sets in range(_max_sets(route, rules) + 1):
+    if per_set < 2:
+        return False
+    picked = sum(chosen)
+    spare = [hand[k] - chosen[k] if k >= low else 0 for k in range(_KINDS)]
+    spare_total = sum(spare)
+    for sets in range(1, _max_sets(route, rules) + 1):
+        missing = route.length + sets * (per_set - 1) - picked
+        if missing < 0:
+            continue
+        if missing > spare_total:
+            return False  # the sizes only grow
         size = route.length - sets
         for code, locos in _bases(route, rules, size, sets):
-            rest = list(hand)
-            if not _take(rest, code, locos, size):
-                continue
-            base = [h - r for h, r in zip(hand, rest, strict=True)]
-            for chosen in _submultisets(rest, sets * per_set, 0):
-                cards = tuple(b + c for b, c in zip(base, chosen, strict=True))
-                if cards not in found:
-                    claim = canonical_claim(route, rules, list(cards))
-                    assert claim is not None  # built as a payment
-                    found[cards] = claim
-    return list(found.values())
-
-
-def _submultisets(counts: list[int], size: int, start: int) -> Iterator[list[int]]:
-    """Every way to take ``size`` cards from ``counts[start:]`` (as full-length count lists)."""
-    if size == 0:
-        yield [0] * _KINDS
-        return
-    if start == _KINDS:
-        return
-    if sum(counts[start:]) < size:
-        return
-    for n in range(min(size, counts[start]), -1, -1):
-        for rest in _submultisets(counts, size - n, start + 1):
-            rest[start] = n
-            yield rest
+            lack_l = locos - chosen[LOCOMOTIVE_CODE]
+            lack_c = 0 if code == LOCOMOTIVE_CODE else size - locos - chosen[code]
+            if lack_l > spare[LOCOMOTIVE_CODE] or lack_c > spare[code]:
+                continue  # (spare is 0 before ``low``: a lack there cannot be filled)
+            if max(lack_l, 0) + max(lack_c, 0) <= missing:
+                return True
+    return False
 
 
 def general_payments(state: GameState) -> bool:

@@ -19,7 +19,8 @@ __all__ = ["as_view", "end_scores", "is_omniscient"]
 
 def as_view(state_or_view: GameState | PlayerView) -> PlayerView:
     """``state_or_view`` as a view: a :class:`GameState` gives a spectator view whose seats
-    also hold every player's hand, kept and offered tickets (an all-seeing view)."""
+    also hold every player's hand, kept and offered tickets, and the cards picked for a
+    payment with sets (an all-seeing view)."""
     if isinstance(state_or_view, PlayerView):
         return state_or_view
     if not isinstance(state_or_view, GameState):

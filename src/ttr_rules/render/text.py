@@ -89,6 +89,10 @@ def text(state_or_view: GameState | PlayerView) -> str:
             f"tunnel {route_text(m, t.route)}: revealed {cards_text(t.revealed)},"
             f" {counted(t.owed, 'extra card')} owed"
         )
+    if view.payment is not None:
+        picked = view.payment.cards
+        shown = cards_text(picked) if picked else "none shown"
+        lines.append(f"paying {route_text(m, view.payment.route)} with sets: picked {shown}")
     for seat, s in enumerate(view.seats):
         lines.extend(_seat_lines(view, seat, s))
     scored = end_scores(view)

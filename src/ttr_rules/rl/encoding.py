@@ -57,6 +57,9 @@ def encode_observation(view: PlayerView) -> NDArray[np.float32]:
     _write_cards(fields, view)
     if view.tunnel is not None:
         _write_tunnel(fields, view, view.tunnel)
+    if view.payment is not None:  # (only boards with substitute sets have the fields)
+        fields["payment_cards"][:] = count_colors(view.payment.cards)
+        fields["payment_route"][view.payment.route] = 1
     _write_route_owners(fields, view, view.player)
     _write_tickets(fields, view, view.player)
     return vector

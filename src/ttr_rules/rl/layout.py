@@ -19,7 +19,7 @@ from attrs import frozen
 
 from ttr_rules import Color, GameMap, Phase, Rules, load_map
 
-from .space import offer_positions
+from .space import offer_positions, set_routes
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -75,6 +75,8 @@ class ObservationLayout:
         self.offer_positions: Final = offer_positions(rules)
         p, r = players, len(game_map.routes)
         c, t, n = len(game_map.cities), len(game_map.tickets), self.offer_positions
+        # The last phase, PAYMENT, only on boards with substitute sets (docs/rl.md).
+        phases = len(_PHASES) if set_routes(game_map, rules) else len(_PHASES) - 1
         specs: list[tuple[str, tuple[int, ...], bool, str]] = [
             ("hand", (_KINDS,), False, "the viewer's cards by kind"),
             ("seats", (p, len(SEAT_COLUMNS)), False, "per seat: " + ", ".join(SEAT_COLUMNS)),
@@ -84,7 +86,7 @@ class ObservationLayout:
             ("passes", (1,), False, "consecutive forced passes"),
             ("turn", (1,), False, "completed turns"),
             ("current_seat", (p,), True, "one-hot seat to act"),
-            ("phase", (len(_PHASES),), True, "one-hot phase"),
+            ("phase", (phases,), True, "one-hot phase"),
             ("discard", (_KINDS,), False, "the discard pile by kind"),
             ("tunnel_payment", (_KINDS,), False, "a pending tunnel's base payment by kind"),
             ("tunnel_revealed", (_KINDS,), False, "the tunnel's revealed cards by kind"),
@@ -97,6 +99,11 @@ class ObservationLayout:
             ("offered", (n, t), True, "one-hot ticket per offer position"),
             ("tunnel_route", (r,), True, "one-hot route of a pending tunnel"),
         ]
+        if phases == len(_PHASES):
+            specs += [
+                ("payment_cards", (_KINDS,), False, "cards picked for a payment with sets"),
+                ("payment_route", (r,), True, "one-hot route of a payment with sets"),
+            ]
         fields: list[ObservationField] = []
         start = 0
         for name, shape, binary, text in specs:
@@ -109,7 +116,8 @@ class ObservationLayout:
         self._by_name = {f.name: f for f in fields}
         high = np.ones(self.size, dtype=np.float32)
         for name, bound in self._bounds().items():
-            high[self[name]] = bound
+            if name in self._by_name:  # (payment_cards: boards with sets only)
+                high[self[name]] = bound
         self.low: Final = np.zeros(self.size, dtype=np.float32)
         self.high: Final = high
 
@@ -140,6 +148,7 @@ class ObservationLayout:
             "tunnel_payment": longest,
             "tunnel_revealed": rules.tunnel_reveal_cards,
             "tunnel_owed": rules.tunnel_reveal_cards,
+            "payment_cards": cards,
         }
 
     def __getitem__(self, name: str) -> slice:

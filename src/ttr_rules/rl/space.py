@@ -17,13 +17,20 @@ learning" has the table), in this order:
 * ``BuildStation``: by city in map order; per city each colour with 0 ..
   ``stations_per_player − 1`` locomotives, then all-locomotive payments of 1 ..
   ``stations_per_player`` cards;
-* ``Pass``.
+* ``Pass``;
+* on a map whose routes take substitute sets (docs/rules.md, "Payments"; empty blocks
+  elsewhere, so other maps' indices do not move): ``ClaimWithSets`` by route id, for the
+  routes that take sets; ``PayCard`` by card (the eight colours, then the locomotive); one
+  index for the claim of the picked cards, whose cards the state says (the ``PickedClaim``
+  block).
 
-Only :class:`~ttr_rules.KeepTickets` needs the position to translate: it names ticket ids,
-while its index names positions in the acting player's offer (``PlayerState.offered``, or
-``SeatView.offered`` in a view), so :meth:`ActionSpace.index` and :meth:`ActionSpace.action`
-take the state or view for it. A station's payment does not say its cost (the cost is the
-station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index whatever it costs.
+Only :class:`~ttr_rules.KeepTickets` and the claim of picked cards need the position to
+translate: a keep names ticket ids, while its index names positions in the acting player's
+offer (``PlayerState.offered``, or ``SeatView.offered`` in a view), and the picked claim's
+cards are those of the pending payment, so :meth:`ActionSpace.action` takes the state or view
+for them (and :meth:`ActionSpace.index` for a keep). A station's payment does not say its
+cost (the cost is the station's ordinal, E53), so ``BuildStation(city, RED, 1)`` has one index
+whatever it costs.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from ttr_rules import (
     Action,
     BuildStation,
     ClaimRoute,
+    ClaimWithSets,
     Color,
     DeclineTunnel,
     DrawBlind,
@@ -46,6 +54,7 @@ from ttr_rules import (
     GameState,
     KeepTickets,
     Pass,
+    PayCard,
     PayTunnel,
     PlayerView,
     Rules,
@@ -54,12 +63,13 @@ from ttr_rules import (
     view_legal_actions,
 )
 from ttr_rules.game import _legal_pieces
+from ttr_rules.moves.payments import set_size
 from ttr_rules.moves.stations import built_cities
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["ActionSpace", "offer_positions"]
+__all__ = ["ActionSpace", "offer_positions", "set_routes"]
 
 #: The masks' dtypes as instances: ``np.frombuffer`` converts a scalar type given as the
 #: dtype, and reads a keyword argument, for about 2,000 instructions a call.
@@ -82,12 +92,26 @@ _BLOCKS: Final = (
     "KeepTickets",
     "BuildStation",
     "Pass",
+    "ClaimWithSets",
+    "PayCard",
+    "PickedClaim",
 )
 
 
 def offer_positions(rules: Rules) -> int:
     """The most tickets ever offered at once: the initial deal (E3) or a ticket draw (E61)."""
     return max(rules.initial_long_tickets + rules.initial_regular_tickets, rules.tickets_drawn)
+
+
+def set_routes(game_map: GameMap, rules: Rules) -> list[int]:
+    """The ids of the routes that take substitute sets under ``rules`` (docs/rules.md,
+    "Payments"): they have ``ClaimWithSets`` entries, and the board has the blocks and the
+    observation fields of the payment's steps.
+
+    >>> set_routes(load_map("europe"), load_map("europe").rules)
+    []
+    """
+    return [r.id for r in game_map.routes if set_size(r, rules) >= 2]
 
 
 def _resolve(game_map: GameMap | str) -> GameMap:
@@ -171,6 +195,18 @@ class ActionSpace:
             fixed += (BuildStation(city, Color.LOCOMOTIVE, k) for k in range(1, stations + 1))
         self._pass = len(fixed)
         fixed.append(Pass())
+        taking = set_routes(self.map, self.rules)
+        self._sets_base = len(fixed)
+        #: The ``ClaimWithSets`` index of each route that takes sets.
+        self._sets_at = {r: self._sets_base + k for k, r in enumerate(taking)}
+        fixed += (ClaimWithSets(r) for r in taking)
+        self._pay_card_base = len(fixed)
+        #: The index of the claim of the picked cards (-1: no route takes sets).
+        self._picked = -1
+        if taking:
+            fixed += (PayCard(c) for c in sorted(Color, key=lambda c: c.code))
+            self._picked = len(fixed)
+            fixed.append(None)  # its cards are the state's: see action()
         self._fixed: tuple[Action | None, ...] = tuple(fixed)
         self.size: Final = len(fixed)
         #: A zero byte per index: ``bytearray(zeros)`` copies it for half of what
@@ -194,10 +230,13 @@ class ActionSpace:
     # ------------------------------------------------------------------ layout
 
     def blocks(self) -> dict[str, range]:
-        """The index range of each action type, in layout order.
+        """The index range of each action type, in layout order (the blocks of payments with
+        substitute sets only on a board that takes them).
 
         >>> ActionSpace("europe", 2).blocks()["DrawFaceUp"]
         range(0, 5)
+        >>> ActionSpace("nordic", 2).blocks()["PayCard"]
+        range(552, 561)
         """
         starts = (
             0,
@@ -209,9 +248,16 @@ class ActionSpace:
             self._keep_base,
             self._station_base,
             self._pass,
+            self._sets_base,
+            self._pay_card_base,
+            self._picked if self._picked >= 0 else self.size,
             self.size,
         )
-        return {name: range(starts[i], starts[i + 1]) for i, name in enumerate(_BLOCKS)}
+        blocks = {name: range(starts[i], starts[i + 1]) for i, name in enumerate(_BLOCKS)}
+        if self._picked < 0:  # no substitute sets: the last three blocks are not there
+            for name in _BLOCKS[-3:]:
+                del blocks[name]
+        return blocks
 
     def __len__(self) -> int:
         return self.size
@@ -254,7 +300,14 @@ class ActionSpace:
             return self._claim_index(action)
         if isinstance(action, BuildStation):
             return self._station_index(action)
-        if isinstance(action, KeepTickets):
+        if isinstance(action, ClaimWithSets):
+            found = self._sets_at.get(action.route) if type(action.route) is int else None
+            if found is not None:
+                return found
+        elif isinstance(action, PayCard):
+            if self._picked >= 0 and isinstance(action.card, Color):
+                return self._pay_card_base + action.card.code
+        elif isinstance(action, KeepTickets):
             return self._keep_index(action, _offer(state_or_view))
         if isinstance(action, PayTunnel):
             k = action.locomotives
@@ -274,6 +327,10 @@ class ActionSpace:
         raise ValueError(f"{action!r} is not in {self!r}")
 
     def _claim_index(self, action: ClaimRoute) -> int:
+        if action.substitutes:  # the claim of picked cards (legal only as such)
+            if self._picked >= 0:
+                return self._picked
+            raise ValueError(f"{action!r} is not in {self!r}")
         r, color, k = action.route, action.color, action.locomotives
         if isinstance(r, int) and 0 <= r < len(self.map.routes) and isinstance(k, int):
             route = self.map.routes[r]
@@ -343,6 +400,8 @@ class ActionSpace:
         fixed = self._fixed[i]
         if fixed is not None:
             return fixed
+        if i == self._picked:
+            return _picked_claim(state_or_view)
         bits = i - self._keep_base
         offered = _offer(state_or_view)
         if bits >> len(offered):
@@ -526,7 +585,8 @@ class ActionSpace:
                     self._learn(piece, legal, state)
                     continue
                 legal[span] = ones
-            elif type(piece[0]) is ClaimRoute:
+            elif type(piece[0]) is ClaimRoute and not piece[0].substitutes:
+                # (the claim of picked cards, alone in its piece, has one index of its own)
                 self._write_claims(piece, legal, state)
             else:
                 self._write(piece, legal, state)
@@ -640,3 +700,17 @@ def _offer(state_or_view: GameState | PlayerView | None) -> tuple[int, ...]:
         offered = state_or_view.seats[state_or_view.player].offered
         return offered or ()
     raise ValueError("KeepTickets indices name offer positions: pass the state or the view")
+
+
+def _picked_claim(state_or_view: GameState | PlayerView | None) -> ClaimRoute:
+    """The claim of the picked cards of the pending payment with sets (the actor's view)."""
+    if isinstance(state_or_view, GameState):
+        legal = legal_actions(state_or_view)
+    elif isinstance(state_or_view, PlayerView):
+        legal = view_legal_actions(state_or_view)
+    else:
+        raise ValueError("the picked claim's cards are the state's: pass the state or the view")
+    for action in legal:
+        if isinstance(action, ClaimRoute) and action.substitutes:
+            return action
+    raise ValueError("no picked cards make a payment now")
