@@ -238,3 +238,23 @@ def test_ttr_maps_lists_broken_plugins_apart(
     captured = capsys.readouterr()
     assert "shaky" not in {m["name"] for m in json.loads(captured.out)}
     assert "ttr: error: broken map plugin 'gone': failed to load" in captured.err
+
+
+def test_the_rl_adapters_offer_no_broken_plugin(make_dist: MakeDist, tmp_path: Path) -> None:
+    from gymnasium.envs.registration import registry
+
+    from ttr_rules.rl.openspiel import TicketToRideGame
+    from ttr_rules.rl.registration import env_id, register_envs
+
+    _broken_plugins(make_dist, tmp_path)
+    before = set(registry)
+    try:
+        register_envs()
+        added = set(registry) - before
+        assert env_id("toy") in added or env_id("toy") in before
+        assert not {env_id(name) for name in ("gone", "shaky", "nomod")} & set(registry)
+    finally:
+        for ident in set(registry) - before:
+            del registry[ident]
+    with pytest.raises(ValueError, match=r"map must be one of europe, nordic, toy, usa$"):
+        TicketToRideGame({"map": "shaky"})

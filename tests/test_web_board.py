@@ -149,6 +149,7 @@ def test_the_end_says_which_tickets_failed_and_the_final_totals() -> None:
             assert "✗ failed" in tickets
         if scores[0].tickets_completed:
             assert "✓ completed" in tickets
+        assert not page.locator("#hint-button").is_visible()  # nothing left to hint at
 
 
 def test_the_ticket_choice_shows_the_offered_tickets_on_the_board() -> None:

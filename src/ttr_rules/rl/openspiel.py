@@ -60,7 +60,6 @@ from ttr_rules import (
     GameState,
     KeepTickets,
     apply_action,
-    available_maps,
     determinize,
     final_scores,
     load_map,
@@ -68,6 +67,7 @@ from ttr_rules import (
     observe,
     to_json,
 )
+from ttr_rules.maps import playable_maps
 
 from ._common import REWARDS, terminal_rewards
 from .observation import encode_state_observation, observation_layout
@@ -129,7 +129,7 @@ def _checked(params: dict[str, Any] | None) -> dict[str, Any]:
             f"python_ttr: unknown parameter {', '.join(unknown)}; "
             f"the parameters are {', '.join(_DEFAULTS)}"
         )
-    maps = available_maps()
+    maps = playable_maps()
     if given["map"] not in maps:
         raise ValueError(f"python_ttr: map must be one of {', '.join(maps)}")
     if given["reward"] not in REWARDS:

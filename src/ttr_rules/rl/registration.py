@@ -13,7 +13,7 @@ first) find them too.
 
 from __future__ import annotations
 
-from ttr_rules import available_maps
+from ttr_rules.maps import playable_maps
 
 __all__ = ["NAMESPACE", "env_id", "register_envs"]
 
@@ -30,11 +30,11 @@ def env_id(map_name: str) -> str:
 
 
 def register_envs() -> None:
-    """Register ``ttr_rules/<Map>-v0`` for every installed map (a second call changes
-    nothing)."""
+    """Register ``ttr_rules/<Map>-v0`` for every installed map that loads (a broken plugin gets
+    no id; a second call changes nothing)."""
     from gymnasium.envs.registration import register, registry
 
-    for name in available_maps():
+    for name in playable_maps():
         ident = env_id(name)
         if ident not in registry:
             register(

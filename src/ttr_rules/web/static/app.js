@@ -361,6 +361,8 @@ function renderAll(boardSvg) {
   document.body.dataset.version = String(Number(document.body.dataset.version || 0) + 1);
   renderPlayers();
   renderTurnPanel(myTurn);
+  // A hint is a seat's question during play: a watcher or a finished game has none to ask.
+  document.querySelector(".hint-area").hidden = over || !mine;
   renderHand();
   renderTickets();
 }
