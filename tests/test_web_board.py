@@ -14,7 +14,14 @@ import pytest
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, running_server
 
 from ttr_rules import apply_action, legal_actions
-from ttr_rules.actions import Action, ClaimRoute, DrawTickets, KeepTickets, PayTunnel
+from ttr_rules.actions import (
+    Action,
+    ClaimRoute,
+    ClaimWithSets,
+    DrawTickets,
+    KeepTickets,
+    PayTunnel,
+)
 from ttr_rules.notation import format_action
 from ttr_rules.state import GameState, Phase
 from ttr_rules.web import create_app
@@ -245,3 +252,55 @@ def test_a_phone_pans_the_board_to_a_pending_tunnel() -> None:
         )
         assert inside
         assert page.evaluate(_SIDEWAYS) <= 0
+
+
+def _greedy_moves_to_a_payment(state: GameState) -> list[str]:
+    """Greedy players' moves up to seat 0's first payment with substitute sets (Nordic)."""
+    from ttr_rules import observe
+    from ttr_rules.agents import make_agent
+
+    agents = [make_agent("greedy", seed=seat) for seat in range(len(state.players))]
+    texts: list[str] = []
+    while not (state.phase is Phase.PAYMENT and state.current == 0):
+        assert state.phase is not Phase.GAME_OVER, "no payment with sets in this game"
+        action = agents[state.current].act(observe(state, state.current))
+        texts.append(format_action(action, state.map))
+        state = apply_action(state, action)
+    return texts[:-1]  # seat 0 starts the payment from the route's menu
+
+
+def test_a_payment_with_substitute_sets_is_picked_card_by_card_on_the_page() -> None:
+    from playwright.sync_api import sync_playwright
+
+    app = create_app()
+    store: GameStore = app.state.store
+    game, tokens = store.create("nordic", 2, seed=11)
+    game.replay_texts(_greedy_moves_to_a_payment(game.state))
+    start = next(a for a in legal_actions(game.state) if isinstance(a, ClaimWithSets))
+    route = game.state.map.routes[start.route]
+    with running_server(app) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 950})
+            page.goto(f"{base}/#game/{game.id}?token={tokens[0]}")
+            page.wait_for_function("document.body.dataset.turn === 'mine'")
+            click = "new MouseEvent('click', {bubbles: true, clientX: 300, clientY: 300})"
+            page.evaluate(
+                f"""() => document.querySelector('#board g.route[data-route="{route.id}"]')
+                .dispatchEvent({click})"""
+            )
+            page.get_by_role("button", name="sets", exact=False).first.click()
+            page.wait_for_selector("#payment:not([hidden])")
+            text = page.locator("#payment .tunnel-text").inner_text()
+            assert f"Paying for {route.a} – {route.b} with substitute sets" in text
+            for _ in range(60):  # pick cards until the claim is offered, then claim
+                if page.locator("#payment .payment-claim").count():
+                    break
+                version = page.evaluate("document.body.dataset.version")
+                page.locator("#payment .payment-picks button").first.click()
+                page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+            page.locator("#payment .payment-claim").first.click()
+            page.wait_for_selector("#payment", state="hidden")
+            assert game.state.route_owner[route.id] == 0
+        finally:
+            browser.close()

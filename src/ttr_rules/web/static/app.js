@@ -376,6 +376,7 @@ function phaseText(phase) {
     "second card": "draw your second card",
     "keep tickets": "choose the tickets to keep",
     "tunnel": "pay for the tunnel or give up",
+    "payment": "pick the cards of your payment one at a time",
   }[phase] || phase;
 }
 
@@ -501,10 +502,12 @@ function markLastMoves(board) {
 function openRouteMenu(routeId, event) {
   const route = G.map.routes[routeId];
   const menu = $("route-menu");
-  const options = byType("claim_route").filter((a) => a.route === routeId);
+  // A route whose payment may use substitute sets also offers to start one (Nordic's
+  // Lieksa – Murmansk): its cards are then picked one at a time in the payment panel.
+  const options = [...byType("claim_route"), ...byType("claim_with_sets")].filter((a) => a.route === routeId);
   menu.replaceChildren(
     el("div", { class: "menu-title", text: `${route.a} – ${route.b} (${route.length}${route.tunnel ? ", tunnel" : ""}${route.ferry_locomotives ? `, ferry ${route.ferry_locomotives}` : ""})` }),
-    ...options.map((a) => el("button", { type: "button", class: "claim-option", "data-action": a.action, onclick: () => play(a.action), text: a.label.replace(/^Claim .* with /, "Pay ") })),
+    ...options.map((a) => el("button", { type: "button", class: "claim-option", "data-action": a.action, onclick: () => play(a.action), text: a.label.replace(/^Claim .* with /, a.type === "claim_with_sets" ? "Pay with " : "Pay ") })),
     el("button", { type: "button", class: "cancel", onclick: closeMenu, text: "Cancel" }));
   const panel = menu.parentElement.getBoundingClientRect();
   menu.style.left = `${Math.max(4, Math.min(event.clientX - panel.left, panel.width - 260))}px`;
@@ -558,6 +561,7 @@ function renderTurnPanel(myTurn) {
   setPile($("draw-blind"), blind);
   setPile($("draw-tickets"), drawTickets);
   renderTunnel(myTurn);
+  renderPayment(myTurn);
   renderTicketChoice(myTurn);
   renderStations();
   const others = G.legal.filter((a) => a.type === "pass");
@@ -591,6 +595,28 @@ function renderTunnel(myTurn) {
     el("div", { class: "tunnel-text", text: `Tunnel ${route.a} – ${route.b}: the revealed cards ask for ${owed}.${verdict}` }),
     el("div", { class: "cards" }, ...t.revealed.map((c) => card(c))),
     ...(myTurn ? options.map((a) => el("button", { type: "button", class: "tunnel-option", onclick: () => play(a.action), text: a.label })) : []));
+  box.hidden = false;
+}
+
+function renderPayment(myTurn) {
+  // A payment with substitute sets is picked card by card (docs/rules.md, "Payments"): each
+  // pick is a button, and the claim appears as soon as the picked cards pay for the route.
+  const box = $("payment");
+  const paying = G.view.phase === "payment" ? G.view.seats[G.view.current].payment : null;
+  if (!paying) { box.hidden = true; box.replaceChildren(); return; }
+  const route = G.map.routes[paying.route];
+  const mineNow = myTurn && G.seat === G.view.current;
+  const picked = paying.cards || [];
+  const text = mineNow
+    ? `Paying for ${route.a} – ${route.b} with substitute sets: ${picked.length ? `picked ${picked.length} card${picked.length === 1 ? "" : "s"} so far` : "pick the first card"}.`
+    : `${playerName(G.view.current)} is paying for ${route.a} – ${route.b} with substitute sets.`;
+  const picks = mineNow ? byType("pay_card").map((a) => card(a.card, { tag: "button", playable: true, onclick: () => play(a.action) })) : [];
+  const claims = mineNow ? byType("claim_route").map((a) => el("button", { type: "button", class: "primary payment-claim", onclick: () => play(a.action), text: a.label })) : [];
+  box.replaceChildren(
+    el("div", { class: "tunnel-text", text }),
+    el("div", { class: "cards" }, ...picked.map((c) => card(c))),
+    ...(picks.length ? [el("div", { text: "Pick the next card:" }), el("div", { class: "cards payment-picks" }, ...picks)] : []),
+    ...claims);
   box.hidden = false;
 }
 
