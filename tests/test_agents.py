@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -241,5 +242,25 @@ def test_agent_options_are_typed_by_the_factory_signature() -> None:
 def test_factory_errors_name_the_agent() -> None:
     from ttr_rules.agents import make_agent
 
-    with pytest.raises(ValueError, match=r"^agent 'mcts': iterations must be a positive integer"):
+    with pytest.raises(ValueError, match=r"^agent 'mcts': iterations must be a whole number"):
         make_agent("mcts", iterations=0)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("iterations", 10**11, "iterations must be a whole number from 1 to 1,000,000, got 1"),
+        ("max_turns", 10**12, "max_turns must be a whole number from 1 to 100,000,000, got 1"),
+        ("think_time", 1e12, "think_time must be a number of seconds above 0 and at most 3,600"),
+        ("think_time", float("nan"), "think_time must be a number of seconds above 0"),
+        ("depth", -1, "depth must be a whole number from 0 to 10,000, got -1"),
+        ("candidates", 10**6, "candidates must be a whole number from 1 to 10,000, got 1000000"),
+    ],
+)
+def test_search_budgets_that_would_never_end_are_refused(
+    option: str, value: object, message: str
+) -> None:
+    from ttr_rules.agents import make_agent
+
+    with pytest.raises(ValueError, match="^agent 'mcts': " + re.escape(message)):
+        make_agent("mcts", **{option: value})  # type: ignore[arg-type]

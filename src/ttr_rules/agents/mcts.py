@@ -81,6 +81,23 @@ DEFAULT_MAX_TURNS = 1500
 #: Default rollout depth (rounds of turns) for turn decisions.
 DEFAULT_DEPTH = 6
 _MAX_ROLLOUT = 2_000
+#: The largest budgets an agent accepts: beyond them a decision would not end in a day.
+MAX_ITERATIONS = 1_000_000
+MAX_THINK_TIME = 3_600
+MAX_TURNS = 100_000_000
+_MAX_ROUNDS = 10_000
+
+
+def _check_whole(name: str, value: object, low: int, high: int) -> None:
+    """Refuse an option that is not a whole number from ``low`` to ``high``, in plain words.
+
+    >>> _check_whole("iterations", 10**11, 1, MAX_ITERATIONS)
+    Traceback (most recent call last):
+    ...
+    ValueError: iterations must be a whole number from 1 to 1,000,000, got 100000000000
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low:,} to {high:,}, got {value}")
 
 
 class MctsAgent:
@@ -116,31 +133,36 @@ class MctsAgent:
         prior: float = 3.0,
         max_turns: int = DEFAULT_MAX_TURNS,
     ) -> None:
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError(f"iterations must be a positive integer or None, got {iterations!r}")
-        if think_time is not None and (not isinstance(think_time, int | float) or think_time <= 0):
-            raise ValueError(f"think_time must be a positive number of seconds, got {think_time!r}")
+        if iterations is not None:
+            _check_whole("iterations", iterations, 1, MAX_ITERATIONS)
+        if think_time is not None and (
+            isinstance(think_time, bool)
+            or not isinstance(think_time, int | float)
+            or not 0 < think_time <= MAX_THINK_TIME
+        ):
+            raise ValueError(
+                f"think_time must be a number of seconds above 0 and at most {MAX_THINK_TIME:,},"
+                f" got {think_time}"
+            )
         if iterations is None and think_time is None:
             iterations = DEFAULT_ITERATIONS
-        if not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
-        if not isinstance(ticket_depth, int) or ticket_depth < 0:
-            raise ValueError(f"ticket_depth must be an integer >= 0, got {ticket_depth!r}")
-        if not isinstance(candidates, int) or candidates < 1:
-            raise ValueError(f"candidates must be a positive integer, got {candidates!r}")
+        for name, value, low, high in (
+            ("depth", depth, 0, _MAX_ROUNDS),
+            ("ticket_depth", ticket_depth, 0, _MAX_ROUNDS),
+            ("endgame", endgame, 0, _MAX_ROUNDS),
+            ("candidates", candidates, 1, _MAX_ROUNDS),
+            ("max_turns", max_turns, 1, MAX_TURNS),
+        ):
+            _check_whole(name, value, low, high)
         self.seed = seed
         self.iterations = iterations
         self.think_time = think_time
         self.depth = depth
         self.ticket_depth = ticket_depth
-        if not isinstance(endgame, int) or endgame < 0:
-            raise ValueError(f"endgame must be an integer >= 0, got {endgame!r}")
         self.endgame = endgame
         self.midgame = bool(midgame)
         self.candidates = candidates
         self.prior = float(prior)
-        if not isinstance(max_turns, int) or max_turns < 1:
-            raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
         self.max_turns = max_turns
         self._rnd = random.Random(seed)
 
