@@ -278,8 +278,8 @@ def set_payment_choices(
     >>> hand = [0] * 9
     >>> hand[Color.RED.code], hand[Color.BLUE.code] = 8, 4
     >>> cards, claim = set_payment_choices(murmansk, nordic.rules, tuple(hand), ())
-    >>> [c.value for c in cards], claim
-    (['blue', 'red'], None)
+    >>> [c.value for c in cards], claim  # red first would shut out the blues that must pay
+    (['blue'], None)
     >>> cards, claim = set_payment_choices(
     ...     murmansk, nordic.rules, tuple(hand), (Color.BLUE,) * 4 + (Color.RED,) * 8
     ... )
