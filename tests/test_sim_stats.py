@@ -4,6 +4,7 @@ games, mergeable in any split, and consistent with real games."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from ttr_rules.sim import (
     run_games,
     wilson_interval,
 )
+from ttr_rules.sim.report import write_report
 
 NO_TUNNELS = TunnelCounts()
 
@@ -194,3 +196,36 @@ def test_aggregates_agree_with_real_games() -> None:
     assert sum(stats.ticket_completed) == sum(s.tickets_completed for r in rows for s in r.scores)
     assert sum(stats.wins) >= 4
     assert sum(stats.turns.values()) == 4
+
+
+def test_named_bonuses_are_counted_merged_and_reported(tmp_path: Path) -> None:
+    nordic = load_map("nordic")
+    rows = list(run_games(game_specs(6, map="nordic", players=3, seed=5, agents=["greedy"] * 3)))
+    stats = BalanceStats.of(rows, routes=len(nordic.routes), tickets=len(nordic.tickets))
+    holders = [[dict(s.bonuses).get("globetrotter", 0) > 0 for s in r.scores] for r in rows]
+    counts = stats.bonuses["globetrotter"]
+    assert counts["holders"] == [sum(h[seat] for h in holders) for seat in range(3)]
+    assert counts["shared"] == sum(sum(h) > 1 for h in holders)
+    assert counts["winner_won"] == sum(
+        any(h[seat] and seat in r.winners for seat in range(3))
+        for h, r in zip(holders, rows, strict=True)
+    )
+    halves = [
+        BalanceStats.of(part, len(nordic.routes), len(nordic.tickets))
+        for part in (rows[:2], rows[2:])
+    ]
+    assert halves[0].merge(halves[1]) == stats
+    assert BalanceStats.from_dict(json.loads(json.dumps(stats.to_dict()))) == stats
+    page = write_report(stats, nordic, tmp_path).read_text(encoding="utf-8")
+    assert "Globetrotter bonus" in page and "European Express" not in page
+
+
+def test_aggregates_without_named_bonuses_still_load_and_bad_ones_are_refused() -> None:
+    data = BalanceStats.of(GAMES, routes=4, tickets=3).to_dict()
+    assert data.pop("bonuses") == {}
+    assert BalanceStats.from_dict(data).bonuses == {}  # written before bonuses were counted
+    bad = {"globetrotter": {"holders": [4, 0], "shared": 0, "winner_won": 0}}
+    with pytest.raises(ValueError, match=r"^bonuses.globetrotter.holders: expected counts"):
+        BalanceStats.from_dict({**data, "bonuses": bad})
+    with pytest.raises(ValueError, match=r"^bonuses.x: expected holders, shared and winner_won"):
+        BalanceStats.from_dict({**data, "bonuses": {"x": []}})

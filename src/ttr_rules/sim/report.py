@@ -76,6 +76,9 @@ def report_data(stats: BalanceStats, game_map: GameMap) -> dict[str, Any]:
                 "mean_score": stats.mean_scores()[seat],
                 "score_sd": stats.score_sd()[seat],
                 "express_rate": stats.express[seat] / n,
+                "bonus_rates": {
+                    name: c["holders"][seat] / n for name, c in sorted(stats.bonuses.items())
+                },
                 "stations_per_game": stats.stations_built[seat] / n,
                 **{f"mean_{k}": v[seat] / n for k, v in stats.parts.items()},
             }
@@ -397,6 +400,25 @@ class _Page:
             f"{_pct(s.express_winner_won / n)} of games.</p>"
         )
 
+    def bonus_sections(self) -> str:
+        """A section per bonus other than the Express (the Globetrotter, a plugin's)."""
+        s = self.stats
+        n = s.games
+        parts = []
+        for name, c in sorted(s.bonuses.items()):
+            title = name.replace("_", " ").capitalize()
+            rows = [
+                (f"P{seat} ({s.agents[seat]})", _pct(c["holders"][seat] / n))
+                for seat in range(s.players)
+            ]
+            parts.append(
+                f"<h2>{_e(title)} bonus</h2>"
+                + _table(("seat", f"scores the {title} bonus"), rows)
+                + f"<p>Shared in {_pct(c['shared'] / n)} of games; a holder won "
+                f"{_pct(c['winner_won'] / n)} of games.</p>"
+            )
+        return "".join(parts)
+
     def html(self) -> str:
         s = self.stats
         routes = sorted(self.data["routes"], key=lambda r: (-r["claim_rate"], r["id"]))
@@ -405,6 +427,11 @@ class _Page:
             key=lambda t: (-(t["completion_rate"] or 0.0), t["id"]),
         )
         ends = ", ".join(f"{k}: {v}" for k, v in sorted(s.terminations.items()))
+        express = (
+            "<h2>European Express (longest continuous path)</h2>\n" + self.express_section()
+            if "express" in self.map.rules.bonuses
+            else ""
+        )
         title = f"Balance of {self.map.title or self.map.name}"
         body = f"""
 <h1>{_e(title)}</h1>
@@ -432,8 +459,8 @@ every tied winner. Games ended by: {_e(ends)}. Mean length {s.mean_turns():.1f} 
 <h2>Route claims on the board</h2>
 {self.board()}
 
-<h2>European Express (longest continuous path)</h2>
-{self.express_section()}
+{express}
+{self.bonus_sections()}
 
 <h2>Stations and tunnels</h2>
 {self.stations_and_tunnels()}

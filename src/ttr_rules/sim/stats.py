@@ -95,6 +95,10 @@ class BalanceStats:
         self.ticket_kept = [0] * tickets
         self.ticket_completed = [0] * tickets
         self.tunnels = dict.fromkeys(_TUNNEL_FIELDS, 0)
+        #: Per bonus other than the Express, by name (``PlayerScore.bonuses``: the
+        #: Globetrotter, a plugin's): ``holders`` per seat, games ``shared`` and games where a
+        #: holder ``winner_won``.
+        self.bonuses: dict[str, dict[str, Any]] = {}
 
     @classmethod
     def for_result(cls, result: GameResult, routes: int, tickets: int) -> BalanceStats:
@@ -143,6 +147,7 @@ class BalanceStats:
         holders = {s.player for s in result.scores if s.express_bonus > 0}
         self.express_shared += len(holders) > 1
         self.express_winner_won += bool(holders & best)
+        self._count_bonuses(result, best)
         ranked = sorted(totals, reverse=True)
         self.margin[ranked[0] - ranked[1] if len(ranked) > 1 else 0] += 1
         self.turns[result.turns] += 1
@@ -206,6 +211,21 @@ class BalanceStats:
 
     # ------------------------------------------------------------------ raw data
 
+    def _count_bonuses(self, result: GameResult, best: set[int]) -> None:
+        points: dict[str, list[int]] = {}
+        for seat, score in enumerate(result.scores):
+            for name, value in score.bonuses:
+                points.setdefault(name, [0] * result.players)[seat] = value
+        for name, values in points.items():
+            counts = self.bonuses.setdefault(
+                name, {"holders": [0] * self.players, "shared": 0, "winner_won": 0}
+            )
+            holders = {seat for seat, value in enumerate(values) if value > 0}
+            for seat in holders:
+                counts["holders"][seat] += 1
+            counts["shared"] += len(holders) > 1
+            counts["winner_won"] += bool(holders & best)
+
     def to_dict(self) -> dict[str, Any]:
         """The raw aggregates as JSON-ready data (:meth:`from_dict` reads it back)."""
         return {
@@ -234,6 +254,14 @@ class BalanceStats:
             "ticket_kept": list(self.ticket_kept),
             "ticket_completed": list(self.ticket_completed),
             "tunnels": dict(self.tunnels),
+            "bonuses": {
+                name: {
+                    "holders": list(c["holders"]),
+                    "shared": c["shared"],
+                    "winner_won": c["winner_won"],
+                }
+                for name, c in sorted(self.bonuses.items())
+            },
         }
 
     @classmethod
@@ -283,6 +311,14 @@ class BalanceStats:
         stats.parts = {name: [int(x) for x in data["parts"][name]] for name in _PARTS}
         stats.terminations = Counter({str(k): int(v) for k, v in data["terminations"].items()})
         stats.tunnels = {name: int(data["tunnels"][name]) for name in stats.tunnels}
+        stats.bonuses = {
+            str(name): {
+                "holders": [int(x) for x in c["holders"]],
+                "shared": int(c["shared"]),
+                "winner_won": int(c["winner_won"]),
+            }
+            for name, c in data.get("bonuses", {}).items()
+        }
         return stats
 
     def __eq__(self, other: object) -> bool:
@@ -371,8 +407,26 @@ def _check_values(data: Mapping[str, Any], players: int) -> None:
             raise ValueError(f"{name}: expected a table of integers")
         _check_counts(name, table.values(), total)
     _check_counts("terminations", data["terminations"].values(), games)
+    _check_bonuses(data.get("bonuses", {}), players, games)
     if not all(_is_count(data["tunnels"].get(name)) for name in _TUNNEL_FIELDS):
         raise ValueError(f"tunnels: expected counts of {', '.join(_TUNNEL_FIELDS)}")
+
+
+def _check_bonuses(bonuses: Any, players: int, games: int) -> None:
+    """The named bonuses' counts (absent from aggregates written before they were counted)."""
+    if not isinstance(bonuses, Mapping):
+        raise ValueError("bonuses: expected a JSON object")
+    for name, counts in bonuses.items():
+        where = f"bonuses.{name}"
+        if not isinstance(counts, Mapping) or set(counts) != {"holders", "shared", "winner_won"}:
+            raise ValueError(f"{where}: expected holders, shared and winner_won")
+        holders = counts["holders"]
+        if not isinstance(holders, list) or len(holders) != players:
+            raise ValueError(f"{where}.holders: expected {players} entries")
+        for part, values in (("holders", holders), ("", [counts["shared"], counts["winner_won"]])):
+            if not all(_is_count(x) and x <= games for x in values):
+                label = f"{where}.{part}" if part else where
+                raise ValueError(f"{label}: expected counts from 0 to the {games} games")
 
 
 def _check_counts(name: str, counts: Iterable[Any], total: int) -> None:
