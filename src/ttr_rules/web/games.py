@@ -58,7 +58,7 @@ from .. import (
     winners,
 )
 from ..maps import available_maps, playable_maps
-from ..records import state_digest
+from ..records import with_result
 from .secrecy import seat_step
 
 __all__ = [
@@ -235,14 +235,7 @@ class Game:
 
     def _record_of(self, texts: list[str], state: GameState) -> GameRecord:
         """The record of this game's start followed by ``texts``, which lead to ``state``."""
-        record = attrs.evolve(record_game(self.start, ()), actions=tuple(texts))
-        if not is_terminal(state):
-            return record
-        return attrs.evolve(
-            record,
-            final_digest=state_digest(state),
-            scores=tuple(s.total for s in final_scores(state)),
-        )
+        return with_result(attrs.evolve(record_game(self.start, ()), actions=tuple(texts)), state)
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the game (no seed, no tokens)."""
