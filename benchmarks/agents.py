@@ -51,10 +51,26 @@ from ttr_rules import (
 )
 from ttr_rules.actions import Action
 from ttr_rules.agents import Agent, available_agents, make_agent, play_game, register_agent
+from ttr_rules.agents.planning import STRONG_STYLE
 from ttr_rules.agents.tournament import wilson_interval
 
-#: Every shipped agent and difficulty level, measured against ``greedy``.
-CANDIDATES = ("random", "easy", "medium", "greedy", "mcts", "hard")
+#: ``greedy`` in the style ``mcts`` plays its own seat with (no search): what the style buys.
+STRONG_GREEDY = "greedy:" + ",".join(
+    f"{name}={getattr(STRONG_STYLE, name):g}"
+    for name in ("claim_weight", "points_weight", "ticket_weight", "tickets_min_trains")
+)
+#: Every shipped agent and difficulty level, measured against ``greedy``, and two ablations:
+#: the strong style without search, and the search without the strong style.
+CANDIDATES = (
+    "random",
+    "easy",
+    "medium",
+    "greedy",
+    STRONG_GREEDY,
+    "mcts:style=greedy",
+    "mcts",
+    "hard",
+)
 #: Levels that are another agent under a new name (the same agent, the same seeds, the same
 #: games): measured once, reported under both names.
 SAME_AS = {"medium": "greedy", "hard": "mcts"}

@@ -264,3 +264,60 @@ def test_search_budgets_that_would_never_end_are_refused(
 
     with pytest.raises(ValueError, match="^agent 'mcts': " + re.escape(message)):
         make_agent("mcts", **{option: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("points_weight", -1, "points_weight must be a number from 0 to 10, got -1"),
+        ("claim_weight", float("nan"), "claim_weight must be a number from 0 to 10, got nan"),
+        ("ticket_weight", True, "ticket_weight must be a number"),
+        ("tickets_min_trains", 2.5, "tickets_min_trains must be an integer, got 2.5"),
+        ("tickets_min_trains", 10**6, "tickets_min_trains must be a whole number from 0 to 1,000"),
+    ],
+)
+def test_greedy_style_options_are_checked(option: str, value: object, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make_agent("greedy", **{option: value})  # type: ignore[arg-type]
+
+
+def test_the_strong_style_is_greedy_with_other_weights() -> None:
+    """``mcts`` plays its own seat in :data:`STRONG_STYLE`: the same policy as a ``greedy``
+    agent given those options, so the style is reproducible from the registry."""
+    from ttr_rules.agents.planning import GREEDY_STYLE, STRONG_STYLE, Situation, style_tables
+
+    strong = make_agent(
+        "greedy",
+        claim_weight=STRONG_STYLE.claim_weight,
+        points_weight=STRONG_STYLE.points_weight,
+        ticket_weight=STRONG_STYLE.ticket_weight,
+        tickets_min_trains=STRONG_STYLE.tickets_min_trains,
+    )
+    assert strong.style == STRONG_STYLE  # type: ignore[attr-defined]
+    assert make_agent("greedy").style is GREEDY_STYLE  # type: ignore[attr-defined]
+    state = new_game("europe", players=3, seed=4)
+    plain = Situation.of_state(state, 0)
+    styled = Situation.of_state(state, 0, STRONG_STYLE)
+    assert plain.tables is style_tables(state.map, state.rules, GREEDY_STYLE)
+    weights = styled.tables.open_weight
+    assert all(w > 0 for w in weights)
+    # Long routes get cheaper for their points: an 8-space route now costs less than a 1-space one.
+    length = styled.tables.length
+    assert max(w for w, n in zip(weights, length) if n == 8) < min(
+        w for w, n in zip(weights, length) if n == 1
+    )
+    assert plain.tables.paths is not styled.tables.paths  # memos of different weights apart
+
+
+def test_mcts_style_option() -> None:
+    """``style="greedy"`` plays the agent's own seat as ``greedy`` does; anything but the two
+    styles is refused."""
+    assert make_agent("mcts", style="greedy").style.points_weight == 0  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="style"):
+        make_agent("mcts", style="wild")
+    for style in ("strong", "greedy"):
+        end = play_game(
+            [make_agent("mcts", seed=1, style=style, **FAST_OPTIONS["mcts"]), agent("greedy")],
+            seed=3,
+        )
+        assert is_terminal(end)

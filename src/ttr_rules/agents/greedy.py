@@ -50,7 +50,7 @@ from ..game import is_legal
 from ..moves.payments import general_payments
 from ..state import GameState, Phase
 from ..views import PlayerView, view_legal_actions
-from .planning import Plan, Situation, make_plan, make_plans
+from .planning import GREEDY_STYLE, Plan, Situation, Style, make_plan, make_plans
 from .protocol import check_view
 
 __all__ = [
@@ -71,59 +71,114 @@ __all__ = [
 ]
 
 #: Planning weight units per point: how much connection cost one ticket point repays.
-WEIGHT_PER_POINT = 0.8
+WEIGHT_PER_POINT = GREEDY_STYLE.ticket_weight
 #: Trains kept in reserve when judging whether tickets can still be completed.
 RESERVE = 1
 #: Draw new tickets only with at least this many trains left.
-TICKETS_MIN_TRAINS = 14
+TICKETS_MIN_TRAINS = GREEDY_STYLE.tickets_min_trains
 
 
 class GreedyAgent:
     """The planning heuristic described in the module docstring.
 
-    ``seed`` only breaks exact ties (the policy is deterministic). ``ticket_weight`` (default
-    0.8) is the planning weight one ticket point repays when choosing tickets.
+    ``seed`` only breaks exact ties (the policy is deterministic). The other options are the
+    knobs of its :class:`~ttr_rules.agents.planning.Style`: ``ticket_weight`` (default 0.8,
+    the planning weight one ticket point repays when choosing tickets), ``claim_weight``
+    (default 2.0, the planning weight of a claim's turn), ``points_weight`` (default 0.0,
+    planning weight taken off a route per point it scores) and ``tickets_min_trains``
+    (default 14, the fewest trains with which it draws new tickets). The ``mcts`` agent plays
+    its own seat with ``greedy:claim_weight=4,points_weight=0.8,ticket_weight=1.2,
+    tickets_min_trains=20`` (:data:`~ttr_rules.agents.planning.STRONG_STYLE`).
 
     >>> from ttr_rules import new_game, observe
     >>> agent = GreedyAgent(seed=0)
     >>> state = new_game("europe", players=2, seed=0)
     >>> type(agent.act(observe(state, 0))).__name__
     'KeepTickets'
+    >>> GreedyAgent(points_weight=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: points_weight must be a number from 0 to 10, got -1
     """
 
     name = "greedy"
 
-    def __init__(self, *, seed: int = 0, ticket_weight: float = WEIGHT_PER_POINT) -> None:
-        if not isinstance(ticket_weight, int | float) or ticket_weight < 0:
-            raise ValueError(f"ticket_weight must be a number >= 0, got {ticket_weight!r}")
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        ticket_weight: float = GREEDY_STYLE.ticket_weight,
+        claim_weight: float = GREEDY_STYLE.claim_weight,
+        points_weight: float = GREEDY_STYLE.points_weight,
+        tickets_min_trains: int = GREEDY_STYLE.tickets_min_trains,
+    ) -> None:
+        for name, value in (
+            ("ticket_weight", ticket_weight),
+            ("claim_weight", claim_weight),
+            ("points_weight", points_weight),
+        ):
+            _check_number(name, value, 0.0, _MAX_WEIGHT)
+        if (
+            isinstance(tickets_min_trains, bool)
+            or not isinstance(tickets_min_trains, int)
+            or not 0 <= tickets_min_trains <= _MAX_TRAINS
+        ):
+            raise ValueError(
+                f"tickets_min_trains must be a whole number from 0 to {_MAX_TRAINS:,},"
+                f" got {tickets_min_trains}"
+            )
         self.seed = seed
         self.ticket_weight = float(ticket_weight)
+        self.style = Style(
+            claim_weight=float(claim_weight),
+            points_weight=float(points_weight),
+            ticket_weight=float(ticket_weight),
+            tickets_min_trains=tickets_min_trains,
+        )
+        if self.style == GREEDY_STYLE:
+            self.style = GREEDY_STYLE  # the map's own tables, no lookup (Situation)
 
     def act(self, view: PlayerView) -> Action:
         check_view(view)
-        return greedy_action(
-            Situation.of_view(view), view_legal_actions(view), ticket_weight=self.ticket_weight
-        )
+        return greedy_action(Situation.of_view(view, self.style), view_legal_actions(view))
 
     def __repr__(self) -> str:
         return f"GreedyAgent(seed={self.seed})"
+
+
+#: The largest style weights and train counts the agent takes (beyond them nothing changes).
+_MAX_WEIGHT = 10.0
+_MAX_TRAINS = 1_000
+
+
+def _check_number(name: str, value: object, low: float, high: float) -> None:
+    """Refuse an option that is not a number from ``low`` to ``high``, in plain words."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not low <= value <= high  # NaN fails too
+    ):
+        raise ValueError(f"{name} must be a number from {low:g} to {high:g}, got {value}")
 
 
 def greedy_action(
     situation: Situation,
     legal: Sequence[Action],
     *,
-    ticket_weight: float = WEIGHT_PER_POINT,
+    ticket_weight: float | None = None,
     plan: Plan | None = None,
 ) -> Action:
-    """The greedy policy's choice among ``legal`` (the situation's legal actions)."""
+    """The greedy policy's choice among ``legal`` (the situation's legal actions);
+    ``ticket_weight`` defaults to the situation's style's."""
+    if ticket_weight is None:
+        ticket_weight = situation.style.ticket_weight
     return _greedy(situation, legal, ticket_weight, plan, Options.scan)
 
 
 def greedy_ordered(situation: Situation, legal: Sequence[Action], plan: Plan | None) -> Action:
-    """:func:`greedy_action` (default ticket weight) for ``legal`` in the order of
+    """:func:`greedy_action` (the style's ticket weight) for ``legal`` in the order of
     :func:`~ttr_rules.legal_actions` (searched, not scanned: the fast path of rollouts)."""
-    return _greedy(situation, legal, WEIGHT_PER_POINT, plan, Options.ordered)
+    return _greedy(situation, legal, situation.style.ticket_weight, plan, Options.ordered)
 
 
 def _greedy(
@@ -372,7 +427,7 @@ def _start_choice(situation: Situation, options: Options, plan: Plan) -> Action:
     if not plan.routes and not plan.links:
         if (
             situation.final_turns is None
-            and situation.my_trains >= TICKETS_MIN_TRAINS
+            and situation.my_trains >= situation.style.tickets_min_trains
             and situation.ticket_deck_size > 0
             and options.tickets
         ):

@@ -45,6 +45,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Literal
 
 from ..actions import (
     Action,
@@ -59,7 +60,6 @@ from ..state import GameState, Phase
 from ..views import PlayerView, determinize, view_legal_actions
 from .greedy import (
     RESERVE,
-    WEIGHT_PER_POINT,
     best_scoring_claim,
     draw_choice,
     greedy_action,
@@ -69,10 +69,22 @@ from .greedy import (
     start_action_fast,
     station_choice,
 )
-from .planning import Plan, PlanKeeper, Situation, make_plan
+from .planning import (
+    GREEDY_STYLE,
+    STRONG_STYLE,
+    Plan,
+    PlanKeeper,
+    Situation,
+    Style,
+    make_plan,
+)
 from .protocol import check_view
 
 __all__ = ["MctsAgent", "candidate_actions", "evaluate", "rollout_value"]
+
+#: The styles of the ``style`` option: how the agent plays its own seat (its default choice
+#: and its own moves in the rollouts; the other seats are played in the greedy style).
+_STYLES = {"strong": STRONG_STYLE, "greedy": GREEDY_STYLE}
 
 #: Default determinizations per decision.
 DEFAULT_ITERATIONS = 12
@@ -132,6 +144,7 @@ class MctsAgent:
         candidates: int = 4,
         prior: float = 3.0,
         max_turns: int = DEFAULT_MAX_TURNS,
+        style: Literal["strong", "greedy"] = "strong",
     ) -> None:
         if iterations is not None:
             _check_whole("iterations", iterations, 1, MAX_ITERATIONS)
@@ -164,6 +177,9 @@ class MctsAgent:
         self.candidates = candidates
         self.prior = float(prior)
         self.max_turns = max_turns
+        if style not in _STYLES:
+            raise ValueError(f"style must be strong or greedy, got {style}")
+        self.style = _STYLES[style]
         self._rnd = random.Random(seed)
 
     def __repr__(self) -> str:
@@ -175,7 +191,7 @@ class MctsAgent:
     def act(self, view: PlayerView) -> Action:
         check_view(view)
         legal = view_legal_actions(view)
-        situation = Situation.of_view(view)
+        situation = Situation.of_view(view, self.style)
         if len(legal) == 1:
             return legal[0]
         phase = view.phase
@@ -210,6 +226,9 @@ class MctsAgent:
         me = view.player
         assert me is not None
         began = time.perf_counter()
+        styles = tuple(
+            self.style if seat == me else GREEDY_STYLE for seat in range(len(view.seats))
+        )
         total = [0.0] * len(options)
         alive = list(range(len(options)))
         budget = self.iterations
@@ -219,7 +238,7 @@ class MctsAgent:
         while True:
             world = determinize(view, self._rnd.getrandbits(32))
             for i in alive:
-                value, turns = rollout(apply_action(world, options[i]), me, depth)
+                value, turns = rollout(apply_action(world, options[i]), me, depth, styles)
                 total[i] += value
                 played += turns
             rounds += 1
@@ -259,7 +278,7 @@ def candidate_actions(
 
     if plan is None:
         keeps = [a for a in legal if isinstance(a, KeepTickets)]
-        values = keep_values(situation, [a.tickets for a in keeps], WEIGHT_PER_POINT)
+        values = keep_values(situation, [a.tickets for a in keeps], situation.style.ticket_weight)
         value = dict(zip(keeps, values, strict=True))
         keeps.sort(key=lambda a: -value[a])
         for keep in keeps[:limit]:
@@ -282,8 +301,13 @@ def rollout_value(state: GameState, me: int, depth: int | None) -> float:
     return rollout(state, me, depth)[0]
 
 
-def rollout(state: GameState, me: int, depth: int | None) -> tuple[float, int]:
-    """:func:`rollout_value` and the number of turns the rollout played (its cost)."""
+def rollout(
+    state: GameState, me: int, depth: int | None, styles: Sequence[Style] = ()
+) -> tuple[float, int]:
+    """:func:`rollout_value` and the number of turns the rollout played (its cost); each
+    seat plays the greedy policy in its style of ``styles`` (default: the greedy style)."""
+    if not styles:
+        styles = (GREEDY_STYLE,) * state.num_players
     players = state.num_players
     limit = _MAX_ROLLOUT if depth is None else depth * players
     turns = 0
@@ -296,7 +320,7 @@ def rollout(state: GameState, me: int, depth: int | None) -> tuple[float, int]:
             if turns >= limit:
                 break
         seat = state.current
-        situation = Situation.of_state(state, seat)
+        situation = Situation.of_state(state, seat, styles[seat])
         phase = state.phase
         plan = None
         if phase is Phase.START or phase is Phase.SECOND_CARD:

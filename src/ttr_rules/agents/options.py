@@ -43,7 +43,8 @@ def check_options(
     ...     except AgentOptionError as error:
     ...         print(error)
     agent 'greedy': option ticket_weight must be a number, got "abc"
-    agent 'greedy' has no option 'depth'; its options are: ticket_weight
+    agent 'greedy' has no option 'depth'; its options are: ticket_weight, claim_weight, \
+points_weight, tickets_min_trains
     """
     try:
         signature = inspect.signature(factory)

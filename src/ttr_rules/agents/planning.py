@@ -22,7 +22,7 @@ from itertools import compress, repeat
 from operator import ge as _ge
 from operator import is_not
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from ..cards import Color, Hand
 from ..maps import GameMap
@@ -31,11 +31,14 @@ from ..state import GameState, PendingTunnel, Phase
 from ..views import PlayerView
 
 __all__ = [
+    "GREEDY_STYLE",
     "INF",
+    "STRONG_STYLE",
     "MapTables",
     "Plan",
     "PlanKeeper",
     "Situation",
+    "Style",
     "make_plan",
     "make_plans",
     "map_tables",
@@ -83,6 +86,51 @@ class MapTables:
     )
 
 
+@frozen
+class Style:
+    """How a planner weighs its choices (the greedy policy's knobs; see docs/agents.md).
+
+    ``claim_weight``: the planning weight of the turn a claim takes (higher: fewer, longer
+    routes). ``points_weight``: planning weight taken off an open route per point it scores, so
+    that routes worth more points per train are preferred (0: routes cost their length only).
+    ``ticket_weight``: planning weight one ticket point repays when choosing tickets.
+    ``tickets_min_trains``: new tickets are drawn only with at least this many trains left.
+
+    >>> STRONG_STYLE.points_weight > GREEDY_STYLE.points_weight
+    True
+    """
+
+    claim_weight: float = CLAIM_WEIGHT
+    points_weight: float = 0.0
+    ticket_weight: float = 0.8
+    tickets_min_trains: int = 14
+
+
+#: The ``greedy`` agent's style: routes cost their length (plus the claim turn).
+GREEDY_STYLE = Style()
+#: The style the ``mcts`` agent plays its own seat with: it seeks routes worth many points per
+#: train and tickets that repay them, and draws new tickets earlier. Measured against a field
+#: of ``greedy`` in ``benchmarks/agents.py`` (docs/agents.md).
+STRONG_STYLE = Style(claim_weight=4.0, points_weight=0.8, ticket_weight=1.2, tickets_min_trains=20)
+#: The least planning weight of an open route under any style (weights must stay positive).
+_LEAST_WEIGHT = 0.5
+
+
+@lru_cache(maxsize=16)
+def style_tables(game_map: GameMap, rules: Rules, style: Style) -> MapTables:
+    """:func:`map_tables` of ``game_map`` with the open-route weights of ``style`` (cached; the
+    greedy style's are the map's own tables)."""
+    tables = map_tables(game_map)
+    if style.claim_weight == CLAIM_WEIGHT and not style.points_weight:
+        return tables
+    extra = style.claim_weight - CLAIM_WEIGHT
+    weights = tuple(
+        max(_LEAST_WEIGHT, w + extra - style.points_weight * rules.route_score(length))
+        for w, length in zip(tables.open_weight, tables.length, strict=True)
+    )
+    return evolve(tables, open_weight=weights, paths={})
+
+
 @lru_cache(maxsize=16)
 def map_tables(game_map: GameMap) -> MapTables:
     """The planning tables of ``game_map`` (cached; maps hash fast, their hash is cached)."""
@@ -116,6 +164,11 @@ def map_tables(game_map: GameMap) -> MapTables:
     )
 
 
+def _tables(game_map: GameMap, rules: Rules, style: Style) -> MapTables:
+    # The greedy style skips hashing the rules: this runs at every rollout step.
+    return map_tables(game_map) if style is GREEDY_STYLE else style_tables(game_map, rules, style)
+
+
 class Situation:
     """What one player knows at a decision, read from a view or (for fast rollouts inside
     search) from a full state: the same fields either way."""
@@ -132,6 +185,7 @@ class Situation:
         "route_owner",
         "rules",
         "stations",
+        "style",
         "tables",
         "ticket_deck_size",
         "tickets",
@@ -156,10 +210,12 @@ class Situation:
         tunnel: PendingTunnel | None,
         final_turns: int | None,
         ticket_deck_size: int,
+        style: Style = GREEDY_STYLE,
     ) -> None:
         self.map = game_map
         self.rules = rules
-        self.tables = map_tables(game_map)
+        self.style = style
+        self.tables = _tables(game_map, rules, style)
         self.me = me
         self.phase = phase
         self.route_owner = route_owner
@@ -175,7 +231,7 @@ class Situation:
         self.players = len(trains)
 
     @classmethod
-    def of_view(cls, view: PlayerView) -> Situation:
+    def of_view(cls, view: PlayerView, style: Style = GREEDY_STYLE) -> Situation:
         me = view.player
         if me is None:
             raise ValueError("a spectator's view has no situation")
@@ -196,17 +252,19 @@ class Situation:
             tunnel=view.tunnel,
             final_turns=view.final_turns,
             ticket_deck_size=view.ticket_deck_size,
+            style=style,
         )
 
     @classmethod
-    def of_state(cls, state: GameState, me: int) -> Situation:
+    def of_state(cls, state: GameState, me: int, style: Style = GREEDY_STYLE) -> Situation:
         # The fields set directly (no keyword arguments): this runs at every rollout step.
         players = state.players
         own = players[me]
         self = cls.__new__(cls)
         self.map = game_map = state.map
-        self.rules = state.rules
-        self.tables = map_tables(game_map)
+        self.rules = rules = state.rules
+        self.style = style
+        self.tables = _tables(game_map, rules, style)
         self.me = me
         self.phase = state.phase
         self.route_owner = state.route_owner
