@@ -303,8 +303,8 @@ def test_the_strong_style_is_greedy_with_other_weights() -> None:
     assert all(w > 0 for w in weights)
     # Long routes get cheaper for their points: an 8-space route now costs less than a 1-space one.
     length = styled.tables.length
-    assert max(w for w, n in zip(weights, length) if n == 8) < min(
-        w for w, n in zip(weights, length) if n == 1
+    assert max(w for w, n in zip(weights, length, strict=True) if n == 8) < min(
+        w for w, n in zip(weights, length, strict=True) if n == 1
     )
     assert plain.tables.paths is not styled.tables.paths  # memos of different weights apart
 
