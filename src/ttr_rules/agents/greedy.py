@@ -21,7 +21,7 @@ At every decision it (re)plans on the current board (:mod:`~ttr_rules.agents.pla
 
 The same policy drives the rollouts of the ``mcts`` agent through :func:`greedy_action`;
 this module is also the one home of what the search shares with it (:data:`RESERVE`,
-:data:`WEIGHT_PER_POINT`, :func:`rank_claims`, :func:`best_scoring_claim`,
+:func:`keep_values`, :func:`rank_claims`, :func:`best_scoring_claim`,
 :func:`station_choice`). Both read a :class:`~ttr_rules.agents.planning.Situation` built
 from a view (or, inside a search, from a determinized state).
 """
@@ -50,13 +50,12 @@ from ..game import is_legal
 from ..moves.payments import general_payments
 from ..state import GameState, Phase
 from ..views import PlayerView, view_legal_actions
+from .options import check_number, check_whole
 from .planning import GREEDY_STYLE, Plan, Situation, Style, make_plan, make_plans
 from .protocol import check_view
 
 __all__ = [
     "RESERVE",
-    "TICKETS_MIN_TRAINS",
-    "WEIGHT_PER_POINT",
     "GreedyAgent",
     "best_keep",
     "best_scoring_claim",
@@ -70,12 +69,8 @@ __all__ = [
     "station_choice",
 ]
 
-#: Planning weight units per point: how much connection cost one ticket point repays.
-WEIGHT_PER_POINT = GREEDY_STYLE.ticket_weight
 #: Trains kept in reserve when judging whether tickets can still be completed.
 RESERVE = 1
-#: Draw new tickets only with at least this many trains left.
-TICKETS_MIN_TRAINS = GREEDY_STYLE.tickets_min_trains
 
 
 class GreedyAgent:
@@ -117,18 +112,9 @@ class GreedyAgent:
             ("claim_weight", claim_weight),
             ("points_weight", points_weight),
         ):
-            _check_number(name, value, 0.0, _MAX_WEIGHT)
-        if (
-            isinstance(tickets_min_trains, bool)
-            or not isinstance(tickets_min_trains, int)
-            or not 0 <= tickets_min_trains <= _MAX_TRAINS
-        ):
-            raise ValueError(
-                f"tickets_min_trains must be a whole number from 0 to {_MAX_TRAINS:,},"
-                f" got {tickets_min_trains}"
-            )
+            check_number(name, value, 0.0, _MAX_WEIGHT)
+        check_whole("tickets_min_trains", tickets_min_trains, 0, _MAX_TRAINS)
         self.seed = seed
-        self.ticket_weight = float(ticket_weight)
         self.style = Style(
             claim_weight=float(claim_weight),
             points_weight=float(points_weight),
@@ -136,7 +122,12 @@ class GreedyAgent:
             tickets_min_trains=tickets_min_trains,
         )
         if self.style == GREEDY_STYLE:
-            self.style = GREEDY_STYLE  # the map's own tables, no lookup (Situation)
+            self.style = GREEDY_STYLE  # default agents share the one default style
+
+    @property
+    def ticket_weight(self) -> float:
+        """The planning weight one ticket point repays (its style's)."""
+        return self.style.ticket_weight
 
     def act(self, view: PlayerView) -> Action:
         check_view(view)
@@ -149,16 +140,6 @@ class GreedyAgent:
 #: The largest style weights and train counts the agent takes (beyond them nothing changes).
 _MAX_WEIGHT = 10.0
 _MAX_TRAINS = 1_000
-
-
-def _check_number(name: str, value: object, low: float, high: float) -> None:
-    """Refuse an option that is not a number from ``low`` to ``high``, in plain words."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not low <= value <= high  # NaN fails too
-    ):
-        raise ValueError(f"{name} must be a number from {low:g} to {high:g}, got {value}")
 
 
 def greedy_action(

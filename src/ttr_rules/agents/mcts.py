@@ -69,6 +69,7 @@ from .greedy import (
     start_action_fast,
     station_choice,
 )
+from .options import check_whole
 from .planning import (
     GREEDY_STYLE,
     STRONG_STYLE,
@@ -98,18 +99,6 @@ MAX_ITERATIONS = 1_000_000
 MAX_THINK_TIME = 3_600
 MAX_TURNS = 100_000_000
 _MAX_ROUNDS = 10_000
-
-
-def _check_whole(name: str, value: object, low: int, high: int) -> None:
-    """Refuse an option that is not a whole number from ``low`` to ``high``, in plain words.
-
-    >>> _check_whole("iterations", 10**11, 1, MAX_ITERATIONS)
-    Traceback (most recent call last):
-    ...
-    ValueError: iterations must be a whole number from 1 to 1,000,000, got 100000000000
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low:,} to {high:,}, got {value}")
 
 
 class MctsAgent:
@@ -147,7 +136,7 @@ class MctsAgent:
         style: Literal["strong", "greedy"] = "strong",
     ) -> None:
         if iterations is not None:
-            _check_whole("iterations", iterations, 1, MAX_ITERATIONS)
+            check_whole("iterations", iterations, 1, MAX_ITERATIONS)
         if think_time is not None and (
             isinstance(think_time, bool)
             or not isinstance(think_time, int | float)
@@ -166,7 +155,7 @@ class MctsAgent:
             ("candidates", candidates, 1, _MAX_ROUNDS),
             ("max_turns", max_turns, 1, MAX_TURNS),
         ):
-            _check_whole(name, value, low, high)
+            check_whole(name, value, low, high)
         self.seed = seed
         self.iterations = iterations
         self.think_time = think_time

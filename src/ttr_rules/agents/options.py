@@ -18,7 +18,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["AgentOptionError", "check_options"]
+__all__ = ["AgentOptionError", "check_number", "check_options", "check_whole"]
 
 
 class AgentOptionError(TypeError, ValueError):
@@ -124,3 +124,29 @@ def _describe(annotation: Any) -> str:
     if annotation in (None, type(None)):
         return "null"
     return names.get(annotation, getattr(annotation, "__name__", str(annotation)))
+
+
+def check_whole(name: str, value: object, low: int, high: int) -> None:
+    """Refuse an option that is not a whole number from ``low`` to ``high``, in plain words
+    (the range check a factory makes after :func:`check_options` checked the type).
+
+    >>> check_whole("iterations", 10**11, 1, 1_000_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: iterations must be a whole number from 1 to 1,000,000, got 100000000000
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low:,} to {high:,}, got {value}")
+
+
+def check_number(name: str, value: object, low: float, high: float) -> None:
+    """Refuse an option that is not a number from ``low`` to ``high`` (NaN included), in
+    plain words.
+
+    >>> check_number("points_weight", float("nan"), 0.0, 10.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: points_weight must be a number from 0 to 10, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ValueError(f"{name} must be a number from {low:g} to {high:g}, got {value}")

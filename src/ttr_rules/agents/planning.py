@@ -105,6 +105,11 @@ class Style:
     ticket_weight: float = 0.8
     tickets_min_trains: int = 14
 
+    @property
+    def reweighs(self) -> bool:
+        """True when the style's route weights differ from the map's own tables."""
+        return self.claim_weight != CLAIM_WEIGHT or self.points_weight != 0.0
+
 
 #: The ``greedy`` agent's style: routes cost their length (plus the claim turn).
 GREEDY_STYLE = Style()
@@ -121,7 +126,7 @@ def style_tables(game_map: GameMap, rules: Rules, style: Style) -> MapTables:
     """:func:`map_tables` of ``game_map`` with the open-route weights of ``style`` (cached; the
     greedy style's are the map's own tables)."""
     tables = map_tables(game_map)
-    if style.claim_weight == CLAIM_WEIGHT and not style.points_weight:
+    if not style.reweighs:
         return tables
     extra = style.claim_weight - CLAIM_WEIGHT
     weights = tuple(
@@ -165,8 +170,9 @@ def map_tables(game_map: GameMap) -> MapTables:
 
 
 def _tables(game_map: GameMap, rules: Rules, style: Style) -> MapTables:
-    # The greedy style skips hashing the rules: this runs at every rollout step.
-    return map_tables(game_map) if style is GREEDY_STYLE else style_tables(game_map, rules, style)
+    # A style with the map's own weights skips hashing the rules: this runs at every rollout
+    # step.
+    return style_tables(game_map, rules, style) if style.reweighs else map_tables(game_map)
 
 
 class Situation:
