@@ -544,6 +544,10 @@ ERRORS_DOC = Path(__file__).parents[1] / "docs" / "errors.md"
             "agent random:seed=5: the option 'seed' cannot be set: each seat's agent is seeded "
             "from the game's seed (use --seed)",
         ),
+        (
+            ["simulate", "--agents", "mcts:iterations=-3"],
+            "agent 'mcts': iterations must be a whole number from 1 to 1,000,000, got -3",
+        ),
         (["simulate", "--ray", "127.0.0.1:9"], "cannot reach the Ray cluster at 127.0.0.1:9"),
         (["render", "@record", "-o", ""], "-o names no file"),
         (["render", "@view", "--turn", "1"], "--turn applies to game records only"),
@@ -571,3 +575,13 @@ def test_docs_errors_md_shows_the_real_messages(
         argv = [*argv, "-o", str(tmp_path / "board.svg")]
     err = _refused(_expand(argv, files), capsys)
     assert documented in err, (documented, err)
+
+
+def test_a_bad_agent_value_names_the_agent_once(
+    capsys: pytest.CaptureFixture[str], no_games: None
+) -> None:
+    """``make_agent`` names the agent in a bad value's message; the CLI adds no second name."""
+    err = _refused(["simulate", "--agents", "mcts:iterations=-3"], capsys)
+    assert err.strip() == (
+        "ttr: error: agent 'mcts': iterations must be a whole number from 1 to 1,000,000, got -3"
+    )

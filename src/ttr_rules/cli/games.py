@@ -251,6 +251,8 @@ def check_agents(specs: Iterable[AgentSpec]) -> None:
         except TypeError as exc:
             raise ValueError(f"agent {spec}: {_option_problem(exc, options)}") from None
         except ValueError as exc:
+            if f"agent {spec.name!r}" in str(exc):
+                raise ValueError(str(exc)) from None  # make_agent named the agent already
             raise ValueError(f"agent {spec}: {exc}") from None
 
 
