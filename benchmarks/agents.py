@@ -57,7 +57,13 @@ from ttr_rules.agents.tournament import wilson_interval
 #: ``greedy`` in the style ``mcts`` plays its own seat with (no search): what the style buys.
 STRONG_GREEDY = "greedy:" + ",".join(
     f"{name}={getattr(STRONG_STYLE, name):g}"
-    for name in ("claim_weight", "points_weight", "ticket_weight", "tickets_min_trains")
+    for name in (
+        "claim_weight",
+        "points_weight",
+        "ticket_weight",
+        "tickets_min_trains",
+        "tunnel_weight",
+    )
 )
 #: Every shipped agent and difficulty level, measured against ``greedy``, and two ablations:
 #: the strong style without search, and the search without the strong style.

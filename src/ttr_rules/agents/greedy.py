@@ -80,10 +80,11 @@ class GreedyAgent:
     knobs of its :class:`~ttr_rules.agents.planning.Style`: ``ticket_weight`` (default 0.8,
     the planning weight one ticket point repays when choosing tickets), ``claim_weight``
     (default 2.0, the planning weight of a claim's turn), ``points_weight`` (default 0.0,
-    planning weight taken off a route per point it scores) and ``tickets_min_trains``
-    (default 14, the fewest trains with which it draws new tickets). The ``mcts`` agent plays
-    its own seat with ``greedy:claim_weight=4,points_weight=0.8,ticket_weight=1.2,
-    tickets_min_trains=20`` (:data:`~ttr_rules.agents.planning.STRONG_STYLE`).
+    planning weight taken off a route per point it scores), ``tickets_min_trains``
+    (default 14, the fewest trains with which it draws new tickets) and ``tunnel_weight``
+    (default 1.0, the extra planning weight of a tunnel). The ``mcts`` agent plays its own seat
+    with ``greedy:claim_weight=4,points_weight=0.8,ticket_weight=1.2,tickets_min_trains=20,
+    tunnel_weight=5`` (:data:`~ttr_rules.agents.planning.STRONG_STYLE`).
 
     >>> from ttr_rules import new_game, observe
     >>> agent = GreedyAgent(seed=0)
@@ -106,11 +107,13 @@ class GreedyAgent:
         claim_weight: float = GREEDY_STYLE.claim_weight,
         points_weight: float = GREEDY_STYLE.points_weight,
         tickets_min_trains: int = GREEDY_STYLE.tickets_min_trains,
+        tunnel_weight: float = GREEDY_STYLE.tunnel_weight,
     ) -> None:
         for name, value in (
             ("ticket_weight", ticket_weight),
             ("claim_weight", claim_weight),
             ("points_weight", points_weight),
+            ("tunnel_weight", tunnel_weight),
         ):
             check_number(name, value, 0.0, _MAX_WEIGHT)
         check_whole("tickets_min_trains", tickets_min_trains, 0, _MAX_TRAINS)
@@ -120,6 +123,7 @@ class GreedyAgent:
             points_weight=float(points_weight),
             ticket_weight=float(ticket_weight),
             tickets_min_trains=tickets_min_trains,
+            tunnel_weight=float(tunnel_weight),
         )
         if self.style == GREEDY_STYLE:
             self.style = GREEDY_STYLE  # default agents share the one default style

@@ -2,10 +2,12 @@
 
 :func:`suggest` ranks a handful of sensible actions (the candidates the ``mcts`` search
 considers) by how each plays out: every candidate is played to the end in the same sampled
-deals (:func:`~ttr_rules.determinize` of the view, with greedy play for everyone), and its
-score is the mean margin over the best other player it reaches (at the end of the game, or
-after a few rounds with the unfinished tickets estimated). Each :class:`Suggestion` says what
-the action serves (the tickets it works toward, the points it scores now) and its risk.
+deals (:func:`~ttr_rules.determinize` of the view; the asking seat is played as the ``mcts``
+agent plays its own seat, in :data:`~ttr_rules.agents.planning.STRONG_STYLE`, the others as
+``greedy``), and its score is the mean margin over the best other player it reaches (at the
+end of the game, or after a few rounds with the unfinished tickets estimated). Each
+:class:`Suggestion` says what the action serves (the tickets it works toward, the points it
+scores now) and its risk.
 
 It reads the view only, so a hint never leaks what the seat cannot see: two games that differ
 only in hidden facts (other hands, other tickets, the deck order) give the same hints.
@@ -36,8 +38,8 @@ from ..state import Phase
 from ..views import PlayerView, determinize, view_legal_actions
 from .base import make_agent
 from .greedy import RESERVE, greedy_action
-from .mcts import candidate_actions, rollout_value
-from .planning import Plan, Situation, make_plan
+from .mcts import candidate_actions, rollout
+from .planning import GREEDY_STYLE, STRONG_STYLE, Plan, Situation, make_plan
 from .protocol import check_view
 
 __all__ = ["HINT_DEPTH", "HINT_WORLDS", "Suggestion", "hint_lines", "suggest"]
@@ -76,9 +78,9 @@ def suggest(
 ) -> list[Suggestion]:
     """Ranked suggestions for the player to act, best first, all legal in ``view``.
 
-    The candidates are those the ``mcts`` search considers (the greedy planner's choice, its
-    best claims, a station, the highest-scoring claim, a card draw, a ticket draw, the best
-    ticket sets) plus the choice of ``agent`` (any name :func:`make_agent` knows, seed 0;
+    The candidates are those the ``mcts`` search considers (the strong-style planner's
+    choice, its best claims, a station, the highest-scoring claim, a card draw, a ticket draw,
+    the best ticket sets) plus the choice of ``agent`` (any name :func:`make_agent` knows, seed 0;
     ``"greedy"`` by default). Without
     ``think_time`` the result is deterministic (:data:`HINT_WORLDS` deals seeded by nothing
     but the view, rollouts of :data:`HINT_DEPTH` rounds); with it, the candidates are played
@@ -93,7 +95,7 @@ def suggest(
         raise ValueError(f"think_time must be a positive number of seconds, got {think_time!r}")
     seat = check_view(view)
     legal = view_legal_actions(view)
-    situation = Situation.of_view(view)
+    situation = Situation.of_view(view, STRONG_STYLE)
     phase = view.phase
     ticket_choice = phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS
     plan = make_plan(situation, situation.tickets, reserve=RESERVE)
@@ -138,10 +140,11 @@ def _scores(
     began = time.perf_counter()
     worlds = 0
     depth = HINT_DEPTH if think_time is None else None
+    styles = tuple(STRONG_STYLE if s == seat else GREEDY_STYLE for s in range(len(view.seats)))
     while True:
         world = determinize(view, rnd.getrandbits(32))
         for i, action in enumerate(options):
-            total[i] += rollout_value(apply_action(world, action), seat, depth)
+            total[i] += rollout(apply_action(world, action), seat, depth, styles)[0]
         worlds += 1
         if think_time is None:
             if worlds >= HINT_WORLDS:

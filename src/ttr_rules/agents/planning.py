@@ -95,6 +95,8 @@ class Style:
     that routes worth more points per train are preferred (0: routes cost their length only).
     ``ticket_weight``: planning weight one ticket point repays when choosing tickets.
     ``tickets_min_trains``: new tickets are drawn only with at least this many trains left.
+    ``tunnel_weight``: the extra planning weight of a tunnel, whose cost is uncertain (higher:
+    tunnels are avoided more).
 
     >>> STRONG_STYLE.points_weight > GREEDY_STYLE.points_weight
     True
@@ -104,11 +106,16 @@ class Style:
     points_weight: float = 0.0
     ticket_weight: float = 0.8
     tickets_min_trains: int = 14
+    tunnel_weight: float = TUNNEL_WEIGHT
 
     @property
     def reweighs(self) -> bool:
         """True when the style's route weights differ from the map's own tables."""
-        return self.claim_weight != CLAIM_WEIGHT or self.points_weight != 0.0
+        return (
+            self.claim_weight != CLAIM_WEIGHT
+            or self.points_weight != 0.0
+            or self.tunnel_weight != TUNNEL_WEIGHT
+        )
 
 
 #: The ``greedy`` agent's style: routes cost their length (plus the claim turn).
@@ -116,7 +123,13 @@ GREEDY_STYLE = Style()
 #: The style the ``mcts`` agent plays its own seat with: it seeks routes worth many points per
 #: train and tickets that repay them, and draws new tickets earlier. Measured against a field
 #: of ``greedy`` in ``benchmarks/agents.py`` (docs/agents.md).
-STRONG_STYLE = Style(claim_weight=4.0, points_weight=0.8, ticket_weight=1.2, tickets_min_trains=20)
+STRONG_STYLE = Style(
+    claim_weight=4.0,
+    points_weight=0.8,
+    ticket_weight=1.2,
+    tickets_min_trains=20,
+    tunnel_weight=5.0,
+)
 #: The least planning weight of an open route under any style (weights must stay positive).
 _LEAST_WEIGHT = 0.5
 
@@ -129,9 +142,16 @@ def style_tables(game_map: GameMap, rules: Rules, style: Style) -> MapTables:
     if not style.reweighs:
         return tables
     extra = style.claim_weight - CLAIM_WEIGHT
+    tunnel_extra = style.tunnel_weight - TUNNEL_WEIGHT
     weights = tuple(
-        max(_LEAST_WEIGHT, w + extra - style.points_weight * rules.route_score(length))
-        for w, length in zip(tables.open_weight, tables.length, strict=True)
+        max(
+            _LEAST_WEIGHT,
+            w
+            + extra
+            + (tunnel_extra if tunnel else 0.0)
+            - style.points_weight * rules.route_score(length),
+        )
+        for w, length, tunnel in zip(tables.open_weight, tables.length, tables.tunnel, strict=True)
     )
     return evolve(tables, open_weight=weights, paths={})
 
