@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
-from typing import Any
+from typing import Any, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field
+import attrs
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..cards import Color
 from ..maps import map_schema
+from ..scoring import PlayerScore
 from ..state import Phase
 
 __all__ = [
@@ -225,24 +227,31 @@ class LogStep(Body):
     events: list[dict[str, Any]] = Field(description="the events as this seat may see them")
 
 
-class Score(Body):
-    player: int
-    route_points: int
-    ticket_points: int
-    tickets_completed: int
-    tickets_failed: int
-    station_bonus: int
-    longest_path: int
-    express_bonus: int
-    total: int
-    station_routes: list[tuple[str, int | None]] = Field(
-        description="each station's city and the route it borrows (null: none)"
-    )
-    bonuses: list[tuple[str, int]] = Field(description="(bonus name, points) of the map's bonuses")
+def _from_attrs(cls: type, descriptions: dict[str, str]) -> type[Body]:
+    """A model of ``cls``'s attrs fields, every one required (the library always writes them
+    all), with ``descriptions`` for some."""
+    hints = get_type_hints(cls)
+    members: dict[str, Any] = {
+        field.name: (hints[field.name], Field(description=descriptions.get(field.name)))
+        for field in attrs.fields(cls)
+    }
+    model: type[Body] = create_model(cls.__name__.removeprefix("Player"), __base__=Body, **members)
+    return model
+
+
+#: One player's score: ``to_json(final_scores(state)[seat])``, from
+#: :class:`~ttr_rules.PlayerScore`'s own fields.
+Score = _from_attrs(
+    PlayerScore,
+    {
+        "station_routes": "each station's city and the route it borrows (null: none)",
+        "bonuses": "(bonus name, points) of the map's bonuses",
+    },
+)
 
 
 class Scores(Body):
-    scores: list[Score]
+    scores: list[Score]  # type: ignore[valid-type]
     winners: list[int]
 
 
