@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, running_server
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, low_contrast_buttons, running_server
 
 from ttr_rules import apply_action, legal_actions
 from ttr_rules.actions import (
@@ -133,6 +133,10 @@ def test_every_point_of_every_route_space_clicks_that_route(
 def test_the_page_never_scrolls_sideways(size: tuple[int, int]) -> None:
     with board_page("europe", 60, width=size[0], height=size[1]) as (page, _):
         assert page.evaluate(_SIDEWAYS) <= 0
+        assert low_contrast_buttons(page) == []
+        # every column of the players' table in view (the route points were scrolled away)
+        table = "document.querySelector('#player-table').parentElement"
+        assert page.evaluate(f"{table}.scrollWidth <= {table}.clientWidth")
         board = page.evaluate("document.querySelector('#board').getBoundingClientRect().width")
         if size[0] == 1024:
             assert board > 0.6 * size[0]  # the board takes most of the width
@@ -163,6 +167,7 @@ def test_the_ticket_choice_shows_the_offered_tickets_on_the_board() -> None:
     with board_page("europe", None, stop="keep tickets") as (page, game):
         assert game.state.phase.value == "keep tickets"
         assert page.locator("#keep-tickets").is_visible()
+        assert low_contrast_buttons(page) == []  # the keep button was white on white
         offered = page.locator("#board .page-ticket.ticket-offered").count()
         assert offered == len(game.state.players[0].offered)
         assert "Keep at least" in page.locator("#ticket-choice").inner_text()
@@ -179,6 +184,7 @@ def test_the_tunnel_panel_names_colour_count_and_whether_the_hand_can_pay() -> N
             assert f"{tunnel.owed} more {tunnel.color.value} card" in text
             assert "Your hand can pay." in text or "Your hand cannot pay" in text
         assert page.locator(f'#board g.route.tunnel-pending[data-route="{tunnel.route}"]').count()
+        assert low_contrast_buttons(page) == []
 
 
 def test_the_last_moves_line_names_the_opponents_move() -> None:
@@ -292,6 +298,7 @@ def test_a_payment_with_substitute_sets_is_picked_card_by_card_on_the_page() -> 
             page.get_by_role("button", name="sets", exact=False).first.click()
             page.wait_for_selector("#payment:not([hidden])")
             text = page.locator("#payment .tunnel-text").inner_text()
+            assert low_contrast_buttons(page) == []
             assert f"Paying for {route.a} – {route.b} with substitute sets" in text
             for _ in range(60):  # pick cards until the claim is offered, then claim
                 if page.locator("#payment .payment-claim").count():

@@ -178,3 +178,40 @@ def server_process(*args: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+#: In the page: each visible, enabled button whose text contrasts less than 3:1 (WCAG's least
+#: for large text) with the background colour it is drawn on (its own, or the nearest
+#: ancestor's); a button on a gradient or picture is not judged.
+_LOW_CONTRAST_JS = """() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      if (getComputedStyle(el).backgroundImage !== "none") return null;
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length === 3 || c[3] > 0) return c;
+    }
+    return [255, 255, 255];
+  };
+  const found = [];
+  for (const b of document.querySelectorAll("button")) {
+    if (b.disabled || !b.offsetParent || !b.innerText.trim()) continue;
+    const behind = background(b);
+    if (!behind) continue;
+    const a = lum(rgb(getComputedStyle(b).color)), c = lum(behind);
+    const ratio = (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);
+    const name = b.id || b.className;
+    if (ratio < 3) found.push(`${name}: "${b.innerText.trim()}" ${ratio.toFixed(2)}:1`);
+  }
+  return found;
+}"""
+
+
+def low_contrast_buttons(page: Any) -> list[str]:
+    """The page's visible buttons whose text is hard to read on their background."""
+    found: list[str] = page.evaluate(_LOW_CONTRAST_JS)
+    return found

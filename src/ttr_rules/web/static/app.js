@@ -531,7 +531,7 @@ function renderPlayers() {
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   v.seats.forEach((s, seat) => {
     rows.push(el("tr", { class: seat === v.current && v.phase !== "game over" ? "current" : "" },
-      el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat % PLAYER_COLORS.length]}` }), playerName(seat)),
+      nameCell(seat),
       el("td", { text: String(s.trains) }),
       ...(over ? [] : [el("td", { text: String(s.hand_size) })]),
       el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
@@ -540,6 +540,13 @@ function renderPlayers() {
       ...(over ? [el("td", { class: "total", text: totals[seat] !== undefined ? String(totals[seat]) : "…" })] : [])));
   });
   $("player-table").replaceChildren(...rows);
+}
+
+// The seat's colour and name, an agent's name on a line of its own: the side panel is narrow.
+function nameCell(seat) {
+  const agent = seat !== G.seat && G.info && G.info.seats[seat] && G.info.seats[seat].agent;
+  return el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat % PLAYER_COLORS.length]}` }),
+    seat === G.seat ? "You" : `Player ${seat + 1}`, ...(agent ? [el("span", { class: "agent", text: agent })] : []));
 }
 
 function renderTurnPanel(myTurn) {
