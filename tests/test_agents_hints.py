@@ -106,8 +106,11 @@ def test_difficulty_levels_are_registered_weakest_first() -> None:
     assert list(LEVELS) == ["easy", "medium", "hard"]
     assert set(LEVELS) <= set(available_agents())
     assert make_agent("easy").name == "easy"
-    assert make_agent("medium").name == "greedy"
-    assert make_agent("hard").name == "mcts"
+    # a level is the agent it names, and is called what the player chose
+    assert make_agent("medium").name == "medium"
+    assert isinstance(make_agent("medium"), type(make_agent("greedy")))
+    assert make_agent("hard").name == "hard"
+    assert isinstance(make_agent("hard"), type(make_agent("mcts")))
     with pytest.raises(ValueError, match="slip"):
         make_agent("easy", slip=2)
 

@@ -67,13 +67,27 @@ class EasyAgent:
 
 
 def medium(*, seed: int = 0, **options: Any) -> Agent:
-    """The ``medium`` level: :class:`~ttr_rules.agents.GreedyAgent`."""
-    return GreedyAgent(seed=seed, **options)
+    """The ``medium`` level: :class:`~ttr_rules.agents.GreedyAgent`, named as the player chose
+    it (the name a front end shows).
+
+    >>> medium().name
+    'medium'
+    """
+    agent = GreedyAgent(seed=seed, **options)
+    agent.name = "medium"
+    return agent
 
 
 def hard(*, seed: int = 0, **options: Any) -> Agent:
-    """The ``hard`` level: :class:`~ttr_rules.agents.MctsAgent` at its default budget."""
-    return MctsAgent(seed=seed, **options)
+    """The ``hard`` level: :class:`~ttr_rules.agents.MctsAgent` at its default budget, named as
+    the player chose it.
+
+    >>> hard().name
+    'hard'
+    """
+    agent = MctsAgent(seed=seed, **options)
+    agent.name = "hard"
+    return agent
 
 
 #: The difficulty levels, weakest first, and their factories.
