@@ -65,8 +65,9 @@ STRONG_GREEDY = "greedy:" + ",".join(
         "tunnel_weight",
     )
 )
-#: Every shipped agent and difficulty level, measured against ``greedy``, and two ablations:
-#: the strong style without search, and the search without the strong style.
+#: Every shipped agent and difficulty level, measured against ``greedy``, and three
+#: ablations: the strong style without search, the search without the strong style, and the
+#: search trusting its means alone (no confidence test before leaving the style's choice).
 CANDIDATES = (
     "random",
     "easy",
@@ -74,6 +75,7 @@ CANDIDATES = (
     "greedy",
     STRONG_GREEDY,
     "mcts:style=greedy",
+    "mcts:confidence=0",
     "mcts",
     "hard",
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ttr_rules import (
     GameMap,
@@ -255,6 +256,8 @@ def test_factory_errors_name_the_agent() -> None:
         ("think_time", float("nan"), "think_time must be a number of seconds above 0"),
         ("depth", -1, "depth must be a whole number from 0 to 10,000, got -1"),
         ("candidates", 10**6, "candidates must be a whole number from 1 to 10,000, got 1000000"),
+        ("prior", float("nan"), "prior must be a number from 0 to 1000, got nan"),
+        ("confidence", -1, "confidence must be a number from 0 to 10, got -1"),
     ],
 )
 def test_search_budgets_that_would_never_end_are_refused(
@@ -323,3 +326,33 @@ def test_mcts_style_option() -> None:
             seed=3,
         )
         assert is_terminal(end)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-200, 200, allow_nan=False),
+            st.floats(-200, 200, allow_nan=False),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    st.floats(0, 10, allow_nan=False),
+)
+def test_the_advantage_bound_is_never_above_the_mean_advantage(
+    pairs: list[tuple[float, float]], confidence: float
+) -> None:
+    """``mcts`` plays another action than its default only when this bound clears the prior:
+    never more optimistic than the mean, more cautious the more confidence is asked, and
+    never trusting a single world."""
+    from ttr_rules.agents.mcts import advantage_bound
+
+    values = [a for a, _ in pairs]
+    base = [b for _, b in pairs]
+    mean = sum(a - b for a, b in pairs) / len(pairs)
+    bound = advantage_bound(values, base, confidence)
+    assert bound <= mean + 1e-9
+    assert advantage_bound(values, base, 0.0) == pytest.approx(mean)
+    assert advantage_bound(values, base, confidence + 1) <= bound + 1e-9
+    if len(pairs) == 1 and confidence > 0:
+        assert bound == float("-inf")
