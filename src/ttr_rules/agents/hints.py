@@ -38,8 +38,8 @@ from ..state import Phase
 from ..views import PlayerView, determinize, view_legal_actions
 from .base import make_agent
 from .greedy import RESERVE, greedy_action
-from .mcts import candidate_actions, rollout
-from .planning import GREEDY_STYLE, STRONG_STYLE, Plan, Situation, make_plan
+from .mcts import candidate_actions, rollout, seat_styles
+from .planning import STRONG_STYLE, Plan, Situation, make_plan
 from .protocol import check_view
 
 __all__ = ["HINT_DEPTH", "HINT_WORLDS", "Suggestion", "hint_lines", "suggest"]
@@ -140,7 +140,7 @@ def _scores(
     began = time.perf_counter()
     worlds = 0
     depth = HINT_DEPTH if think_time is None else None
-    styles = tuple(STRONG_STYLE if s == seat else GREEDY_STYLE for s in range(len(view.seats)))
+    styles = seat_styles(len(view.seats), seat, STRONG_STYLE)
     while True:
         world = determinize(view, rnd.getrandbits(32))
         for i, action in enumerate(options):

@@ -85,7 +85,14 @@ from .planning import (
 )
 from .protocol import check_view
 
-__all__ = ["MctsAgent", "advantage_bound", "candidate_actions", "evaluate", "rollout_value"]
+__all__ = [
+    "MctsAgent",
+    "advantage_bound",
+    "candidate_actions",
+    "evaluate",
+    "rollout_value",
+    "seat_styles",
+]
 
 #: The styles of the ``style`` option: how the agent plays its own seat (its default choice
 #: and its own moves in the rollouts; the other seats are played in the greedy style).
@@ -123,10 +130,9 @@ class MctsAgent:
     the end), ``candidates`` (root actions, default 4), ``prior`` (points by which another
     action must beat the greedy choice, default 3.0), ``confidence`` (standard errors by which
     its advantage must clear the prior, default 1.0; 0: the means alone decide) and
-    ``max_turns`` (rollout turns per
-    decision under an ``iterations`` budget, default 1500: the search stops early when its
-    rollouts have played that many turns in all, which keeps a decision's time bounded and
-    still deterministic).
+    ``max_turns`` (rollout turns per decision under an ``iterations`` budget, default 1500: the
+    search stops early when its rollouts have played that many turns in all, which keeps a
+    decision's time bounded and still deterministic).
     """
 
     name = "mcts"
@@ -232,9 +238,7 @@ class MctsAgent:
         me = view.player
         assert me is not None
         began = time.perf_counter()
-        styles = tuple(
-            self.style if seat == me else GREEDY_STYLE for seat in range(len(view.seats))
-        )
+        styles = seat_styles(len(view.seats), me, self.style)
         values: list[list[float]] = [[] for _ in options]
         alive = list(range(len(options)))
         budget = self.iterations
@@ -272,6 +276,15 @@ class MctsAgent:
                 if bound > best_bound:
                     best, best_bound = i, bound
         return options[best]
+
+
+def seat_styles(players: int, me: int, style: Style) -> tuple[Style, ...]:
+    """The style of each seat in a rollout: ``style`` for ``me``, greedy for the others.
+
+    >>> seat_styles(3, 1, STRONG_STYLE) == (GREEDY_STYLE, STRONG_STYLE, GREEDY_STYLE)
+    True
+    """
+    return tuple(style if seat == me else GREEDY_STYLE for seat in range(players))
 
 
 def advantage_bound(values: Sequence[float], base: Sequence[float], confidence: float) -> float:
