@@ -278,6 +278,7 @@ def test_search_budgets_that_would_never_end_are_refused(
         ("tickets_min_trains", 2.5, "tickets_min_trains must be an integer, got 2.5"),
         ("tickets_min_trains", 10**6, "tickets_min_trains must be a whole number from 0 to 1,000"),
         ("tunnel_weight", 11, "tunnel_weight must be a number from 0 to 10, got 11"),
+        ("last_chance", -1, "last_chance must be a whole number from 0 to 1,000, got -1"),
     ],
 )
 def test_greedy_style_options_are_checked(option: str, value: object, message: str) -> None:
@@ -297,6 +298,7 @@ def test_the_strong_style_is_greedy_with_other_weights() -> None:
         ticket_weight=STRONG_STYLE.ticket_weight,
         tickets_min_trains=STRONG_STYLE.tickets_min_trains,
         tunnel_weight=STRONG_STYLE.tunnel_weight,
+        last_chance=STRONG_STYLE.last_chance,
     )
     assert strong.style == STRONG_STYLE  # type: ignore[attr-defined]
     assert make_agent("greedy").style is GREEDY_STYLE  # type: ignore[attr-defined]

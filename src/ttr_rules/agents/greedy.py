@@ -81,10 +81,12 @@ class GreedyAgent:
     the planning weight one ticket point repays when choosing tickets), ``claim_weight``
     (default 2.0, the planning weight of a claim's turn), ``points_weight`` (default 0.0,
     planning weight taken off a route per point it scores), ``tickets_min_trains``
-    (default 14, the fewest trains with which it draws new tickets) and ``tunnel_weight``
-    (default 1.0, the extra planning weight of a tunnel). The ``mcts`` agent plays its own seat
+    (default 14, the fewest trains with which it draws new tickets), ``tunnel_weight``
+    (default 1.0, the extra planning weight of a tunnel) and ``last_chance`` (default 2: once
+    another player has at most this many trains more than the count that ends the game, it
+    claims what scores most now rather than drawing). The ``mcts`` agent plays its own seat
     with ``greedy:claim_weight=4,points_weight=0.8,ticket_weight=1.2,tickets_min_trains=20,
-    tunnel_weight=5`` (:data:`~ttr_rules.agents.planning.STRONG_STYLE`).
+    tunnel_weight=5,last_chance=0`` (:data:`~ttr_rules.agents.planning.STRONG_STYLE`).
 
     >>> from ttr_rules import new_game, observe
     >>> agent = GreedyAgent(seed=0)
@@ -108,6 +110,7 @@ class GreedyAgent:
         points_weight: float = GREEDY_STYLE.points_weight,
         tickets_min_trains: int = GREEDY_STYLE.tickets_min_trains,
         tunnel_weight: float = GREEDY_STYLE.tunnel_weight,
+        last_chance: int = GREEDY_STYLE.last_chance,
     ) -> None:
         for name, value in (
             ("ticket_weight", ticket_weight),
@@ -117,6 +120,7 @@ class GreedyAgent:
         ):
             check_number(name, value, 0.0, _MAX_WEIGHT)
         check_whole("tickets_min_trains", tickets_min_trains, 0, _MAX_TRAINS)
+        check_whole("last_chance", last_chance, 0, _MAX_TRAINS)
         self.seed = seed
         self.style = Style(
             claim_weight=float(claim_weight),
@@ -124,6 +128,7 @@ class GreedyAgent:
             ticket_weight=float(ticket_weight),
             tickets_min_trains=tickets_min_trains,
             tunnel_weight=float(tunnel_weight),
+            last_chance=last_chance,
         )
         if self.style == GREEDY_STYLE:
             self.style = GREEDY_STYLE  # default agents share the one default style
@@ -429,7 +434,8 @@ def _last_chance(situation: Situation) -> bool:
         return True
     trains = situation.trains
     me = situation.me
-    return min(trains[:me] + trains[me + 1 :]) <= situation.rules.end_trigger_trains + 2
+    least = min(trains[:me] + trains[me + 1 :])
+    return least <= situation.rules.end_trigger_trains + situation.style.last_chance
 
 
 def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) -> Action | None:

@@ -44,7 +44,7 @@ def check_options(
     ...         print(error)
     agent 'greedy': option ticket_weight must be a number, got "abc"
     agent 'greedy' has no option 'depth'; its options are: ticket_weight, claim_weight, \
-points_weight, tickets_min_trains, tunnel_weight
+points_weight, tickets_min_trains, tunnel_weight, last_chance
     """
     try:
         signature = inspect.signature(factory)

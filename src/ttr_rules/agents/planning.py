@@ -96,7 +96,9 @@ class Style:
     ``ticket_weight``: planning weight one ticket point repays when choosing tickets.
     ``tickets_min_trains``: new tickets are drawn only with at least this many trains left.
     ``tunnel_weight``: the extra planning weight of a tunnel, whose cost is uncertain (higher:
-    tunnels are avoided more).
+    tunnels are avoided more). ``last_chance``: once another player holds at most this many
+    trains more than the count that ends the game, every turn may be the last: the planner
+    claims what scores most now rather than drawing for later.
 
     >>> STRONG_STYLE.points_weight > GREEDY_STYLE.points_weight
     True
@@ -107,6 +109,7 @@ class Style:
     ticket_weight: float = 0.8
     tickets_min_trains: int = 14
     tunnel_weight: float = TUNNEL_WEIGHT
+    last_chance: int = 2
 
     @property
     def reweighs(self) -> bool:
@@ -129,6 +132,7 @@ STRONG_STYLE = Style(
     ticket_weight=1.2,
     tickets_min_trains=20,
     tunnel_weight=5.0,
+    last_chance=0,
 )
 #: The least planning weight of an open route under any style (weights must stay positive).
 _LEAST_WEIGHT = 0.5
