@@ -455,3 +455,36 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
     assert "greedy" in client.get("/api/agents").json()
     europe = client.get("/api/maps/europe").json()  # the map file, as load_map_file reads it
     assert len(europe["routes"]) == 101 and map_from_dict(europe) == load_map("europe")
+
+
+def test_head_answers_like_get_without_a_body(client: TestClient) -> None:
+    game_id, tokens = _create(client, seed=3)
+    for path in ("/", "/static/app.js", "/api/maps", f"/api/games/{game_id}", "/api/nothing"):
+        got, head = client.get(path, headers=_auth(tokens[0])), client.head(path)
+        assert head.status_code == got.status_code, path
+        assert head.content == b"", path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+    refused = client.put("/api/maps")
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET"
+    assert refused.json()["error"] == "method_not_allowed"
+
+
+def test_head_of_a_stream_ends_after_its_headers(client: TestClient) -> None:
+    """The test client returns only once the app has finished its answer: a stream that went on
+    after its headers would never return (its GET does not), hence the thread and its limit."""
+    import threading
+
+    game_id, tokens = _create(client, seed=3)
+    answers: list[Any] = []
+    asking = threading.Thread(
+        target=lambda: answers.append(
+            client.head(f"/api/games/{game_id}/stream", headers=_auth(tokens[0]))
+        ),
+        daemon=True,
+    )
+    asking.start()
+    asking.join(timeout=30)
+    assert answers, "the stream went on after the headers of a HEAD"
+    (head,) = answers
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-type"].startswith("text/event-stream")

@@ -124,7 +124,8 @@ class Style:
 #: The ``greedy`` agent's style: routes cost their length (plus the claim turn).
 GREEDY_STYLE = Style()
 #: The style the ``mcts`` agent plays its own seat with: it seeks routes worth many points per
-#: train and tickets that repay them, and draws new tickets earlier. Measured against a field
+#: train and tickets that repay them, draws new tickets earlier, avoids tunnels and keeps to
+#: its plan until the final round. Measured against a field
 #: of ``greedy`` in ``benchmarks/agents.py`` (docs/agents.md).
 STRONG_STYLE = Style(
     claim_weight=4.0,

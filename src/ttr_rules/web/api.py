@@ -205,6 +205,38 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class HeadAsGet:
+    """Answer ``HEAD`` as the ``GET`` of the same path without its body (RFC 9110: a server
+    that answers GET answers HEAD), a stream included: once its headers are out the stream is
+    told the client left, so it ends."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        started = False
+        finished = False
+
+        async def headers_only(message: Message) -> None:
+            nonlocal started, finished
+            if message["type"] == "http.response.start":
+                started = True
+                await send(message)
+            elif message["type"] == "http.response.body" and not finished:
+                finished = True
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        async def until_answered() -> Message:
+            if started:
+                return {"type": "http.disconnect"}
+            return await receive()
+
+        await self.app({**scope, "method": "GET"}, until_answered, headers_only)
+
+
 class HostCheck:
     """Answer 400 ``unknown_host`` to a request whose ``Host`` header names no address this
     server serves (a web page of another site reaching a local server by DNS rebinding sends
@@ -475,6 +507,7 @@ def create_app(
     )
     app.state.store = store
     app.add_middleware(BodyLimit)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     if "*" not in allowed_hosts:
         hosts = frozenset(h.lower() for h in (*LOCAL_HOSTS, *allowed_hosts))
@@ -827,7 +860,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         if exc.status_code == 400:  # FastAPI's answer to a body its JSON decoder gave up on
             return ApiError(400, "malformed_json", _UNREADABLE_JSON).response()
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return ApiError(exc.status_code, code, str(exc.detail)).response()
+        return ApiError(exc.status_code, code, str(exc.detail)).response(exc.headers)
 
     async def validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
