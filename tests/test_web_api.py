@@ -452,7 +452,8 @@ def test_the_page_and_its_files_are_served(client: TestClient) -> None:
         client.get("/api/maps").json()[0] in ("europe", "usa")
         and "europe" in client.get("/api/maps").json()
     )
-    assert "greedy" in client.get("/api/agents").json()
+    agents = client.get("/api/agents").json()
+    assert agents[:3] == ["easy", "medium", "hard"] and "greedy" in agents  # levels first
     europe = client.get("/api/maps/europe").json()  # the map file, as load_map_file reads it
     assert len(europe["routes"]) == 101 and map_from_dict(europe) == load_map("europe")
 

@@ -1,6 +1,6 @@
 """The page in a real browser: Playwright drives Debian's headless Chromium (``/usr/bin/chromium``;
 Playwright never downloads a browser here). A human seat plays a whole two-player game against
-the ``greedy`` agent by clicking, and the final score table appears."""
+the ``medium`` level (``greedy``) by clicking, and the final score table appears."""
 
 from __future__ import annotations
 
@@ -19,15 +19,22 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_a_human_plays_a_whole_game_against_greedy_by_clicking() -> None:
+def test_a_human_plays_a_whole_game_against_medium_by_clicking() -> None:
     app = create_app()
     store: GameStore = app.state.store
     errors: list[str] = []
     with running_server(app) as base, browser_page(errors) as page:
         page.goto(f"{base}/")
         page.wait_for_selector("#create-button")
-        # the lobby offers the agents; seat 2 defaults to greedy
-        assert page.locator("select[name=seat-1]").input_value() == "greedy"
+        # the lobby offers the levels first; seat 2 defaults to the middle one
+        options = page.locator("select[name=seat-1] option").all_inner_texts()
+        assert options[:4] == [
+            "Human (you or a friend)",
+            "Agent: easy",
+            "Agent: medium",
+            "Agent: hard",
+        ]
+        assert page.locator("select[name=seat-1]").input_value() == "medium"
         page.fill("#seed-input", "7")
         page.click("#create-button")
         page.wait_for_selector("#keep-tickets", timeout=30_000)
@@ -42,14 +49,14 @@ def test_a_human_plays_a_whole_game_against_greedy_by_clicking() -> None:
         record_href = page.locator("#record-link").get_attribute("href")
     assert errors == []
     (game,) = store.games.values()
-    assert game.over and game.agents == {1: "greedy"}
+    assert game.over and game.agents == {1: "medium"}
     assert len(clicked) > 10 and sum(s.player == 0 for s in game.steps) == len(clicked)
     assert "keep tickets" in clicked
     assert any(c.startswith("Pay ") for c in clicked), "no route was claimed by clicking"
     totals = {s.player: s.total for s in final_scores(game.state)}
     for total in totals.values():
         assert str(total) in table
-    expected = "You win!" if winners(game.state) == (0,) else "Player 2 (greedy) wins!"
+    expected = "You win!" if winners(game.state) == (0,) else "Player 2 (medium) wins!"
     if len(winners(game.state)) == 1:
         assert title == expected
     assert record_href == f"/api/games/{game.id}/record"

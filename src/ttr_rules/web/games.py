@@ -120,10 +120,16 @@ def map_unavailable(name: str) -> str:
 
 
 def agent_names() -> list[str]:
-    """The agents a seat can be given (``ttr_rules.agents.available_agents()``)."""
-    from ..agents import available_agents
+    """The agents a seat can be given (``ttr_rules.agents.available_agents()``): the
+    difficulty levels first, weakest first, then the others by name.
 
-    return list(available_agents())
+    >>> agent_names()[:3]
+    ['easy', 'medium', 'hard']
+    """
+    from ..agents import LEVELS, available_agents
+
+    names = available_agents()
+    return [n for n in LEVELS if n in names] + [n for n in names if n not in LEVELS]
 
 
 def _make_agent(name: str, seed: int) -> Any:

@@ -143,7 +143,7 @@ function renderSeatChoices() {
   const previous = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren(el("legend", { text: "Seats" }));
   for (let seat = 0; seat < n; seat++) {
-    const fallback = seat === 0 ? "human" : (G.agentNames.includes("greedy") ? "greedy" : G.agentNames[0]);
+    const fallback = seat === 0 ? "human" : (G.agentNames.includes("medium") ? "medium" : G.agentNames[0]);
     const chosen = previous[seat] || fallback;
     const select = el("select", { name: `seat-${seat}`, "data-seat": seat },
       el("option", { value: "human", text: "Human (you or a friend)", selected: chosen === "human" }),
