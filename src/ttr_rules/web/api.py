@@ -13,7 +13,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Annotated, Any
@@ -99,7 +99,7 @@ class ApiError(Exception):
         self.reason = reason
         self.extra = extra
 
-    def response(self, headers: dict[str, str] | None = None) -> JSONResponse:
+    def response(self, headers: Mapping[str, str] | None = None) -> JSONResponse:
         body = {
             "error": self.code,
             "message": self.message,
