@@ -489,3 +489,23 @@ def test_head_of_a_stream_ends_after_its_headers(client: TestClient) -> None:
     (head,) = answers
     assert head.status_code == 200 and head.content == b""
     assert head.headers["content-type"].startswith("text/event-stream")
+
+
+@pytest.mark.parametrize(
+    ("players", "map_name", "shown"),
+    [
+        (0, "europe", "0"),
+        (1, "europe", "1"),
+        (-1, "europe", "-1"),
+        (6, "europe", "6"),
+        (4, "nordic", "4"),
+        (10**40, "europe", "a number of over 15 digits"),
+    ],
+)
+def test_a_player_count_out_of_the_maps_range_is_refused_in_one_wording(
+    client: TestClient, players: int, map_name: str, shown: str
+) -> None:
+    most = 3 if map_name == "nordic" else 5
+    answer = client.post("/api/games", json={"players": players, "map": map_name})
+    assert answer.status_code == 422
+    assert answer.json()["message"] == f"players must be between 2 and {most}, got {shown}"

@@ -74,8 +74,9 @@ def check_player_count(players: object, rules: Rules) -> int:
     if not isinstance(players, int) or isinstance(players, bool):
         raise ValueError(f"players must be an integer, got {players!r}")
     if not rules.min_players <= players <= rules.max_players:
+        shown = str(players) if abs(players) < 10**15 else "a number of over 15 digits"
         raise ValueError(
-            f"players must be between {rules.min_players} and {rules.max_players}, got {players}"
+            f"players must be between {rules.min_players} and {rules.max_players}, got {shown}"
         )
     return players
 

@@ -122,7 +122,7 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     map: str = Field("europe", max_length=100, description="an installed map (GET /api/maps)")
-    players: int = Field(2, ge=1, le=10)
+    players: int = Field(2, description="how many play: 2 to 5 on europe (the map's rules say)")
     agents: dict[Annotated[str, Field(max_length=3)], Annotated[str, Field(max_length=100)]] = (
         Field(
             default_factory=dict,

@@ -57,7 +57,8 @@ from .. import (
     view_legal_actions,
     winners,
 )
-from ..maps import available_maps, playable_maps
+from ..game import check_player_count
+from ..maps import available_maps, load_map, playable_maps
 from ..records import with_result
 from .secrecy import seat_step
 
@@ -480,6 +481,10 @@ class GameStore:
         agents = dict(agents or {})
         if map_name not in playable_maps():  # a broken plugin's map is never offered
             raise GameSetupError(map_unavailable(map_name))
+        try:
+            check_player_count(players, load_map(map_name).rules)
+        except ValueError as exc:
+            raise GameSetupError(str(exc)) from None
         known = agent_names()
         for seat, name in agents.items():
             if not 0 <= seat < players:
