@@ -4,9 +4,10 @@ Each match puts one candidate agent against ``players - 1`` copies of an opponen
 by default); the candidate's seat rotates from game to game and every deal is played from
 every seat (duplicate style), so neither the seat nor the deal favours anyone. Prints, per
 match, the candidate's wins (ties split), win rate with its 95% Wilson interval, mean margin
-over the best opponent, mean and longest seconds per decision (its own decisions only), in
-wall-clock time and in CPU time of the process (on a shared machine the wall clock counts the
-time other programs took the core; the CPU time is what the agent itself spent).
+over the best opponent (in the text and JSON output also its 95% interval, and the mean margin
+over the mean of the opponents), mean and longest seconds per decision (its own decisions
+only), in wall-clock time and in CPU time of the process (on a shared machine the wall clock
+counts the time other programs took the core; the CPU time is what the agent itself spent).
 
 The field can also be an agent that is not in the package, written here from the rules alone:
 ``--opponent ticket-runner`` (:class:`TicketRunner`: it builds the shortest paths of its
@@ -31,6 +32,8 @@ from __future__ import annotations
 import argparse
 import heapq
 import json
+import math
+import statistics
 import sys
 import time
 from collections.abc import Iterator
@@ -224,6 +227,7 @@ class GameResult:
     index: int
     share: float  # the candidate's win share (ties split)
     margin: int  # over the best other player
+    margin_over_mean: float  # over the mean of the other players
     seconds: float
     cpu: float
     decisions: int
@@ -248,10 +252,12 @@ def one_game(job: Job) -> GameResult:
     end = play_game(agents, map=game_map, seed=deal)
     best = winners(end)
     totals = [s.total for s in final_scores(end)]
+    others = totals[:seat] + totals[seat + 1 :]
     return GameResult(
         index=index,
         share=1 / len(best) if seat in best else 0.0,
-        margin=totals[seat] - max(t for s, t in enumerate(totals) if s != seat),
+        margin=totals[seat] - max(others),
+        margin_over_mean=totals[seat] - sum(others) / len(others),
         seconds=timed.seconds,
         cpu=timed.cpu,
         decisions=timed.decisions,
@@ -270,6 +276,10 @@ class MatchResult:
     win_rate: float
     ci95: tuple[float, float]
     mean_margin: float
+    #: Half the width of the mean margin's 95% interval (normal approximation).
+    margin_ci95: float
+    #: The mean margin over the mean of the other players (not only the best one).
+    mean_margin_over_mean: float
     seconds_per_decision: float
     longest_decision: float
     cpu_per_decision: float
@@ -322,13 +332,22 @@ def run_match(
         wins=wins,
         win_rate=wins / len(rows),
         ci95=(low, high),
-        mean_margin=sum(r.margin for r in rows) / len(rows),
+        mean_margin=statistics.fmean(r.margin for r in rows),
+        margin_ci95=_half_width([r.margin for r in rows]),
+        mean_margin_over_mean=statistics.fmean(r.margin_over_mean for r in rows),
         seconds_per_decision=sum(r.seconds for r in rows) / decisions,
         longest_decision=max(r.longest for r in rows),
         cpu_per_decision=sum(r.cpu for r in rows) / decisions,
         longest_cpu=max(r.longest_cpu for r in rows),
         wall_seconds=time.perf_counter() - began,
     )
+
+
+def _half_width(values: list[int]) -> float:
+    """Half the width of the 95% interval of the mean of ``values`` (0 for one value)."""
+    if len(values) < 2:
+        return 0.0
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def markdown_row(row: MatchResult) -> str:
@@ -396,7 +415,8 @@ def main() -> None:
                 print(
                     f"{candidate} vs {args.opponent}, {players} players: {row.wins:g}/{row.games} "
                     f"= {row.win_rate:.1%} (95% CI {low:.1%}–{high:.1%}), "
-                    f"mean margin {row.mean_margin:+.1f}, "
+                    f"mean margin {row.mean_margin:+.1f} ± {row.margin_ci95:.1f} "
+                    f"(over the mean of the others {row.mean_margin_over_mean:+.1f}), "
                     f"{row.cpu_per_decision * 1000:.1f} ms CPU per decision "
                     f"(longest {row.longest_cpu:.2f} s; wall clock "
                     f"{row.seconds_per_decision * 1000:.1f} ms, longest "
