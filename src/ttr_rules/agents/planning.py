@@ -125,8 +125,8 @@ class Style:
 GREEDY_STYLE = Style()
 #: The style the ``mcts`` agent plays its own seat with: it seeks routes worth many points per
 #: train and tickets that repay them, draws new tickets earlier, avoids tunnels and keeps to
-#: its plan until the final round. Measured against a field
-#: of ``greedy`` in ``benchmarks/agents.py`` (docs/agents.md).
+#: its plan until the final round. Measured against a field of ``greedy`` in
+#: ``benchmarks/agents.py`` (docs/agents.md).
 STRONG_STYLE = Style(
     claim_weight=4.0,
     points_weight=0.8,

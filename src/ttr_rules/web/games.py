@@ -481,8 +481,9 @@ class GameStore:
         agents = dict(agents or {})
         if map_name not in playable_maps():  # a broken plugin's map is never offered
             raise GameSetupError(map_unavailable(map_name))
-        try:
-            check_player_count(players, load_map(map_name).rules)
+        game_map = load_map(map_name)
+        try:  # before the seats are read: a seat's message names the player count
+            check_player_count(players, game_map.rules)
         except ValueError as exc:
             raise GameSetupError(str(exc)) from None
         known = agent_names()
@@ -494,7 +495,7 @@ class GameStore:
         if seed is None:
             seed = secrets.randbelow(MAX_SEED)
         try:
-            start = new_game(map_name, players, seed)
+            start = new_game(game_map, players, seed)
         except ValueError as exc:
             raise GameSetupError(str(exc)) from None
         self._make_room()
