@@ -82,7 +82,7 @@ from .views import (
     view_legal_actions,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Action",
