@@ -455,3 +455,52 @@ def test_pettingzoo_observations_are_new_arrays() -> None:
         if step % 10 == 0:
             look()
     look()
+
+
+def test_openspiel_refuses_a_deal_outside_the_chance_outcomes() -> None:
+    import ttr_rules.rl.openspiel  # noqa: F401 (registers the game)
+
+    game = pyspiel.load_game("python_ttr", {"players": 2, "deals": 10})
+    for outcome in (10, 11, 2**40):
+        state = game.new_initial_state()
+        with pytest.raises(ValueError, match="a deal is a chance outcome from 0 to 9, got"):
+            state.apply_action(outcome)
+        assert state.is_chance_node()  # nothing was dealt
+    with pytest.raises(pyspiel.SpielError):  # OpenSpiel's own check of -1
+        game.new_initial_state().apply_action(-1)
+    last = game.new_initial_state()
+    last.apply_action(9)
+    assert not last.is_chance_node()
+
+
+@pytest.mark.parametrize("seed", [1.5, True, np.bool_(True), "7", 2.0])
+def test_reset_reads_seeds_as_new_game_does(seed: Any) -> None:
+    with pytest.raises(ValueError, match="seed must be an integer, got"):
+        raw_env(players=2).reset(seed=seed)
+    with pytest.raises(ValueError, match="seed must be an integer, got"):
+        TicketToRideEnv(players=2).reset(seed=seed)
+
+
+def test_reset_accepts_numpy_integer_seeds() -> None:
+    from ttr_rules import new_game
+
+    for seed in (np.int64(11), np.uint16(11), np.int8(11)):
+        pz = raw_env(players=2)
+        pz.reset(seed=seed)  # type: ignore[arg-type]
+        assert pz.state == new_game(EUROPE, 2, seed=11)
+        gym = TicketToRideEnv(players=2)
+        gym.reset(seed=seed)  # type: ignore[arg-type]
+        assert gym.state == new_game(EUROPE, 2, seed=11)
+
+
+def test_an_opponents_illegal_index_names_the_opponent() -> None:
+    def stubborn(observation: Any, mask: Any) -> int:
+        return int(np.flatnonzero(mask == 0)[0])  # the first index the mask excludes
+
+    e = TicketToRideEnv(players=2, seat=1, opponents=stubborn)
+    with pytest.raises(IllegalActionError, match="played by stubborn, the opponent in seat 0"):
+        e.reset(seed=0)
+    passes = TicketToRideEnv(players=3, seat=0, opponents=lambda o, m: e.space.size - 1)
+    passes.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=r"pass: .*played by <lambda>, the opponent in"):
+        passes.step(int(np.flatnonzero(passes.action_masks())[0]))

@@ -141,12 +141,26 @@ def action_index(action: Any) -> int:
     return int(action)
 
 
-def game_seed(seed: int | None, seeder: random.Random) -> tuple[int, random.Random]:
+def game_seed(seed: Any, seeder: random.Random) -> tuple[int, random.Random]:
     """``reset(seed=s)`` plays ``new_game(seed=s)`` and reseeds the sequence that later
-    ``reset()`` calls draw their games from; ``reset()`` draws the next seed."""
-    if seed is not None:
-        return int(seed), random.Random(seed)
-    return seeder.getrandbits(63), seeder
+    ``reset()`` calls draw their games from; ``reset()`` draws the next seed.
+
+    A seed is read as ``new_game`` reads it: a whole number (a numpy integer too), never a
+    bool or a float, else :class:`ValueError`.
+
+    >>> import numpy as np
+    >>> game_seed(np.int64(5), random.Random())[0]
+    5
+    >>> game_seed(1.5, random.Random())
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an integer, got float
+    """
+    if seed is None:
+        return seeder.getrandbits(63), seeder
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
+        raise ValueError(f"seed must be an integer, got {type(seed).__name__}")
+    return int(seed), random.Random(int(seed))
 
 
 def render_modes() -> list[str]:

@@ -159,20 +159,28 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             return agent.act(observe_view(state, seat))
         mask = self.space.mask(state).view(np.int8)
         index = agent(self._encode(state, seat), mask)
+        who = _opponent_name(agent, seat)
         if isinstance(index, bool) or not isinstance(index, int | np.integer):
-            raise TypeError(f"the opponent in seat {seat} returned no action index")
+            raise TypeError(f"{who}, returned no action index")
         if not 0 <= int(index) < self.space.size:
             raise ValueError(
-                f"the opponent in seat {seat} chose {int(index)}, outside the action space "
-                f"0 to {self.space.size - 1}"
+                f"{who}, chose {int(index)}, outside the action space 0 to {self.space.size - 1}"
             )
-        # apply_action refuses an index the mask excludes, with its reason
-        return self.space.action(int(index), state)
+        try:
+            return self.space.action(int(index), state)
+        except ValueError as error:  # a keep of positions beyond the offer
+            raise ValueError(f"{who}, chose {int(index)}: {error}") from None
 
     def _play_opponents(self) -> None:
         state = self.state
         while not state.is_terminal and state.current != self.seat:
-            state = apply_action(state, self._opponent_action(state))
+            action = self._opponent_action(state)
+            try:
+                state = apply_action(state, action)
+            except IllegalActionError as error:  # an index or action the mask excludes
+                who = _opponent_name(self._agents[state.current], state.current)
+                detail = f"played by {who}" + (f"; {error.detail}" if error.detail else "")
+                raise IllegalActionError(error.reason, action, detail) from None
         self.state = state
 
     def _encode(self, state: GameState, seat: int) -> NDArray[np.float32]:
@@ -197,8 +205,8 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         """A new game (``new_game(seed=seed)``; the next seed when None), played by the
         opponents up to the learner's first decision: the observation and
         ``{"action_mask": ...}``."""
-        super().reset(seed=seed)
         game, self._seeder = game_seed(seed, self._seeder)
+        super().reset(seed=None if seed is None else game)
         self.state = new_game(self.game_map, self.players, game, self.rules)
         self._agents = self._make_agents(game)
         self._ended = False
@@ -234,6 +242,16 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             gymnasium.logger.warn("render() called without a render_mode")
             return None
         return render_state(self.state, self.render_mode, self.seat)
+
+
+def _opponent_name(agent: Agent | Policy, seat: int) -> str:
+    """The opponent as a message names it: its agent's or callable's name and its seat."""
+    name = (
+        agent.name
+        if isinstance(agent, Agent)
+        else getattr(agent, "__name__", None) or type(agent).__name__
+    )
+    return f"{name}, the opponent in seat {seat}"
 
 
 register_envs()

@@ -187,7 +187,16 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]
         return TicketToRideState(self)
 
     def deal(self, outcome: int) -> GameState:
-        """The game of chance outcome ``outcome``."""
+        """The game of chance outcome ``outcome``, one of ``0 .. deals-1`` (else
+        :class:`ValueError`: another number is no outcome of the chance node)."""
+        if (
+            isinstance(outcome, bool)
+            or not isinstance(outcome, int)
+            or not 0 <= outcome < self.deals
+        ):
+            raise ValueError(
+                f"python_ttr: a deal is a chance outcome from 0 to {self.deals - 1}, got {outcome}"
+            )
         return new_game(self.game_map, self.num_players(), self.first_seed + outcome)
 
     def make_py_observer(
