@@ -11,7 +11,9 @@ One home for the words and structures a terminal game, a web page or a remote cl
   still missing;
 - :func:`planning_graph`: the board as still open to a seat (double-route rule included), as a
   :mod:`networkx` multigraph;
-- :func:`cards_needed`: the cards the missing routes of a seat's open tickets still ask for.
+- :func:`cards_needed`: the cards the missing routes of a seat's open tickets still ask for;
+- :func:`choose_tickets`: the ticket ids a person picked, as the action that keeps them;
+- :func:`find_place`: the place a person typed (any case, accents or not, an alias).
 
 Everything takes a :class:`~ttr_rules.PlayerView`, so a client holding only its view (for
 instance from ``ttr serve``) computes the same as the host.
@@ -20,7 +22,7 @@ instance from ``ttr serve``) computes the same as the host.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 import networkx as nx
@@ -41,11 +43,15 @@ from .actions import (
     PayTunnel,
 )
 from .cards import Color, Hand
+from .errors import IllegalActionError, InvalidActionError, Reason
+from .maps.index import resolve_city
 from .maps.model import GameMap, Route, Ticket
 from .moves.payments import payment_cards_of, set_size
+from .moves.tickets import keep_at_least
 from .notation import format_action
+from .state import Phase
 from .views import PlayerView, view_legal_actions
-from .words import counted
+from .words import counted, joined
 
 __all__ = [
     "ActionGroup",
@@ -54,6 +60,8 @@ __all__ = [
     "TicketStatus",
     "action_label",
     "cards_needed",
+    "choose_tickets",
+    "find_place",
     "group_actions",
     "payment_label",
     "planning_graph",
@@ -511,3 +519,101 @@ def cards_needed(view: PlayerView, seat: int | None = None) -> Counter[Color | N
             if colour is not None:
                 needed[colour] = max(0, needed[colour] - hand[colour])
     return +needed
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def choose_tickets(view: PlayerView, ids: Iterable[int]) -> KeepTickets:
+    """The action that keeps the tickets ``ids`` (ticket ids, any order) of those offered to
+    the seat of ``view``: what a front end sends once a person has ticked the tickets to keep,
+    instead of finding the subset among the legal actions.
+
+    Raises :class:`~ttr_rules.InvalidActionError` when ``ids`` are not ticket ids (or name one
+    twice), and :class:`~ttr_rules.IllegalActionError` (both ``ValueError``) when the seat is
+    not choosing tickets, a ticket was not offered, or too few are kept (E4, E61, E62).
+
+    >>> from ttr_rules import new_game, observe
+    >>> view = observe(new_game("europe", 2, seed=1), 0)
+    >>> view.seats[0].offered
+    (4, 32, 16, 26)
+    >>> choose_tickets(view, [16, 4])
+    KeepTickets(tickets=frozenset({16, 4}))
+    >>> choose_tickets(view, [16])
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.IllegalActionError: illegal action tickets keep 16: must keep more tickets \
+(keep at least 2 tickets of the 4 offered)
+    >>> choose_tickets(view, [16, 7])
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.IllegalActionError: illegal action tickets keep 7,16: ticket not offered \
+(ticket 7 was not offered; the offered tickets are 4, 32, 16 and 26)
+    """
+    seat = view.player
+    offered = view.seats[seat].offered if seat is not None else None
+    chosen = _ticket_ids(ids, offered or ())
+    action = KeepTickets(frozenset(chosen))
+    if seat is None or offered is None:
+        raise IllegalActionError(Reason.NOT_YOUR_TURN, action, "a spectator keeps no tickets")
+    if view.current != seat:
+        raise IllegalActionError(Reason.NOT_YOUR_TURN, action, f"player {view.current} acts")
+    if view.phase not in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
+        raise IllegalActionError(
+            Reason.WRONG_PHASE, action, f"no tickets to choose in the {view.phase.value} phase"
+        )
+    stray = [t for t in chosen if t not in offered]
+    if stray:
+        raise IllegalActionError(
+            Reason.NOT_OFFERED,
+            action,
+            f"{_ticket_list(stray)} not offered; the offered tickets are {joined(offered)}",
+        )
+    least = keep_at_least(view.rules, view.phase, len(offered))
+    if len(chosen) < least:
+        detail = f"keep at least {counted(least, 'ticket')} of the {len(offered)} offered"
+        raise IllegalActionError(Reason.MUST_KEEP_MORE_TICKETS, action, detail)
+    return action
+
+
+def _ticket_ids(ids: Iterable[int], offered: Sequence[int]) -> list[int]:
+    """``ids`` as a list of distinct ticket ids, read no further than a legal choice can go (one
+    more than the offered tickets), so that a huge input costs no more than a short one."""
+    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        raise InvalidActionError(f"expected a list of ticket ids, got {type(ids).__name__}")
+    chosen: list[int] = []
+    for ticket in ids:
+        if type(ticket) is not int:  # True == 1, but is not ticket 1
+            raise InvalidActionError(f"a ticket id is a whole number, got {type(ticket).__name__}")
+        if ticket in chosen:
+            raise InvalidActionError(f"ticket {ticket} is named twice")
+        chosen.append(ticket)
+        if len(chosen) > len(offered):
+            break
+    return chosen
+
+
+def _ticket_list(ids: Sequence[int]) -> str:
+    tickets = "ticket" if len(ids) == 1 else "tickets"
+    verb = "was" if len(ids) == 1 else "were"
+    return f"{tickets} {joined(ids)} {verb}"
+
+
+def find_place(game_map: GameMap, text: str) -> str:
+    """The place of ``game_map`` that a person typed as ``text``: a city by its name or one of
+    its aliases, in any case and spacing, with or without accents (the notation's one resolver
+    of city names).
+
+    Raises :class:`~ttr_rules.InvalidActionError` (a ``ValueError``) for an unknown name, with
+    the closest places as suggestions.
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> find_place(europe, "  MUNICH "), find_place(europe, "zurich"), find_place(europe, "Kiev")
+    ('München', 'Zürich', 'Kyiv')
+    >>> find_place(europe, "Londn")
+    Traceback (most recent call last):
+    ...
+    ttr_rules.errors.InvalidActionError: unknown city 'Londn'; did you mean London?
+    """
+    return resolve_city(text, game_map)

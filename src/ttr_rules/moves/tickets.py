@@ -12,6 +12,7 @@ from itertools import combinations
 from ..actions import Action, DrawTickets, KeepTickets
 from ..errors import Reason
 from ..events import TicketsDrawn, TicketsKept
+from ..rules import Rules
 from ..state import GameState, Phase, evolve
 from ..words import counted, joined
 from .common import INITIAL_TICKETS, KEEP_TICKETS, START, ActionRules, Problem, wrong_phase
@@ -24,6 +25,7 @@ __all__ = [
     "draw_problem",
     "keep",
     "keep_actions",
+    "keep_at_least",
     "keep_problem",
     "min_keep",
     "problem",
@@ -45,12 +47,19 @@ def ticket_actions(state: GameState) -> tuple[Action, ...]:
 def min_keep(state: GameState) -> int:
     """Tickets that must be kept: 2 of the initial deal (E4), 1 of a draw (E61), never more than
     were offered (E62)."""
-    rules = state.rules
-    offered = len(state.players[state.current].offered)
+    return keep_at_least(state.rules, state.phase, len(state.players[state.current].offered))
+
+
+def keep_at_least(rules: Rules, phase: Phase, offered: int) -> int:
+    """:func:`min_keep` from what a seat's view shows: the rules, the phase and the number of
+    tickets offered.
+
+    >>> from ttr_rules import Rules
+    >>> keep_at_least(Rules(), INITIAL_TICKETS, 4), keep_at_least(Rules(), KEEP_TICKETS, 3)
+    (2, 1)
+    """
     wanted = (
-        rules.initial_keep_at_least
-        if state.phase is INITIAL_TICKETS
-        else rules.tickets_keep_at_least
+        rules.initial_keep_at_least if phase is INITIAL_TICKETS else rules.tickets_keep_at_least
     )
     return min(wanted, offered)
 

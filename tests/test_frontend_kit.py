@@ -1,0 +1,105 @@
+"""The front-end kit's additions of issue 48: choosing tickets by id and finding a place by
+what a person typed."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import unicodedata
+
+import pytest
+
+from ttr_rules import (
+    IllegalActionError,
+    InvalidActionError,
+    KeepTickets,
+    Phase,
+    apply_action,
+    available_maps,
+    legal_actions,
+    load_map,
+    new_game,
+    observe,
+    public_view,
+)
+from ttr_rules.frontend import choose_tickets, find_place
+
+SHIPPED = ("europe", "usa", "nordic")
+
+
+@pytest.mark.parametrize("map_name", SHIPPED)
+def test_every_legal_ticket_choice_is_made_by_its_ids(map_name: str) -> None:
+    rng = random.Random(4)
+    state = new_game(map_name, 2, seed=4)
+    choices = 0
+    while not state.is_terminal and choices < 6:
+        legal = legal_actions(state)
+        if state.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
+            view = observe(state, state.current)
+            offered = view.seats[state.current].offered
+            assert offered is not None
+            keeps = {a for a in legal if isinstance(a, KeepTickets)}
+            for size in range(len(offered) + 1):
+                for ids in itertools.combinations(offered, size):
+                    wanted = KeepTickets(frozenset(ids))
+                    if wanted in keeps:
+                        assert choose_tickets(view, reversed(ids)) == wanted
+                    else:
+                        with pytest.raises(IllegalActionError) as error:
+                            choose_tickets(view, ids)
+                        assert "keep at least" in str(error.value)
+            choices += 1
+        state = apply_action(state, rng.choice(legal))
+
+
+def test_ticket_choices_refused_in_plain_words() -> None:
+    state = new_game("europe", 2, seed=1)
+    view = observe(state, 0)
+    offered = view.seats[0].offered
+    assert offered == (4, 32, 16, 26)
+    with pytest.raises(IllegalActionError, match=r"tickets 7 and 8 were not offered"):
+        choose_tickets(view, [7, 8, 4])
+    with pytest.raises(InvalidActionError, match="ticket 4 is named twice"):
+        choose_tickets(view, [4, 16, 4])
+    with pytest.raises(InvalidActionError, match="a ticket id is a whole number, got bool"):
+        choose_tickets(view, [True, 4])
+    with pytest.raises(InvalidActionError, match="a list of ticket ids, got str"):
+        choose_tickets(view, "4,16")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="player 0 acts"):
+        choose_tickets(observe(state, 1), [0, 1])
+    with pytest.raises(IllegalActionError, match="a spectator keeps no tickets"):
+        choose_tickets(public_view(state), [4, 16])
+    started = state
+    for _ in range(2):
+        started = apply_action(started, legal_actions(started)[0])
+    with pytest.raises(IllegalActionError, match="no tickets to choose in the start phase"):
+        choose_tickets(observe(started, started.current), [4])
+
+
+def test_a_long_list_of_ids_is_read_no_further_than_a_choice_can_go() -> None:
+    view = observe(new_game("europe", 2, seed=1), 0)
+    with pytest.raises(InvalidActionError, match="named twice"):
+        choose_tickets(view, itertools.repeat(4))  # endless: stops at the repeat
+    with pytest.raises(IllegalActionError, match="not offered"):
+        choose_tickets(view, itertools.count(100))  # endless: stops after 5 ids
+
+
+def _shouted(name: str) -> str:
+    """A name in capitals without its accents, with spaces around it."""
+    plain = unicodedata.normalize("NFKD", name)
+    return "  " + "".join(c for c in plain if not unicodedata.combining(c)).upper() + " "
+
+
+@pytest.mark.parametrize("map_name", available_maps())
+def test_every_place_is_found_by_name_alias_case_and_accents(map_name: str) -> None:
+    game_map = load_map(map_name)
+    for city in game_map.cities:
+        assert find_place(game_map, city) == city
+        assert find_place(game_map, _shouted(city)) == city
+    for alias, city in game_map.aliases:
+        assert find_place(game_map, alias.lower()) == city
+
+
+def test_an_unknown_place_suggests_the_closest() -> None:
+    with pytest.raises(InvalidActionError, match="did you mean München"):
+        find_place(load_map("europe"), "Munchen x")
