@@ -20,7 +20,7 @@ from typing import NamedTuple
 from ..errors import MapLoadError
 from ..rules import MAX_SUBSTITUTE, Rules
 from .index import fold_name
-from .model import GameMap, Route, compute_digest, tracks_by_pair
+from .model import GameMap, Route, Ticket, compute_digest, tracks_by_pair
 
 __all__ = [
     "MAX_ROUTE_LENGTH",
@@ -73,6 +73,7 @@ def validate_map(game_map: GameMap) -> list[str]:
         game_map.routes,
         game_map.tickets,
         game_map.rules,
+        game_map.countries,
     )
     if game_map.digest != expected:
         problems.append(Problem("digest", "does not match the map's content"))
@@ -124,12 +125,14 @@ def content_problems(game_map: GameMap) -> Iterator[Problem]:
     yield from _city_problems(game_map)
     yield from _route_problems(game_map)
     yield from _pair_problems(game_map)
+    yield from _country_problems(game_map)
     yield from _ticket_problems(game_map)
     yield from _ticket_supply_problems(game_map)
     own = game_map.rules.problems()
     yield from (Problem(f"rules.{name}", message) for name, message in own)
     yield from _connectivity_problems(game_map)
     if not own:
+        yield from _station_ticket_problems(game_map, game_map.rules)
         yield from _ticket_reach_problems(game_map, game_map.rules)
 
 
@@ -180,22 +183,47 @@ def rules_problems(rules: Rules, game_map: GameMap) -> Iterator[Problem]:
             f"{longest} spaces",
         )
     yield from _ticket_supply_problems(game_map, rules)
+    yield from _station_ticket_problems(game_map, rules)
+
+
+def _station_ticket_problems(game_map: GameMap, rules: Rules) -> Iterator[Problem]:
+    """Stations are not scored on tickets to several destinations: a map with such tickets
+    is played without stations (docs/map-format.md)."""
+    if rules.stations_per_player and any(t.destinations for t in game_map.tickets):
+        yield Problem(
+            "rules.stations_per_player",
+            f"is {rules.stations_per_player}; must be 0 on a map with tickets to several "
+            "destinations (stations are not scored on them)",
+        )
 
 
 def _ticket_reach_problems(game_map: GameMap, rules: Rules) -> Iterator[Problem]:
     """Tickets that no player can complete: even borrowing a route with each station, the
-    cheapest path between the two cities needs more trains than a player has."""
+    cheapest path between the two cities (to the nearest destination of a ticket with several)
+    needs more trains than a player has."""
     cheapest = _fewest_trains(game_map, rules.stations_per_player)
     for t in game_map.tickets:
-        need = cheapest(t.a, t.b)
+        needs = [
+            cheapest(a, b)
+            for a in _places(game_map, t.a)
+            for place, _ in t.targets
+            for b in _places(game_map, place)
+        ]
+        known = [n for n in needs if n is not None]
+        need = min(known) if known else None
         if need is not None and need > rules.trains_per_player:
             yield Problem(
                 f"tickets[{t.id}]",
-                f"{t.a}–{t.b} needs at least {need} trains, more than the "
+                f"{t.a}–{t.targets[0][0]} needs at least {need} trains, more than the "
                 f"{rules.trains_per_player} a player has (rules.trains_per_player): "
                 "no player can complete it",
                 ("rules.trains_per_player",),
             )
+
+
+def _places(game_map: GameMap, name: str) -> tuple[str, ...]:
+    """The places of a ticket's end: a country's end-points, or the place itself."""
+    return game_map.countries.get(name, (name,))
 
 
 def _fewest_trains(game_map: GameMap, free: int) -> Callable[[str, str], int | None]:
@@ -355,6 +383,9 @@ def _ticket_problems(game_map: GameMap) -> Iterator[Problem]:
     seen: dict[tuple[frozenset[str], int], int] = {}
     for t in game_map.tickets:
         path = f"tickets[{t.id}]"
+        if t.destinations:
+            yield from _multi_ticket_problems(game_map, t, path)
+            continue
         yield from _endpoint_problems(path, t.a, t.b, known)
         if t.points < 1:
             yield Problem(f"{path}.points", "must be >= 1")
@@ -367,6 +398,89 @@ def _ticket_problems(game_map: GameMap) -> Iterator[Problem]:
             )
         else:
             seen[key] = t.id
+
+
+def _multi_ticket_problems(game_map: GameMap, ticket: Ticket, path: str) -> Iterator[Problem]:
+    """A ticket to several destinations: its origin and each destination a place or a country,
+    no destination twice nor equal to the origin, values >= 1, the penalty the lowest value, and
+    ``b``/``points`` as derived (empty, the highest value). Identical cards may be printed
+    more than once (Switzerland prints each country-to-country card twice)."""
+    places = {*game_map.cities, *game_map.countries}
+    if ticket.a not in places:
+        yield Problem(
+            f"{path}.a",
+            f"unknown city or country {ticket.a!r}{did_you_mean(ticket.a, places)}",
+            ("cities", "countries"),
+        )
+    seen: set[str] = set()
+    for k, (place, points) in enumerate(ticket.destinations):
+        where = f"{path}.destinations[{k}]"
+        if place not in places:
+            yield Problem(
+                f"{where}.to",
+                f"unknown city or country {place!r}{did_you_mean(place, places)}",
+                ("cities", "countries"),
+            )
+        elif place == ticket.a or _country_of(game_map, place) == ticket.a:
+            yield Problem(f"{where}.to", f"{place!r} is the ticket's own origin")
+        elif place in seen:
+            yield Problem(f"{where}.to", f"{place!r} is listed twice")
+        seen.add(place)
+        if points < 1:
+            yield Problem(f"{where}.points", "must be >= 1")
+    values = [points for _, points in ticket.destinations]
+    if ticket.penalty != min(values):
+        yield Problem(
+            f"{path}.penalty",
+            f"is {ticket.penalty}; must be the lowest value of the ticket, {min(values)}",
+        )
+    if ticket.b or ticket.points != max(values):
+        yield Problem(
+            path,
+            f"a ticket with destinations has no b and its points are its highest value "
+            f"({max(values)}), got b {ticket.b!r} and points {ticket.points}",
+        )
+
+
+def _country_of(game_map: GameMap, place: str) -> str | None:
+    for country, ends in game_map.countries.items():
+        if place in ends:
+            return country
+    return None
+
+
+def _country_problems(game_map: GameMap) -> Iterator[Problem]:
+    """Countries: names that are not places, at least one end-point each, end-points that are
+    places of the map and of one country only, each ending the tracks of one neighbour (one
+    track or a double): no path runs through a country."""
+    known = set(game_map.cities)
+    neighbours: dict[str, set[str]] = {}
+    for r in game_map.routes:
+        neighbours.setdefault(r.a, set()).add(r.b)
+        neighbours.setdefault(r.b, set()).add(r.a)
+    owner: dict[str, str] = {}
+    for k, (country, ends) in enumerate(game_map.countries.items()):
+        path = f"countries[{k}]"
+        if not fold_name(country):
+            yield Problem(f"{path}.name", "the name must not be empty")
+        elif country in known:
+            yield Problem(f"{path}.name", f"{country!r} is also the name of a city")
+        if not ends:
+            yield Problem(f"{path}.end_points", "must list at least one end-point")
+        for n, end in enumerate(ends):
+            where = f"{path}.end_points[{n}]"
+            if end not in known:
+                yield Problem(where, f"unknown city {end!r}{did_you_mean(end, known)}", ("cities",))
+            elif end in owner:
+                yield Problem(where, f"{end!r} is already an end-point of {owner[end]}")
+            elif len(neighbours.get(end, ())) > 1:
+                others = ", ".join(sorted(neighbours[end]))
+                yield Problem(
+                    where,
+                    f"{end!r} has tracks to {others}; an end-point ends the track of one city, "
+                    "so that no path runs through a country",
+                )
+            owner.setdefault(end, country)
 
 
 def _ticket_supply_problems(game_map: GameMap, rules: Rules | None = None) -> Iterator[Problem]:
@@ -410,11 +524,12 @@ def _connectivity_problems(game_map: GameMap) -> Iterator[Problem]:
 
 
 def _alias_problems(game_map: GameMap) -> Iterator[Problem]:
-    known = set(game_map.cities)
+    known = {*game_map.cities, *game_map.countries}
     for k, (alias, city) in enumerate(game_map.aliases):
         if city not in known:
             yield Problem(f"aliases[{k}]", f"alias {alias!r} of unknown city {city!r}")
-    yield from alias_collisions(list(game_map.cities), list(game_map.aliases))
+    places = [*game_map.cities, *game_map.countries]
+    yield from alias_collisions(places, list(game_map.aliases))
 
 
 def alias_collisions(cities: list[str], aliases: list[tuple[str, str]]) -> Iterator[Problem]:

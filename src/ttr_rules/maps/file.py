@@ -86,6 +86,7 @@ _TOP_KEYS = (
     "title",
     "description",
     "cities",
+    "countries",
     "routes",
     "tickets",
     "rules",
@@ -105,7 +106,9 @@ _ROUTE_KEYS = (
 
 #: The largest bend of a route's picture (its middle half as far off the line as it is long).
 MAX_BEND = 0.5
-_TICKET_KEYS = ("a", "b", "points", "long")
+_TICKET_KEYS = ("a", "b", "points", "long", "destinations", "penalty")
+_COUNTRY_KEYS = ("name", "end_points", "aliases")
+_DESTINATION_KEYS = ("to", "points")
 
 
 # --------------------------------------------------------------------------- public functions
@@ -231,6 +234,10 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
     aliases: dict[str, list[str]] = {}
     for alias, city in game_map.aliases:
         aliases.setdefault(city, []).append(alias)
+    countries = [
+        {"name": name, "end_points": list(ends), "aliases": aliases.get(name, [])}
+        for name, ends in game_map.countries.items()
+    ]
     cities: list[dict[str, Any]] = []
     for city in game_map.cities:
         entry: dict[str, Any] = {"name": city}
@@ -245,11 +252,21 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
         "version": game_map.version,
         "title": game_map.title,
         "cities": cities,
+        **({"countries": countries} if countries else {}),
         "routes": [_route_to_dict(r, bends.get(r.id, 0.0)) for r in game_map.routes],
-        "tickets": [
-            {"a": t.a, "b": t.b, "points": t.points, "long": t.long} for t in game_map.tickets
-        ],
+        "tickets": [_ticket_to_dict(t) for t in game_map.tickets],
         "rules": _rules_overrides(game_map.rules),
+    }
+
+
+def _ticket_to_dict(ticket: Ticket) -> dict[str, Any]:
+    if not ticket.destinations:
+        return {"a": ticket.a, "b": ticket.b, "points": ticket.points, "long": ticket.long}
+    return {
+        "a": ticket.a,
+        "destinations": [{"to": place, "points": points} for place, points in ticket.destinations],
+        "penalty": ticket.penalty,
+        "long": ticket.long,
     }
 
 
@@ -336,7 +353,9 @@ def _inside(path: str, outer: str) -> bool:
 
 
 #: The members whose values the content checks use: unreadable ones are *tainted*.
-_CONTENT_FIELDS = frozenset({"name", "a", "b", "length", "ferry_locomotives", "points"})
+_CONTENT_FIELDS = frozenset(
+    {"name", "a", "b", "length", "ferry_locomotives", "points", "to", "penalty", "end_points"}
+)
 
 
 def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
@@ -347,9 +366,11 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
     _check_header(data, out)
     cities, locations, aliases = _read_cities(data.get("cities"), out)
     routes, explicit, bends = _read_routes(data.get("routes"), out)
+    countries, country_aliases = _read_countries(data.get("countries"), out)
+    aliases.extend(country_aliases)
     tickets = _read_tickets(data.get("tickets"), out)
     rules = _read_rules(data.get("rules", {}), out)
-    out.problems.extend(alias_collisions(cities, aliases))
+    out.problems.extend(alias_collisions([*cities, *countries], aliases))
     paired = pair_double_routes(routes)
     out.add_checked(_explicit_double_problems(paired, explicit))
     game_map = GameMap.create(
@@ -363,6 +384,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
         locations=locations if len(locations) == len(cities) else (),
         aliases=aliases,
         bends=bends,
+        countries=countries,
     )
     out.add_checked(content_problems(game_map))
     if not out.problems:
@@ -590,16 +612,68 @@ def _read_tickets(raw: Any, out: _Collector) -> list[Ticket]:
             tickets.append(Ticket(index, "", "", 1))
             continue
         _unknown_keys(entry, _TICKET_KEYS, path, out)
+        a = _read_str(entry, "a", path, out)
+        long = _read(entry, "long", path, out, _is_bool, "true or false", False)
+        if "destinations" in entry:
+            tickets.append(_read_multi_ticket(index, a, long, entry, path, out))
+            continue
         tickets.append(
             Ticket(
                 id=index,
-                a=_read_str(entry, "a", path, out),
+                a=a,
                 b=_read_str(entry, "b", path, out),
                 points=_read(entry, "points", path, out, _is_int, "an integer", 1, required=True),
-                long=_read(entry, "long", path, out, _is_bool, "true or false", False),
+                long=long,
             )
         )
     return tickets
+
+
+def _read_multi_ticket(
+    index: int, a: str, long: bool, entry: dict[str, Any], path: str, out: _Collector
+) -> Ticket:
+    """A ticket to several destinations: ``destinations`` [{to, points}] and ``penalty``; its
+    ``b`` and ``points`` are absent (or null): the model's are derived."""
+    for key in ("b", "points"):
+        if entry.get(key) is not None:
+            out.add(f"{path}.{key}", "must be absent (or null) on a ticket with destinations")
+    destinations: list[tuple[str, int]] = []
+    for _, where, item in _list_of_objects(entry["destinations"], f"{path}.destinations", out):
+        if item is None:
+            continue
+        _unknown_keys(item, _DESTINATION_KEYS, where, out)
+        place = _read_str(item, "to", where, out)
+        points = _read(item, "points", where, out, _is_int, "an integer", 1, required=True)
+        destinations.append((place, points))
+    if not destinations:
+        out.add(f"{path}.destinations", "must list at least one destination", taint=True)
+        destinations.append(("", 1))
+    penalty = _read(entry, "penalty", path, out, _is_int, "an integer", 1, required=True)
+    best = max(points for _, points in destinations)
+    return Ticket(index, a, "", best, long, tuple(destinations), penalty)
+
+
+def _read_countries(
+    raw: Any, out: _Collector
+) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """The ``countries`` member: each country's border end-points (places listed in
+    ``cities``) and its aliases."""
+    countries: dict[str, list[str]] = {}
+    aliases: list[tuple[str, str]] = []
+    for _, path, entry in _list_of_objects(raw, "countries", out):
+        if entry is None:
+            continue
+        _unknown_keys(entry, _COUNTRY_KEYS, path, out)
+        name = _read_str(entry, "name", path, out)
+        ends = _read(
+            entry, "end_points", path, out, _is_str_list, "a list of strings", [], required=True
+        )
+        if name in countries:
+            out.add(f"{path}.name", f"duplicate country {name!r}")
+        countries[name] = list(ends)
+        names = _read(entry, "aliases", path, out, _is_str_list, "a list of strings", [])
+        aliases.extend((alias, name) for alias in names)
+    return countries, aliases
 
 
 # --------------------------------------------------------------------------- rule overrides

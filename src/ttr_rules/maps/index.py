@@ -21,11 +21,12 @@ from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from ..errors import InvalidActionError
 from ..words import clipped
-from .model import GameMap, Route
+from .model import GameMap, Route, Ticket
 
 __all__ = [
     "CLAIM_SPAN",
     "MapIndex",
+    "MultiTicket",
     "Reach",
     "fold_name",
     "map_index",
@@ -41,6 +42,10 @@ Edge = tuple[int, int, int]
 Reach = tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]
 #: The counts ``MapIndex.claim_spans`` is made for: locomotives held, and cards of a colour.
 CLAIM_SPAN = 16
+
+#: A ticket to several destinations by city index: ``(origin places, ((destination places,
+#: points), ...), penalty)``; a country stands for its end-points (``MapIndex.ticket_multi``).
+MultiTicket = tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], int], ...], int]
 
 #: The codes of the eight card colours (every card kind but the locomotive).
 _CARD_CODES = range(len(CARD_COLORS))
@@ -148,6 +153,7 @@ class MapIndex:
         "stride",
         "ticket_ends",
         "ticket_ids",
+        "ticket_multi",
         "tunnel",
     )
 
@@ -195,8 +201,13 @@ class MapIndex:
     route_ends: tuple[Edge, ...]
     #: The ids of the routes touching each city, ascending, by city index.
     city_routes: tuple[tuple[int, ...], ...]
-    #: ``(a, b, points)`` of each ticket, by ticket id.
+    #: ``(a, b, points)`` of each ticket, by ticket id. For a ticket to several destinations:
+    #: its first origin place, the first place of its best destination and its highest value,
+    #: a stand-in for readers of two-city tickets only; :attr:`ticket_multi` holds the truth.
     ticket_ends: tuple[Edge, ...]
+    #: By ticket id: None for a two-city ticket, the :data:`MultiTicket` of one to several
+    #: destinations (Switzerland's country tickets).
+    ticket_multi: tuple[MultiTicket | None, ...]
     # The notation's table.
     #: Folded city names and aliases -> city (a city's own name wins over an alias).
     names: dict[str, str]
@@ -249,16 +260,35 @@ def _scoring_tables(index: MapIndex, game_map: GameMap) -> None:
             touching[b].append(rid)
     index.route_ends = ends
     index.city_routes = tuple(tuple(t) for t in touching)
-    index.ticket_ends = tuple((number[t.a], number[t.b], t.points) for t in game_map.tickets)
+    index.ticket_multi = tuple(_multi_ticket(t, game_map, number) for t in game_map.tickets)
+    index.ticket_ends = tuple(
+        (number[t.a], number[t.b], t.points)
+        if multi is None
+        else (multi[0][0], max(multi[1], key=lambda d: d[1])[0][0], t.points)
+        for t, multi in zip(game_map.tickets, index.ticket_multi, strict=True)
+    )
     regular = tuple(t.id for t in game_map.tickets if not t.long)
     long = tuple(t.id for t in game_map.tickets if t.long)
     index.ticket_ids = (regular, long, tuple(sorted(regular + long)))
 
 
+def _multi_ticket(ticket: Ticket, game_map: GameMap, number: dict[str, int]) -> MultiTicket | None:
+    if not ticket.destinations:
+        return None
+
+    def places(name: str) -> tuple[int, ...]:
+        return tuple(number[p] for p in game_map.countries.get(name, (name,)))
+
+    targets = tuple((places(place), points) for place, points in ticket.destinations)
+    return (places(ticket.a), targets, ticket.penalty)
+
+
 def _name_table(index: MapIndex, game_map: GameMap) -> None:
     names: dict[str, str] = {}
+    known = set(game_map.cities)
     for alias, city in (*((c, c) for c in game_map.cities), *game_map.aliases):
-        names.setdefault(fold_name(alias), city)
+        if city in known:  # a country's aliases name no city
+            names.setdefault(fold_name(alias), city)
     index.names = names
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from attrs import asdict, evolve, field, frozen
@@ -18,7 +18,15 @@ from attrs import asdict, evolve, field, frozen
 from ..cards import Color
 from ..rules import Rules
 
-__all__ = ["GameMap", "Route", "Ticket", "compute_digest", "pair_double_routes", "tracks_by_pair"]
+__all__ = [
+    "Countries",
+    "GameMap",
+    "Route",
+    "Ticket",
+    "compute_digest",
+    "pair_double_routes",
+    "tracks_by_pair",
+]
 
 
 @frozen
@@ -57,9 +65,25 @@ class Route:
         return f"{self.a}-{self.b} {color} {self.length}{kind}{ferry}{sets}"
 
 
+def _destinations(items: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    return tuple((place, points) for place, points in items)
+
+
 @frozen
 class Ticket:
-    """A destination ticket: connect ``a`` and ``b`` for ``points`` (lose them otherwise)."""
+    """A destination ticket: connect ``a`` and ``b`` for ``points`` (lose them otherwise).
+
+    A ticket to several destinations (Switzerland's country tickets) lists them in
+    ``destinations`` as ``(place or country, points)`` pairs: it scores the highest value
+    reached from ``a`` (a city or a country), or loses ``penalty`` when none is reached. Such a
+    ticket has ``b == ""`` and ``points`` equal to its highest value (docs/map-format.md).
+
+    >>> t = Ticket(0, "Bern", "", 11, destinations=(("France", 5), ("Italia", 11)), penalty=5)
+    >>> print(t)
+    Bern-France 5/Italia 11 (-5)
+    >>> t.targets, t.loss
+    ((('France', 5), ('Italia', 11)), 5)
+    """
 
     id: int
     a: str
@@ -67,14 +91,69 @@ class Ticket:
     points: int
     #: True for the long (blue-backed) tickets dealt only at setup (E3).
     long: bool = False
+    #: The destinations of a multi-destination ticket, ``(place or country, points)``; empty
+    #: for a two-city ticket.
+    destinations: tuple[tuple[str, int], ...] = field(default=(), converter=_destinations)
+    #: The points lost when no destination is reached (a multi-destination ticket only).
+    penalty: int = 0
+
+    @property
+    def targets(self) -> tuple[tuple[str, int], ...]:
+        """Every ``(destination, points)`` of the ticket: ``((b, points),)`` for a two-city one."""
+        return self.destinations or ((self.b, self.points),)
+
+    @property
+    def loss(self) -> int:
+        """The points lost when the ticket is not completed."""
+        return self.penalty if self.destinations else self.points
 
     def __str__(self) -> str:
+        if self.destinations:
+            ends = "/".join(f"{place} {points}" for place, points in self.destinations)
+            return f"{self.a}-{ends} (-{self.penalty})"
         return f"{self.a}-{self.b} ({self.points})"
+
+
+class Countries(Mapping[str, tuple[str, ...]]):
+    """The countries of a map and their border end-points: an immutable, hashable mapping.
+
+    >>> c = Countries({"France": ["France 1", "France 2"]})
+    >>> c["France"], len(c), Countries() == {}
+    (('France 1', 'France 2'), 1, True)
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Iterable[str]] | None = None) -> None:
+        self._items = {name: tuple(ends) for name, ends in (items or {}).items()}
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        return self._items[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __repr__(self) -> str:
+        return f"Countries({self._items!r})"
+
+    def __reduce__(self) -> tuple[type[Countries], tuple[dict[str, tuple[str, ...]]]]:
+        return type(self), (self._items,)
+
+
+def _countries(value: Mapping[str, Iterable[str]] | None) -> Countries:
+    return value if isinstance(value, Countries) else Countries(value)
 
 
 #: Fields added after maps were published, with their defaults: left out of the digest while
 #: they hold them, so that a map's digest (and a record's) does not change when a field is added.
 _ROUTE_DEFAULTS = {"card_substitute": 0}
+_TICKET_DEFAULTS = {"destinations": (), "penalty": 0}
 _RULES_DEFAULTS = {
     "wild_locomotives": ("plain", "tunnel", "ferry"),
     "locomotive_substitute": 0,
@@ -100,6 +179,7 @@ def compute_digest(
     routes: Iterable[Route],
     tickets: Iterable[Ticket],
     rules: Rules,
+    countries: Mapping[str, Iterable[str]] | None = None,
 ) -> str:
     """The sha256 of the canonical JSON of everything that affects play.
 
@@ -107,7 +187,8 @@ def compute_digest(
 
     >>> from ttr_rules import load_map
     >>> m = load_map("europe")
-    >>> compute_digest(m.name, m.version, m.cities, m.routes, m.tickets, m.rules) == m.digest
+    >>> args = (m.name, m.version, m.cities, m.routes, m.tickets, m.rules, m.countries)
+    >>> compute_digest(*args) == m.digest
     True
     """
     content = {
@@ -115,9 +196,11 @@ def compute_digest(
         "version": version,
         "cities": list(cities),
         "routes": [_without_new_defaults(asdict(r), _ROUTE_DEFAULTS) for r in routes],
-        "tickets": [asdict(t) for t in tickets],
+        "tickets": [_without_new_defaults(asdict(t), _TICKET_DEFAULTS) for t in tickets],
         "rules": _without_new_defaults(asdict(rules), _RULES_DEFAULTS),
     }
+    if countries:  # a new field: out of the digest while empty
+        content["countries"] = {name: list(ends) for name, ends in countries.items()}
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -147,6 +230,9 @@ class GameMap:
     #: (positive: to the right going from ``a`` to ``b``). Drawing only: not part of the map's
     #: value nor of its digest, so bending a route never changes a game.
     bends: tuple[tuple[int, float], ...] = field(default=(), eq=False)
+    #: The countries of tickets to several destinations: each country's border end-points,
+    #: which are places of ``cities`` (each ends one track: no path runs through a country).
+    countries: Mapping[str, tuple[str, ...]] = field(factory=Countries, converter=_countries)
     #: The derived tables of this map (a :class:`ttr_rules.maps.index.MapIndex`), built on first
     #: use by :func:`ttr_rules.maps.index.map_index` and freed with the map; not part of the
     #: map's value. (Typed Any: converters resolve the field types at run time.)
@@ -166,6 +252,7 @@ class GameMap:
         locations: Iterable[tuple[float, float]] = (),
         aliases: Iterable[tuple[str, str]] = (),
         bends: Iterable[tuple[int, float]] = (),
+        countries: Mapping[str, Iterable[str]] | None = None,
     ) -> GameMap:
         """Build a map, numbering routes and tickets in the given order.
 
@@ -196,7 +283,10 @@ class GameMap:
         city_tuple = tuple(cities)
         route_tuple = tuple(built)
         ticket_tuple = tuple(ticket_list)
-        digest = compute_digest(name, version, city_tuple, route_tuple, ticket_tuple, rules)
+        country_map = Countries(countries)
+        digest = compute_digest(
+            name, version, city_tuple, route_tuple, ticket_tuple, rules, country_map
+        )
         return cls(
             name=name,
             version=version,
@@ -209,6 +299,7 @@ class GameMap:
             locations=tuple(locations),
             aliases=tuple(aliases),
             bends=tuple(bends),
+            countries=country_map,
         )
 
     def route_between(self, a: str, b: str) -> tuple[Route, ...]:
