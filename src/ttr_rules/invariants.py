@@ -190,7 +190,7 @@ def _surplus_trains(state: GameState) -> Iterator[str]:
     for seat, (player, used) in enumerate(zip(state.players, _claimed_lengths(state), strict=True)):
         if player.trains + used > start:
             yield (
-                f"player {seat} has {player.trains} trains and claimed {used} spaces; "
+                f"player {seat} has {player.trains} trains and {used} on claimed routes; "
                 f"they started with {start}"
             )
 
@@ -260,7 +260,7 @@ def _claimed_lengths(state: GameState) -> list[int]:
     routes = state.map.routes
     for route, owner in enumerate(state.route_owner):
         if owner is not None and 0 <= owner < len(used):
-            used[owner] += routes[route].length
+            used[owner] += routes[route].trains
     return used
 
 
@@ -270,7 +270,7 @@ def _train_problems(state: GameState) -> Iterator[str]:
     for seat, (player, used) in enumerate(zip(state.players, _claimed_lengths(state), strict=True)):
         if player.trains + used != start:
             yield (
-                f"player {seat} has {player.trains} trains and claimed {used} spaces; "
+                f"player {seat} has {player.trains} trains and {used} on claimed routes; "
                 f"they started with {start}"
             )
 
@@ -356,12 +356,12 @@ def _double_route_problems(state: GameState) -> Iterator[str]:
 
 
 def _route_point_problems(state: GameState) -> Iterator[str]:
-    scores = state.rules.route_scores
+    rules = state.rules
     points = [0] * len(state.players)
     routes = state.map.routes
     for route, owner in enumerate(state.route_owner):
         if owner is not None and 0 <= owner < len(points):
-            points[owner] += scores[routes[route].length]
+            points[owner] += rules.claim_points(routes[route].length, routes[route].mountain)
     for seat, (player, want) in enumerate(zip(state.players, points, strict=True)):
         if player.route_points != want:
             yield f"player {seat} has {player.route_points} route points; their routes score {want}"

@@ -23,7 +23,7 @@ __all__ = ["BONUSES", "BONUS_GROUP", "ROUTE_KINDS", "TIE_BREAKERS", "Rules", "in
 ROUTE_KINDS = ("plain", "tunnel", "ferry")
 #: The built-in end-of-game bonuses (:mod:`ttr_rules.scoring.bonuses`); a plugin may register
 #: more under the entry-point group ``ttr_rules.bonuses``.
-BONUSES = ("express", "globetrotter")
+BONUSES = ("express", "globetrotter", "asian_explorer")
 #: The entry-point group of bonus scorers (:mod:`ttr_rules.scoring.bonuses`).
 BONUS_GROUP = "ttr_rules.bonuses"
 
@@ -94,7 +94,7 @@ class Rules:
     """The rules of a game. Defaults are the official Europe rules (see "Rule variants" in
     docs/rules.md)."""
 
-    #: Plastic trains each player starts with (E1).
+    #: Plastic trains each player starts with (E1; 45 on Legendary Asia too, U28).
     trains_per_player: int = 45
     #: Stations each player may build; the n-th station costs n cards (E52, E53).
     stations_per_player: int = 3
@@ -108,7 +108,7 @@ class Rules:
     initial_long_tickets: int = 1
     #: Regular tickets dealt to each player at setup (E3).
     initial_regular_tickets: int = 3
-    #: Tickets each player must keep from the initial deal (E4).
+    #: Tickets each player must keep from the initial deal (E4; the variant decks' deals: U30).
     initial_keep_at_least: int = 2
     #: Where unkept initial tickets go (E4): "box" (official) or "bottom" of the ticket deck
     #: (the pt/cs variant).
@@ -164,6 +164,12 @@ class Rules:
     bonuses: tuple[str, ...] = field(default=("express",), converter=_names)
     #: The Globetrotter bonus, given to every player tied for the most completed tickets.
     globetrotter_bonus: int = 10
+    #: Points for each train a mountain route's X marks take from the supply (``Route.mountain``),
+    #: scored with the route when it is claimed (U27).
+    mountain_points: int = 2
+    #: The Asian Explorer bonus, given to every player tied for the most cities joined in one
+    #: network of their own routes (U29).
+    asian_explorer_bonus: int = 10
     #: Whether a payment can differ from a plain "one colour, locomotives wild" set: derived
     #: from the fields above, so that the engine's hot path asks one question.
     general_payments: bool = field(init=False, eq=False, repr=False)
@@ -179,6 +185,15 @@ class Rules:
         [1, 2, 4, 7, 15, 21]
         """
         return self.route_scores[length]
+
+    def claim_points(self, length: int, mountain: int = 0) -> int:
+        """Points for claiming a route of ``length`` spaces and ``mountain`` X marks: the
+        route's score and ``mountain_points`` per X (E29, E71, U27).
+
+        >>> Rules().claim_points(3), Rules().claim_points(3, mountain=2)
+        (4, 8)
+        """
+        return self.route_scores[length] + mountain * self.mountain_points
 
     def problems(self) -> list[tuple[str, str]]:
         """Every inconsistency in these rules, as ``(field, message)`` pairs (empty when valid);
@@ -218,6 +233,8 @@ class Rules:
             "longest_path_min_length",
             "locomotive_substitute",
             "globetrotter_bonus",
+            "mountain_points",
+            "asian_explorer_bonus",
         ):
             value = getattr(self, name)
             need(isinstance(value, int) and not isinstance(value, bool), name, "must be an integer")

@@ -171,12 +171,12 @@ def scenario(
     map); ``ticket_deck``: top first; ``trains``: trains left per player;
     ``shuffle="identity"`` makes every reshuffle keep the discard's order, oldest card on top.
 
-    Placed routes count as claimed: each owner scores the table over them and, unless
-    ``trains`` is given, has the starting trains minus their lengths. Cards not placed form the
-    deck (shuffled by ``seed``) when ``deck`` is omitted, go to the discard when only ``deck``
-    is given, and are set aside out of play when both are given. When ``face_up`` is omitted
-    the row is dealt from those unplaced cards. Tickets not placed form the ticket deck
-    (regular ones) and the box (long ones) when ``ticket_deck`` is omitted, else the box.
+    Placed routes count as claimed: each owner scores the table over them and, unless ``trains``
+    is given, has the starting trains minus the trains they take (length and X marks). Cards not
+    placed form the deck (shuffled by ``seed``) when ``deck`` is omitted, go to the discard when
+    only ``deck`` is given, and are set aside out of play when both are given. When ``face_up``
+    is omitted the row is dealt from those unplaced cards. Tickets not placed form the ticket
+    deck (regular ones) and the box (long ones) when ``ticket_deck`` is omitted, else the box.
 
     >>> from ttr_rules import Color, DrawBlind, legal_actions
     >>> state = scenario(
@@ -317,9 +317,9 @@ def _place_routes(
             raise ValueError(f"routes: {route!r} is not a route id of the map")
         seat = _check_seat(seat, players, f"routes[{route}]")
         owners[route] = seat
-        length = game_map.routes[route].length
-        points[seat] += rules.route_scores[length]
-        used[seat] += length
+        track = game_map.routes[route]
+        points[seat] += rules.claim_points(track.length, track.mountain)
+        used[seat] += track.trains
     for track in game_map.routes:
         other = track.double_of
         if other is not None and owners[track.id] is not None and owners[track.id] == owners[other]:

@@ -635,15 +635,15 @@ def _view_board_problems(view: Any) -> Iterator[str]:
     points = [0] * len(view.seats)
     for route, owner in enumerate(view.route_owner):
         if owner is not None:
-            used[owner] += routes[route].length
-            points[owner] += rules.route_scores[routes[route].length]
+            used[owner] += routes[route].trains
+            points[owner] += rules.claim_points(routes[route].length, routes[route].mountain)
     cities = set(view.map.cities)
     built: set[str] = set()
     for seat, player in enumerate(view.seats):
         where = f"$.seats[{seat}]"
         if player.trains + used[seat] > rules.trains_per_player:
             yield (
-                f"{where}.trains: {player.trains} trains and {used[seat]} spaces claimed; "
+                f"{where}.trains: {player.trains} trains and {used[seat]} on claimed routes; "
                 f"players start with {rules.trains_per_player}"
             )
         if player.route_points != points[seat]:

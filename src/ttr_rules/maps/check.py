@@ -233,8 +233,9 @@ def _fewest_trains(game_map: GameMap, free: int) -> Callable[[str, str], int | N
     neighbours: dict[str, list[tuple[str, int]]] = {c: [] for c in game_map.cities}
     for r in game_map.routes:
         if r.a in known and r.b in known and r.length >= 1:
-            neighbours[r.a].append((r.b, r.length))
-            neighbours[r.b].append((r.a, r.length))
+            trains = r.length + max(r.mountain, 0)  # a mountain's X marks take trains too
+            neighbours[r.a].append((r.b, trains))
+            neighbours[r.b].append((r.a, trains))
     searched: dict[str, dict[str, int]] = {}
 
     def cheapest(a: str, b: str) -> int | None:
@@ -303,6 +304,7 @@ def _route_problems(game_map: GameMap) -> Iterator[Problem]:
                 ("rules.route_scores",),
             )
         yield from _substitute_problems(r, path)
+        yield from _mountain_problems(r, path)
         if r.ferry_locomotives < 0:
             yield Problem(f"{path}.ferry_locomotives", "must be >= 0")
         elif r.ferry_locomotives > r.length:
@@ -322,6 +324,16 @@ def _substitute_problems(route: Route, path: str) -> Iterator[Problem]:
         yield Problem(where, f"must be 0 (none) or from 2 to {MAX_SUBSTITUTE}")
     elif k and (route.tunnel or route.ferry_locomotives):
         yield Problem(where, "is only for a route that is neither a tunnel nor a ferry")
+
+
+def _mountain_problems(route: Route, path: str) -> Iterator[Problem]:
+    """A route's X marks (``Route.mountain``): from 0 to its length, each being one of its
+    spaces."""
+    if not 0 <= route.mountain <= route.length:
+        yield Problem(
+            f"{path}.mountain",
+            f"must be from 0 to the route's length ({route.length}): each X marks one space",
+        )
 
 
 def _pair_problems(game_map: GameMap) -> Iterator[Problem]:

@@ -102,6 +102,7 @@ _ROUTE_KEYS = (
     "double_of",
     "bend",
     "card_substitute",
+    "mountain",
 )
 
 #: The largest bend of a route's picture (its middle half as far off the line as it is long).
@@ -571,6 +572,7 @@ def _read_routes(
                 entry, "ferry_locomotives", path, out, _is_int, "an integer", 0
             ),
             card_substitute=_read(entry, "card_substitute", path, out, _is_int, "an integer", 0),
+            mountain=_read(entry, "mountain", path, out, _is_int, "an integer", 0),
         )
         routes.append(route)
         if entry.get("double_of") is not None:
@@ -820,6 +822,7 @@ def _route_to_dict(route: Route, bend: float) -> dict[str, Any]:
         "tunnel": route.tunnel,
         "ferry_locomotives": route.ferry_locomotives,
         **({"card_substitute": route.card_substitute} if route.card_substitute else {}),
+        **({"mountain": route.mountain} if route.mountain else {}),
     }
     if bend:
         entry["bend"] = bend

@@ -146,6 +146,9 @@ class MapIndex:
         "length",
         "max_ferry",
         "max_length",
+        "max_trains",
+        "mountain",
+        "mountains",
         "names",
         "route_ends",
         "station_cache",
@@ -171,6 +174,12 @@ class MapIndex:
     claim_tables: tuple[tuple[ClaimRoute | None, ...], ...]
     station_tables: tuple[tuple[BuildStation | None, ...], ...]
     max_length: int
+    #: X marks of each route (``Route.mountain``): trains a claim takes beyond its length.
+    mountain: tuple[int, ...]
+    #: Whether any route has X marks.
+    mountains: bool
+    #: The most trains a claim of the map takes (``max_length`` on a map without mountains).
+    max_trains: int
     #: Entries per card kind in the payment tables: more than the longest route and than the
     #: costliest station the tables serve (``payment_index``).
     stride: int
@@ -242,6 +251,9 @@ def _engine_tables(index: MapIndex, game_map: GameMap) -> None:
     index.claim_tables = tuple(_claim_table(r.id, r.length, stride) for r in routes)
     index.station_tables = tuple(_station_table(c, stride) for c in game_map.cities)
     index.max_length = max_length
+    index.mountain = tuple(r.mountain for r in routes)
+    index.mountains = any(index.mountain)
+    index.max_trains = max((r.trains for r in routes), default=0)
     index.stride = stride
     index.max_ferry = max((r.ferry_locomotives for r in routes), default=0)
     index.claim_reach = _claim_reach(routes, index.max_ferry)
@@ -314,6 +326,7 @@ class _Unbuilt(MapIndex):
 _ENGINE = frozenset(
     {
         *("length", "color", "ferry", "tunnel", "double", "max_length", "max_ferry", "stride"),
+        *("mountain", "mountains", "max_trains"),
         *("city_index", "claim_tables", "station_tables", "claim_reach", "claim_memo"),
         "claim_spans",
         "card_sets",

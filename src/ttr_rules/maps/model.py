@@ -48,6 +48,14 @@ class Route:
     #: Any this many cards may stand in for each missing card of the colour (0: none); only
     #: on a route that is neither a ferry nor a tunnel (docs/map-format.md).
     card_substitute: int = 0
+    #: Spaces marked with an X (a mountain route): claiming it also takes this many trains
+    #: from the player's supply, each scoring ``Rules.mountain_points`` (docs/map-format.md).
+    mountain: int = 0
+
+    @property
+    def trains(self) -> int:
+        """The trains a claim takes from the supply: one per space and one per X mark."""
+        return self.length + self.mountain
 
     @property
     def is_ferry(self) -> bool:
@@ -62,7 +70,8 @@ class Route:
         kind = " tunnel" if self.tunnel else ""
         ferry = f" ferry({self.ferry_locomotives}L)" if self.ferry_locomotives else ""
         sets = f" (any {self.card_substitute} for 1)" if self.card_substitute else ""
-        return f"{self.a}-{self.b} {color} {self.length}{kind}{ferry}{sets}"
+        marks = f" mountain({self.mountain}X)" if self.mountain else ""
+        return f"{self.a}-{self.b} {color} {self.length}{kind}{ferry}{sets}{marks}"
 
 
 def _destinations(items: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
@@ -152,7 +161,7 @@ def _countries(value: Mapping[str, Iterable[str]] | None) -> Countries:
 
 #: Fields added after maps were published, with their defaults: left out of the digest while
 #: they hold them, so that a map's digest (and a record's) does not change when a field is added.
-_ROUTE_DEFAULTS = {"card_substitute": 0}
+_ROUTE_DEFAULTS = {"card_substitute": 0, "mountain": 0}
 _TICKET_DEFAULTS = {"destinations": (), "penalty": 0}
 _RULES_DEFAULTS = {
     "wild_locomotives": ("plain", "tunnel", "ferry"),
@@ -161,6 +170,8 @@ _RULES_DEFAULTS = {
     "bonuses": ("express",),
     "globetrotter_bonus": 10,
     "returned_ticket_discard": "bottom",
+    "mountain_points": 2,
+    "asian_explorer_bonus": 10,
 }
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "problem",
     "sets_problem",
     "start_sets",
+    "trains_needed",
     "tunnel_actions",
     "tunnel_extras_owed",
 ]
@@ -91,7 +92,7 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
     # The routes the hand and the trains reach, whoever owns them (the map's tables by the
     # cards of each colour plus the locomotives held), in route order.
     candidates: list[int]
-    if locos < CLAIM_SPAN and player.trains >= board.max_length:
+    if locos < CLAIM_SPAN and player.trains >= board.max_trains:
         # Unrolled over the 8 colours: a list display and 8 comparisons execute about a
         # third of the bytecodes of a loop over them (6,700 instructions a call).
         (t0, t1, t2, t3, t4, t5, t6, t7), gray = board.claim_spans[locos]
@@ -120,6 +121,9 @@ def claim_actions(state: GameState, board: MapIndex) -> list[Action]:
             candidates = _reached(board, counts, player.trains)
     else:
         candidates = _reached(board, counts, player.trains)
+        if board.mountains and player.trains < board.max_trains:  # X marks take trains too
+            mountain, length, trains = board.mountain, board.length, player.trains
+            candidates = [r for r in candidates if length[r] + mountain[r] <= trains]
     candidates.sort()
     owner = state.route_owner
     doubles = board.double
@@ -172,7 +176,7 @@ def _general_claim_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     for route in state.map.routes:
         r = route.id
-        if owner[r] is not None or route.length > player.trains or route.length > held:
+        if owner[r] is not None or route.trains > player.trains or route.length > held:
             continue
         if _double_closed(state, r, seat):
             continue
@@ -342,12 +346,26 @@ def _route_problem(state: GameState, board: MapIndex, r: int) -> Problem | None:
                 f" {state.rules.double_route_min_players} or more players",
             )
     length = board.length[r]
+    marks = board.mountain[r]
     player = state.players[seat]
-    if player.trains < length:
-        return Problem(
-            Reason.NOT_ENOUGH_TRAINS, f"{counted(player.trains, 'train')} left, {length} needed"
-        )
+    if player.trains < length + marks:
+        return Problem(Reason.NOT_ENOUGH_TRAINS, trains_needed(player.trains, length, marks))
     return None
+
+
+def trains_needed(trains: int, length: int, marks: int) -> str:
+    """Why a claim lacks trains, in words: a mountain's X marks take trains too (U27).
+
+    >>> trains_needed(3, 4, 0)
+    '3 trains left, 4 needed'
+    >>> trains_needed(4, 4, 1)
+    '4 trains left, 5 needed: 4 for the track and 1 for its mountain X mark'
+    """
+    left = f"{counted(trains, 'train')} left, {length + marks} needed"
+    if not marks:
+        return left
+    its = "its mountain X mark" if marks == 1 else "its mountain X marks"
+    return f"{left}: {length} for the track and {marks} for {its}"
 
 
 def _general_claim_problem(state: GameState, action: ClaimRoute) -> Problem | None:
@@ -419,14 +437,14 @@ def _complete_claim(
     the turn ends."""
     state = draft.state
     seat = state.current
-    length = state.map.routes[route].length
-    points = state.rules.route_scores[length]
+    track = state.map.routes[route]
+    points = state.rules.claim_points(track.length, track.mountain)
     player = draft.player
     draft.player = evolve(
         player,
         {
             "hand": hand,
-            "trains": player.trains - length,
+            "trains": player.trains - track.trains,
             "route_points": player.route_points + points,
         },
     )

@@ -230,8 +230,9 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
         ):
             return None
     length = board.length[route]
+    marks = board.mountain[route]  # X marks take trains and score too (U27)
     acting = players[seat]
-    trains = acting.trains - length
+    trains = acting.trains - length - marks
     counts = list(acting.hand.counts)
     if color is LOCOMOTIVE:  # an all-locomotive payment (E25)
         if locos != length:
@@ -271,7 +272,10 @@ def claim(state: GameState, action: ClaimRoute, player: int | None) -> GameState
         fields["phase"] = TUNNEL
         return _built(fields)
     holdings["trains"] = trains
-    holdings["route_points"] = acting.route_points + state.rules.route_scores[length]
+    points = state.rules.route_scores[length]
+    if marks:
+        points += marks * state.rules.mountain_points
+    holdings["route_points"] = acting.route_points + points
     fields = _next_fields(state, seat, holdings)
     fields["discard"] = state.discard + paid + revealed
     fields["deck"] = deck

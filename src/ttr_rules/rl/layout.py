@@ -127,7 +127,11 @@ class ObservationLayout:
         cards = 8 * rules.cards_per_color + rules.locomotive_cards
         tickets = len(game_map.tickets)
         scores = rules.route_scores
-        route_points = sum(scores[r.length] for r in game_map.routes if r.length < len(scores))
+        route_points = sum(
+            rules.claim_points(r.length, r.mountain)  # a mountain's X marks score too (U27)
+            for r in game_map.routes
+            if r.length < len(scores)
+        )
         seat = [
             cards,
             rules.trains_per_player,

@@ -8,7 +8,9 @@ the score table shows each under its name. Scorers are found under the entry-poi
 - ``express``: :attr:`~ttr_rules.Rules.longest_path_bonus` to every player tied for the longest
   continuous trail, when it has at least ``longest_path_min_length`` spaces (E72–E75, U10);
 - ``globetrotter``: :attr:`~ttr_rules.Rules.globetrotter_bonus` to every player tied for the
-  most completed tickets, when at least one ticket is completed (U23).
+  most completed tickets, when at least one ticket is completed (U23);
+- ``asian_explorer``: :attr:`~ttr_rules.Rules.asian_explorer_bonus` to every player tied for the
+  most cities joined in one network of their own routes, when anyone has a route (U29).
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from .unionfind import component_labels
 __all__ = [
     "GROUP",
     "BonusScorer",
+    "asian_explorer",
     "bonus_names",
     "bonus_scorer",
     "express",
     "express_holders",
     "globetrotter",
+    "largest_network",
 ]
 
 #: The entry-point group of bonus scorers.
@@ -92,6 +96,38 @@ def globetrotter(state: GameState) -> tuple[int, ...]:
     top = max(done, default=0)
     points = state.rules.globetrotter_bonus
     return tuple(points if top > 0 and n == top else 0 for n in done)
+
+
+def largest_network(state: GameState, seat: int) -> int:
+    """The most cities that ``seat``'s own routes join into one network (0 without a route).
+
+    >>> from ttr_rules import scenario
+    >>> largest_network(scenario(players=2, routes={23: 0, 59: 0}), 0)  # Brest-Paris-Frankfurt
+    3
+    """
+    index = map_index(state.map)
+    ends = index.route_ends
+    edges = [ends[r] for r, owner in enumerate(state.route_owner) if owner == seat]
+    labels = component_labels(len(index.city_routes), edges)
+    sizes: dict[int, int] = {}
+    for city in {end for a, b, _ in edges for end in (a, b)}:
+        sizes[labels[city]] = sizes.get(labels[city], 0) + 1
+    return max(sizes.values(), default=0)
+
+
+def asian_explorer(state: GameState) -> tuple[int, ...]:
+    """The Asian Explorer: :attr:`Rules.asian_explorer_bonus
+    <ttr_rules.Rules.asian_explorer_bonus>` to every player tied for the most cities in one
+    network of their own routes, none when nobody has a route (U29).
+
+    >>> from ttr_rules import scenario
+    >>> asian_explorer(scenario(players=2, routes={23: 0, 59: 0, 0: 1}))
+    (10, 0)
+    """
+    sizes = [largest_network(state, seat) for seat in range(len(state.players))]
+    top = max(sizes, default=0)
+    points = state.rules.asian_explorer_bonus
+    return tuple(points if top > 0 and n == top else 0 for n in sizes)
 
 
 @functools.cache
