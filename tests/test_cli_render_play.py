@@ -140,7 +140,7 @@ def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
     assert "not allowed now:" in out
     assert "wrote mid.svg" in out and len(_classes(tmp_path / "mid.svg", "space")) == 300
     assert "game over" in out and "total" in out and "express+" in out
-    assert "you: player" not in out and "P0 (you) draws" in out
+    assert "you: player" not in out and "you keep" in out
     out_dir = tmp_path / "out"
     assert sorted(p.name for p in out_dir.iterdir()) == [
         "ttr-play-europe-seed3.json",
@@ -212,7 +212,7 @@ def test_play_a_whole_game_in_a_terminal_with_short_menus_and_short_claims(
         screen = child.before
         numbers = [int(n) for n in _ENTRY.findall(screen.rsplit("?", 1)[-1])]
         longest = max([longest, *numbers])
-        if counting is not None and "(you) claims" in screen:
+        if counting is not None and "you claim " in screen:
             answers_of_claims.append(counting)
             counting = None
         answer, starts_claim = _answer(screen)
@@ -252,7 +252,7 @@ def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     child.expect("what do you do?")
     child.expect("P0> ")
     child.sendline("draw blind")
-    child.expect(r"P0 \(you\) draws")
+    child.expect(r"you draw")
     child.expect("P0> ")
     child.sendintr()
     child.expect("game interrupted")
@@ -268,4 +268,4 @@ def test_play_a_city_typed_at_the_first_question_lists_its_routes(tmp_path: Path
     assert result.returncode == 0, result.stderr
     after = result.stdout.split("P0> Barcelona", 1)[1]
     assert after.lstrip().startswith("which route?")
-    assert "P0 (you) claims Barcelona-Madrid" in after
+    assert "you claim Barcelona – Madrid" in after

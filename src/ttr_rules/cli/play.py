@@ -249,9 +249,6 @@ class _Leave(Exception):
     """The person left the game (quit or the end of the input)."""
 
 
-_PLAYER = re.compile(r"\bplayer (\d+)\b")
-
-
 class _Game:
     def __init__(
         self,
@@ -271,12 +268,9 @@ class _Game:
         self.last_move: dict[int, str] = {}
         self._groups: tuple[ActionGroup, ...] = ()
 
-    def name(self, seat: int) -> str:
-        return "you" if seat == self.human else f"P{seat} ({self.agents[seat].name})"
-
     def play(self) -> bool:
         """Play to the end (True) or until the person leaves (False)."""
-        names = ", ".join(self.name(s) for s in sorted(self.agents))
+        names = ", ".join(self._who(s) for s in sorted(self.agents))
         self.out.line(
             f"{self.state.map.title or self.state.map.name}, seed {self.state.seed} "
             f"(--seed {self.state.seed} deals this game again). You are P{self.human}; "
@@ -311,20 +305,19 @@ class _Game:
         tie = " (you share the win)" if self.human in best else f"; you scored {mine}"
         return f"{names} {verb} with {top}{tie}"
 
-    def _words(self, description: str) -> str:
-        """An event's words with each ``player N`` named as the person reads it."""
-        return _PLAYER.sub(lambda m: self._who(int(m.group(1))), description)
-
     def _who(self, seat: int) -> str:
-        return f"P{seat} (you)" if seat == self.human else f"P{seat} ({self.agents[seat].name})"
+        return "you" if seat == self.human else f"P{seat} ({self.agents[seat].name})"
 
     def _apply(self, seat: int, action: Action) -> None:
         phase = self.state.phase
         result = step(self.state, action)
         self.state = result.state
         self.actions.append(action)
-        said = [describe_event(e, self.state.map, viewer=self.human) for e in result.events]
-        told = "; ".join(self._words(s) for s in said if s)
+        said = [
+            describe_event(e, self.state.map, viewer=self.human, names=self._who)
+            for e in result.events
+        ]
+        told = "; ".join(s for s in said if s)
         if not told:
             return
         self.out.line(told, style=None if seat == self.human else "dim")

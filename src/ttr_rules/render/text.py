@@ -11,6 +11,8 @@ import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import attrs
+
 from ..cards import COLORS, Color
 from ..events import (
     CardDrawn,
@@ -36,17 +38,19 @@ from ..scoring import PlayerScore, final_scores, rank_winners
 from ..scoring.bonuses import bonus_scorer
 from ..state import GameState
 from ..views import PlayerView, SeatView
-from ..words import counted, with_article
+from ..words import agrees, counted, joined, with_article
 from .scene import as_view, end_scores, is_omniscient
 
 __all__ = [
     "SCORE_COLUMNS",
     "card_text",
     "cards_text",
+    "cards_words",
     "counted",
     "describe_event",
     "format_scores",
     "route_text",
+    "route_words",
     "score_table",
     "text",
     "ticket_text",
@@ -77,7 +81,7 @@ def text(state_or_view: GameState | PlayerView) -> str:
     lines = [
         f"{m.name} {m.version}: turn {view.turn}, {acting}{situation}, seen by {who}",
         "face-up: " + ", ".join("-" if c is None else c.value for c in view.face_up),
-        f"deck: {view.deck_size} cards; discard: {len(view.discard)} cards"
+        f"deck: {counted(view.deck_size, 'card')}; discard: {counted(len(view.discard), 'card')}"
         f" ({_pile(view.discard)}); tickets: {view.ticket_deck_size} in the deck,"
         f" {view.ticket_box_size} out of the game",
     ]
@@ -174,55 +178,119 @@ _ENDINGS: dict[Termination, str] = {
     Termination.PASSES: "every player passed in one round",
 }
 
-_EventText = Callable[[Any, GameMap], str]
+#: Who a seat is in a sentence: ``player 1`` by default; a front end passes its own names
+#: (``you`` for its reader, who is then spoken to: ``you have``).
+Names = Callable[[int], str]
+
+
+def _player(seat: int) -> str:
+    return f"player {seat}"
+
+
+def route_words(game_map: GameMap, route: int) -> str:
+    """A route as people name it: ``Paris – Wien``.
+
+    >>> from ttr_rules import load_map
+    >>> route_words(load_map("europe"), 0)
+    'Amsterdam – Bruxelles'
+    """
+    r = game_map.routes[route]
+    return f"{r.a} – {r.b}"
+
+
+def cards_words(cards: Iterable[Color]) -> str:
+    """Cards counted by colour, in the order they first come: ``2 red and 1 locomotive``
+    (``no cards`` when empty).
+
+    >>> cards_words([Color.RED, Color.LOCOMOTIVE, Color.RED]), cards_words([])
+    ('2 red and 1 locomotive', 'no cards')
+    """
+    counts: dict[Color, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    if not counts:
+        return "no cards"
+    return joined(
+        counted(n, "locomotive") if c is Color.LOCOMOTIVE else f"{n} {c.value}"
+        for c, n in counts.items()
+    )
+
+
+def _draw(e: CardDrawn, who: Names) -> str:
+    if e.slot is None:
+        return f"{agrees(who(e.player), 'draw')} {card_text(e.color)} from the deck"
+    return f"{agrees(who(e.player), 'take')} {card_text(e.color)} from the face-up row"
+
+
+def _kept(e: TicketsKept, who: Names) -> str:
+    returned = f" ({e.returned} returned)" if e.returned else ""
+    return f"{agrees(who(e.player), 'keep')} {counted(e.kept, 'ticket')}{returned}"
+
+
+_EventText = Callable[[Any, GameMap, Names], str]
 _EVENT_TEXT: dict[type, _EventText] = {
-    CardDrawn: lambda e, m: (
-        f"player {e.player} draws {card_text(e.color)}"
-        + (" blind" if e.slot is None else f" from slot {e.slot}")
+    CardDrawn: lambda e, m, who: _draw(e, who),
+    FaceUpReplaced: lambda e, m, who: f"{card_text(e.color)} is turned face up",
+    FaceUpReset: lambda e, m, who: (
+        f"three locomotives face up: the row is replaced ({cards_words(e.discarded)} discarded)"
     ),
-    FaceUpReplaced: lambda e, m: f"face-up slot {e.slot} gets {e.color.value}",
-    FaceUpReset: lambda e, m: f"face-up row reset (discarded {cards_text(e.discarded)})",
-    ResetCapReached: lambda e, m: f"face-up row kept after {e.resets} resets",
-    DeckReshuffled: lambda e, m: f"discard reshuffled into a deck of {counted(e.cards, 'card')}",
-    TunnelRevealed: lambda e, m: (
-        f"tunnel {route_text(m, e.route)} reveals {cards_text(e.cards)}:"
+    ResetCapReached: lambda e, m, who: (
+        f"the face-up row is kept after {counted(e.resets, 'reset')}"
+    ),
+    DeckReshuffled: lambda e, m, who: (
+        f"the discard pile is shuffled into a deck of {counted(e.cards, 'card')}"
+    ),
+    TunnelRevealed: lambda e, m, who: (
+        f"the tunnel {route_words(m, e.route)} reveals {cards_words(e.cards)}:"
         f" {counted(e.owed, 'extra card')} owed"
     ),
-    TunnelDeclined: lambda e, m: f"player {e.player} declines the tunnel {route_text(m, e.route)}",
-    RouteClaimed: lambda e, m: (
-        f"player {e.player} claims {route_text(m, e.route)} with"
-        f" {cards_text(e.cards)} for {counted(e.points, 'point')}"
+    TunnelDeclined: lambda e, m, who: (
+        f"{agrees(who(e.player), 'give')} up the tunnel {route_words(m, e.route)}"
     ),
-    StationBuilt: lambda e, m: (
-        f"player {e.player} builds a station in {e.city} with {cards_text(e.cards)}"
+    RouteClaimed: lambda e, m, who: (
+        f"{agrees(who(e.player), 'claim')} {route_words(m, e.route)} with"
+        f" {cards_words(e.cards)} for {counted(e.points, 'point')}"
     ),
-    TicketsDrawn: lambda e, m: f"player {e.player} draws {counted(e.count, 'ticket')}",
-    TicketsKept: lambda e, m: (
-        f"player {e.player} keeps {counted(e.kept, 'ticket')}, returns {e.returned}"
+    StationBuilt: lambda e, m, who: (
+        f"{agrees(who(e.player), 'build')} a station in {e.city} with {cards_words(e.cards)}"
     ),
-    Passed: lambda e, m: f"player {e.player} passes",
-    TurnEnded: lambda e, m: "",
-    FinalRoundStarted: lambda e, m: (
-        f"final round: player {e.player} has {counted(e.trains, 'train')} left"
+    TicketsDrawn: lambda e, m, who: (
+        f"{agrees(who(e.player), 'draw')} {counted(e.count, 'destination ticket')}"
     ),
-    GameOver: lambda e, m: f"game over: {_ENDINGS.get(e.reason, e.reason.value)}",
+    TicketsKept: lambda e, m, who: _kept(e, who),
+    Passed: lambda e, m, who: agrees(who(e.player), "pass"),
+    TurnEnded: lambda e, m, who: "",
+    FinalRoundStarted: lambda e, m, who: (
+        f"final round: {agrees(who(e.player), 'have')} {counted(e.trains, 'train')} left"
+    ),
+    GameOver: lambda e, m, who: f"game over: {_ENDINGS.get(e.reason, e.reason.value)}",
 }
 
 
-def describe_event(event: Event, game_map: GameMap, *, viewer: int | str | None = "all") -> str:
+def describe_event(
+    event: Event,
+    game_map: GameMap,
+    *,
+    viewer: int | str | None = "all",
+    names: Names | None = None,
+) -> str:
     """One line for an event (empty for the end of a turn, which a layout shows by itself).
 
     ``viewer`` says who reads it: ``"all"`` (the default) sees everything, a seat or None (a
     spectator) does not see the colour of another player's blind draw, the only private fact
-    an event carries.
+    an event carries. ``names`` names the seats (default ``player N``); a seat named ``you``
+    is spoken to (``you have``, ``player 1 has``).
 
     >>> from ttr_rules import Color, load_map
-    >>> from ttr_rules.events import CardDrawn
-    >>> drawn = CardDrawn(player=1, color=Color.RED, slot=None)
+    >>> from ttr_rules.events import CardDrawn, FinalRoundStarted
+    >>> drawn = CardDrawn(player=1, color=Color.ORANGE, slot=None)
     >>> describe_event(drawn, load_map("europe"))
-    'player 1 draws a red card blind'
+    'player 1 draws an orange card from the deck'
     >>> describe_event(drawn, load_map("europe"), viewer=0)
-    'player 1 draws a card blind'
+    'player 1 draws a card from the deck'
+    >>> you = lambda seat: "you" if seat == 0 else f"Player {seat + 1}"
+    >>> describe_event(FinalRoundStarted(player=0, trains=1), load_map("europe"), names=you)
+    'final round: you have 1 train left'
     """
     if (
         isinstance(event, CardDrawn)
@@ -230,8 +298,8 @@ def describe_event(event: Event, game_map: GameMap, *, viewer: int | str | None 
         and viewer != "all"
         and viewer != event.player
     ):
-        return f"player {event.player} draws {card_text(None)} blind"
-    return _EVENT_TEXT[type(event)](event, game_map)
+        event = attrs.evolve(event, color=None)
+    return _EVENT_TEXT[type(event)](event, game_map, names or _player)
 
 
 # --------------------------------------------------------------------------- scores

@@ -60,6 +60,7 @@ from .. import (
 from ..game import check_player_count
 from ..maps import available_maps, load_map, playable_maps
 from ..records import with_result
+from .labels import step_words
 from .secrecy import seat_step
 
 __all__ = [
@@ -231,7 +232,10 @@ class Game:
         """The steps after the first ``since`` as ``seat`` may see them."""
         game_map = self.state.map
         return [
-            seat_step(i + 1, s.player, s.action, s.events, seat, game_map)
+            {
+                **seat_step(i + 1, s.player, s.action, s.events, seat, game_map),
+                "text": step_words(s.events, game_map, seat, self.agents),
+            }
             for i, s in enumerate(self.steps[since:], start=since)
         ]
 

@@ -7,12 +7,47 @@ that ``ttr play`` shows.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .. import GameState, format_action, legal_actions, observe, to_json
+from .. import Event, GameMap, GameState, format_action, legal_actions, observe, to_json
 from ..frontend import action_label, group_actions
+from ..render import describe_event
+from ..words import sentence
 
-__all__ = ["describe_legal_actions"]
+__all__ = ["describe_legal_actions", "seat_name", "step_words"]
+
+
+def seat_name(seat: int, viewer: int | None, agents: Mapping[int, str]) -> str:
+    """How the page names ``seat`` to ``viewer``: ``you``, ``Player 2``, ``Player 2 (medium)``
+    (seats counted from 1, as the page shows them).
+
+    >>> seat_name(0, 0, {}), seat_name(1, 0, {1: "medium"}), seat_name(0, None, {})
+    ('you', 'Player 2 (medium)', 'Player 1')
+    """
+    if seat == viewer:
+        return "you"
+    agent = agents.get(seat)
+    return f"Player {seat + 1}" + (f" ({agent})" if agent else "")
+
+
+def step_words(
+    events: Iterable[Event], game_map: GameMap, viewer: int | None, agents: Mapping[int, str]
+) -> str:
+    """A step of the game log in words, as ``viewer`` may read it (the same sentences as
+    ``ttr play``: :func:`ttr_rules.render.describe_event`).
+
+    >>> from ttr_rules import load_map
+    >>> from ttr_rules.events import TicketsKept, TurnEnded
+    >>> step_words([TicketsKept(0, 1, 2), TurnEnded(0, 1)], load_map("europe"), 0, {})
+    'You keep 1 ticket (2 returned)'
+    """
+
+    def name(seat: int) -> str:
+        return seat_name(seat, viewer, agents)
+
+    said = (describe_event(e, game_map, viewer=viewer, names=name) for e in events)
+    return sentence("; ".join(s for s in said if s))
 
 
 def describe_legal_actions(state: GameState) -> list[dict[str, Any]]:

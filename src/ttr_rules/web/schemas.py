@@ -225,6 +225,7 @@ class LogStep(Body):
     player: int
     action: str | None = Field(description="notation; null for tickets another seat kept")
     events: list[dict[str, Any]] = Field(description="the events as this seat may see them")
+    text: str = Field(description="the step in words, as this seat may read it")
 
 
 def _from_attrs(cls: type, descriptions: dict[str, str]) -> type[Body]:

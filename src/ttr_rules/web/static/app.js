@@ -701,30 +701,8 @@ function addStep(step) {
 }
 
 function describeStep(step) {
-  const who = playerName(step.player);
-  const parts = [];
-  for (const e of step.events) {
-    const r = e.route !== undefined ? G.map.routes[e.route] : null;
-    switch (e.type) {
-      case "card_drawn":
-        parts.push(e.slot === null ? `${who} drew ${e.color ? `a ${e.color} card` : "a card"} from the deck`
-          : `${who} took the face-up ${e.color}`);
-        break;
-      case "route_claimed": parts.push(`${who} claimed ${r.a} – ${r.b} (+${e.points})`); break;
-      case "station_built": parts.push(`${who} built a station in ${e.city}`); break;
-      case "tunnel_revealed": parts.push(`tunnel ${r.a} – ${r.b}: revealed ${e.cards.join(", ")}, ${e.owed} more owed`); break;
-      case "tunnel_declined": parts.push(`${who} gave up the tunnel ${r.a} – ${r.b}`); break;
-      case "tickets_drawn": parts.push(`${who} drew ${e.count} tickets`); break;
-      case "tickets_kept": parts.push(`${who} kept ${e.kept} tickets${e.returned ? `, returned ${e.returned}` : ""}`); break;
-      case "face_up_reset": parts.push("three locomotives face up: the row was replaced"); break;
-      case "deck_reshuffled": parts.push(`the discard pile was reshuffled (${e.cards} cards)`); break;
-      case "final_round_started": parts.push(`${playerName(e.player)} has ${e.trains} trains left: final round!`); break;
-      case "passed": parts.push(`${who} passed`); break;
-      case "game_over": parts.push(`game over: ${e.reason === "all passed" ? "every player passed in one round" : "the final round is played"}`); break;
-      default: break;
-    }
-  }
-  return parts.length ? parts.join("; ") : `${who}: ${step.action || "played"}`;
+  // The server words each step as this seat may read it (ttr_rules.render.describe_event).
+  return step.text || `${playerName(step.player)} played`;
 }
 
 // ------------------------------------------------------------------ scores
