@@ -140,6 +140,7 @@ def _inject_tickets(
             locations=game_map.locations,
             aliases=game_map.aliases,
             bends=game_map.bends,
+            geometry=game_map.geometry,
         )
     return game_map, kept
 

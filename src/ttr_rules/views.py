@@ -249,6 +249,7 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
         locations=game_map.locations,
         aliases=game_map.aliases,
         bends=game_map.bends,
+        geometry=game_map.geometry,
     )
     return attrs.evolve(state, map=blanked)
 

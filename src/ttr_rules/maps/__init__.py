@@ -1,7 +1,7 @@
 """Maps: the model, the JSON map format, content checks and the plugin registry.
 
-- :mod:`~ttr_rules.maps.model`: :class:`GameMap`, :class:`Route`, :class:`Ticket` (plain
-  immutable data);
+- :mod:`~ttr_rules.maps.model`: :class:`GameMap`, :class:`Route`, :class:`Ticket`,
+  :class:`Geometry` (plain immutable data);
 - :mod:`~ttr_rules.maps.file`: the JSON map format (:func:`load_map_file`, :func:`map_schema`);
 - :mod:`~ttr_rules.maps.check`: the content checks (:func:`validate_map`);
 - :mod:`~ttr_rules.maps.registry`: installed map plugins (:func:`available_maps`,
@@ -26,7 +26,7 @@ from .file import (
     map_to_dict,
     parse_map_text,
 )
-from .model import GameMap, Route, Ticket, compute_digest
+from .model import GameMap, Geometry, Route, Ticket, compute_digest
 from .registry import (
     ENTRY_POINT_GROUP,
     BrokenMap,
@@ -46,6 +46,7 @@ __all__ = [
     "FORMAT_VERSION",
     "BrokenMap",
     "GameMap",
+    "Geometry",
     "MapPlugin",
     "MapSource",
     "Problem",

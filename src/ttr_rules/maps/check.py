@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import difflib
 import heapq
+import itertools
+import math
+import statistics
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..errors import MapLoadError
 from ..rules import MAX_SUBSTITUTE, Rules
 from .index import fold_name
-from .model import GameMap, Route, Ticket, compute_digest, tracks_by_pair
+from .model import GameMap, Geometry, Route, Ticket, compute_digest, tracks_by_pair
 
 __all__ = [
     "MAX_ROUTE_LENGTH",
@@ -29,12 +32,16 @@ __all__ = [
     "checked_map",
     "content_problems",
     "did_you_mean",
+    "geometry_problems",
     "rules_problems",
     "validate_map",
 ]
 
 #: The longest route a map may have.
 MAX_ROUTE_LENGTH = 30
+#: How far, in cars, a route's end space may lie from its city, and a space from the next one
+#: (the printed boards stay under 1.6: a track stops short of a long city name).
+MAX_END_CARS = 2.0
 
 
 class Problem(NamedTuple):
@@ -131,9 +138,95 @@ def content_problems(game_map: GameMap) -> Iterator[Problem]:
     own = game_map.rules.problems()
     yield from (Problem(f"rules.{name}", message) for name, message in own)
     yield from _connectivity_problems(game_map)
+    yield from geometry_problems(game_map)
     if not own:
         yield from _station_ticket_problems(game_map, game_map.rules)
         yield from _ticket_reach_problems(game_map, game_map.rules)
+
+
+def geometry_problems(game_map: GameMap) -> Iterator[Problem]:
+    """Problems of the board as printed (:class:`~ttr_rules.maps.Geometry`): a position for
+    every city, for every route as many spaces as its length, all inside the frame, each
+    route's ends within :data:`MAX_END_CARS` cars of its cities and no gap of more along it.
+
+    >>> import attrs
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> list(geometry_problems(europe))
+    []
+    >>> g = europe.geometry
+    >>> moved = attrs.evolve(g, positions=((0.9, 0.9), *g.positions[1:]))
+    >>> [str(p) for p in geometry_problems(attrs.evolve(europe, geometry=moved))][0]
+    'routes[0].spaces[0]: 15.7 cars from Amsterdam, its city a (at most 2)'
+    """
+    g = game_map.geometry
+    if g is None:
+        return
+    for key in ("width", "height", "car_length", "car_width"):
+        value = getattr(g, key)
+        if not (math.isfinite(value) and (value > 0 or (value == 0 and key.startswith("car")))):
+            yield Problem(f"frame.{key}", "must be a positive number")
+    if len(g.positions) != len(game_map.cities):
+        yield Problem("cities", f"{len(g.positions)} positions for {len(game_map.cities)} cities")
+        return
+    for i, point in enumerate(g.positions):
+        if not all(0 <= v <= 1 for v in point):
+            yield Problem(f"cities[{i}].position", "must be [x, y], two numbers from 0 to 1")
+    if not g.spaces:
+        return
+    if len(g.spaces) != len(game_map.routes):
+        yield Problem("routes", f"{len(g.spaces)} rows of spaces for {len(game_map.routes)} routes")
+        return
+    yield from _space_problems(game_map, g)
+
+
+def _space_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:
+    where = dict(zip(game_map.cities, g.positions, strict=True))
+    car = _car_pitch(g)
+    for route, row in zip(game_map.routes, g.spaces, strict=True):
+        path = f"routes[{route.id}]"
+        if len(row) != route.length:
+            yield Problem(
+                f"{path}.spaces",
+                f"{len(row)} spaces for a route of length {route.length}",
+                (f"{path}.length",),
+            )
+            continue
+        bad = [i for i, s in enumerate(row) if not (0 <= s[0] <= 1 and 0 <= s[1] <= 1)]
+        bad += [i for i, s in enumerate(row) if not math.isfinite(s[2])]
+        if bad:
+            yield Problem(f"{path}.spaces[{bad[0]}]", "must lie inside the frame")
+            continue
+        if not car or route.a not in where or route.b not in where:
+            continue
+        ends = ((0, route.a, "a"), (len(row) - 1, route.b, "b"))
+        for i, city, side in ends:
+            cars = _pixels(g, row[i], where[city]) / car
+            if cars > MAX_END_CARS:
+                yield Problem(
+                    f"{path}.spaces[{i}]",
+                    f"{cars:.1f} cars from {city}, its city {side} (at most {MAX_END_CARS:g})",
+                    (f"cities[{game_map.cities.index(city)}]",),
+                )
+        for i in range(1, len(row)):
+            cars = _pixels(g, row[i - 1], row[i]) / car
+            if cars > MAX_END_CARS:
+                yield Problem(
+                    f"{path}.spaces[{i}]",
+                    f"{cars:.1f} cars from the space before it (at most {MAX_END_CARS:g})",
+                )
+
+
+def _pixels(g: Geometry, p: Sequence[float], q: Sequence[float]) -> float:
+    """The distance between two points of the frame, in its pixels."""
+    return math.hypot((p[0] - q[0]) * g.width, (p[1] - q[1]) * g.height)
+
+
+def _car_pitch(g: Geometry) -> float:
+    """A car's length on the board: the median distance between consecutive spaces of a route
+    (the car length given, when no route has two spaces)."""
+    steps = [_pixels(g, p, q) for row in g.spaces for p, q in itertools.pairwise(row)]
+    return statistics.median(steps) if steps else g.car_length
 
 
 def _id_problems(game_map: GameMap) -> Iterator[Problem]:

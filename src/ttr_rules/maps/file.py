@@ -45,7 +45,7 @@ from ..cards import CARD_COLORS, Color
 from ..errors import MapLoadError
 from ..rules import Rules
 from .check import Problem, alias_collisions, content_problems, did_you_mean
-from .model import GameMap, Route, Ticket, pair_double_routes
+from .model import GameMap, Geometry, Route, Ticket, pair_double_routes
 
 __all__ = [
     "FORMAT",
@@ -85,13 +85,14 @@ _TOP_KEYS = (
     "version",
     "title",
     "description",
+    "frame",
     "cities",
     "countries",
     "routes",
     "tickets",
     "rules",
 )
-_CITY_KEYS = ("name", "lat", "lon", "aliases")
+_CITY_KEYS = ("name", "lat", "lon", "position", "aliases")
 _ROUTE_KEYS = (
     "a",
     "b",
@@ -103,7 +104,9 @@ _ROUTE_KEYS = (
     "bend",
     "card_substitute",
     "mountain",
+    "spaces",
 )
+_FRAME_KEYS = ("width", "height", "car_length", "car_width")
 
 #: The largest bend of a route's picture (its middle half as far off the line as it is long).
 MAX_BEND = 0.5
@@ -232,6 +235,9 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
     """
     locations = dict(zip(game_map.cities, game_map.locations, strict=False))
     bends = dict(game_map.bends)
+    geometry = game_map.geometry
+    positions = dict(zip(game_map.cities, geometry.positions, strict=False)) if geometry else {}
+    rows = geometry.spaces if geometry else ()
     aliases: dict[str, list[str]] = {}
     for alias, city in game_map.aliases:
         aliases.setdefault(city, []).append(alias)
@@ -244,17 +250,23 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
         entry: dict[str, Any] = {"name": city}
         if city in locations:
             entry["lat"], entry["lon"] = locations[city]
+        if city in positions:
+            entry["position"] = list(positions[city])
         entry["aliases"] = aliases.get(city, [])
         cities.append(entry)
+    routes = [_route_to_dict(r, bends.get(r.id, 0.0)) for r in game_map.routes]
+    for entry, row in zip(routes, rows, strict=False):
+        entry["spaces"] = [list(space) for space in row]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": game_map.name,
         "version": game_map.version,
         "title": game_map.title,
+        **({"frame": _frame_to_dict(geometry)} if geometry else {}),
         "cities": cities,
         **({"countries": countries} if countries else {}),
-        "routes": [_route_to_dict(r, bends.get(r.id, 0.0)) for r in game_map.routes],
+        "routes": routes,
         "tickets": [_ticket_to_dict(t) for t in game_map.tickets],
         "rules": _rules_overrides(game_map.rules),
     }
@@ -365,8 +377,9 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
         out.add("(root)", "must be a JSON object")
         return None, out.problems
     _check_header(data, out)
-    cities, locations, aliases = _read_cities(data.get("cities"), out)
-    routes, explicit, bends = _read_routes(data.get("routes"), out)
+    cities, locations, aliases, positions = _read_cities(data.get("cities"), out)
+    routes, explicit, bends, spaces = _read_routes(data.get("routes"), out)
+    geometry = _geometry(_read_frame(data, out), positions, spaces, out)
     countries, country_aliases = _read_countries(data.get("countries"), out)
     aliases.extend(country_aliases)
     tickets = _read_tickets(data.get("tickets"), out)
@@ -386,6 +399,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
         aliases=aliases,
         bends=bends,
         countries=countries,
+        geometry=geometry,
     )
     out.add_checked(content_problems(game_map))
     if not out.problems:
@@ -509,15 +523,22 @@ def _read_str(entry: dict[str, Any], key: str, path: str, out: _Collector) -> st
 
 def _read_cities(
     raw: Any, out: _Collector
-) -> tuple[list[str], list[tuple[float, float]], list[tuple[str, str]]]:
+) -> tuple[
+    list[str], list[tuple[float, float]], list[tuple[str, str]], list[tuple[float, float] | None]
+]:
+    """The cities, their locations, aliases and positions on the board's frame (None where
+    a city has none)."""
     cities: list[str] = []
     locations: list[tuple[float, float]] = []
     aliases: list[tuple[str, str]] = []
+    positions: list[tuple[float, float] | None] = []
     items = _list_of_objects(raw, "cities", out)
     for _, path, entry in items:
         if entry is None:
             cities.append("")
+            positions.append(None)
             continue
+        positions.append(_read_point(entry, "position", path, out))
         _unknown_keys(entry, _CITY_KEYS, path, out)
         name = _read_str(entry, "name", path, out)
         cities.append(name)
@@ -528,7 +549,7 @@ def _read_cities(
         aliases.extend((alias, name) for alias in names)
     if locations and len(locations) != len(items):
         out.add("cities", "give lat and lon for every city or for none")
-    return cities, locations, aliases
+    return cities, locations, aliases, positions
 
 
 def _is_str_list(value: Any) -> bool:
@@ -549,16 +570,24 @@ def _read_location(entry: dict[str, Any], path: str, out: _Collector) -> tuple[f
 
 def _read_routes(
     raw: Any, out: _Collector
-) -> tuple[list[Route], dict[int, Any], list[tuple[int, float]]]:
-    """The routes (ids = list positions), the explicit ``double_of`` values by route id and
-    the routes' bends (drawing only)."""
+) -> tuple[
+    list[Route],
+    dict[int, Any],
+    list[tuple[int, float]],
+    list[tuple[tuple[float, float, float], ...] | None],
+]:
+    """The routes (ids = list positions), the explicit ``double_of`` values by route id,
+    the routes' bends and their car spaces (drawing only; None where a route has none)."""
     routes: list[Route] = []
     explicit: dict[int, Any] = {}
     bends: list[tuple[int, float]] = []
+    spaces: list[tuple[tuple[float, float, float], ...] | None] = []
     for index, path, entry in _list_of_objects(raw, "routes", out):
         if entry is None:
             routes.append(Route(index, "", "", 1))
+            spaces.append(None)
             continue
+        spaces.append(_read_spaces(entry, path, out))
         _unknown_keys(entry, _ROUTE_KEYS, path, out)
         color = _read_color(entry, path, out)
         route = Route(
@@ -582,7 +611,120 @@ def _read_routes(
         )
         if bend:
             bends.append((index, float(bend)))
-    return routes, explicit, bends
+    return routes, explicit, bends, spaces
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+def _read_frame(data: dict[str, Any], out: _Collector) -> tuple[float, float, float, float] | None:
+    """The ``frame`` member: width, height, car length and width (0 where not given)."""
+    if "frame" not in data:
+        return None
+    raw = data["frame"]
+    if not isinstance(raw, dict):
+        out.add("frame", "must be an object", taint=True)
+        return None
+    _unknown_keys(raw, _FRAME_KEYS, "frame", out)
+    size = [
+        _read(
+            raw,
+            key,
+            "frame",
+            out,
+            _is_size,
+            "a positive number",
+            0,
+            required=key in ("width", "height"),
+        )
+        for key in _FRAME_KEYS
+    ]
+    if not size[0] or not size[1]:
+        return None
+    return float(size[0]), float(size[1]), float(size[2]), float(size[3])
+
+
+def _is_size(value: Any) -> bool:
+    return _is_number(value) and math.isfinite(value) and value > 0
+
+
+def _is_fraction(value: Any) -> bool:
+    return _is_number(value) and 0 <= value <= 1
+
+
+def _is_angle(value: Any) -> bool:
+    return _is_number(value) and -360 <= value <= 360
+
+
+def _read_point(
+    entry: dict[str, Any], key: str, path: str, out: _Collector
+) -> tuple[float, float] | None:
+    if key not in entry:
+        return None
+    value = entry[key]
+    if not (isinstance(value, list) and len(value) == 2 and all(map(_is_fraction, value))):
+        out.add(f"{path}.{key}", "must be [x, y], two numbers from 0 to 1", taint=True)
+        return None
+    return float(value[0]), float(value[1])
+
+
+def _read_spaces(
+    entry: dict[str, Any], path: str, out: _Collector
+) -> tuple[tuple[float, float, float], ...] | None:
+    if "spaces" not in entry:
+        return None
+    raw = entry["spaces"]
+    if not isinstance(raw, list):
+        out.add(f"{path}.spaces", "must be a list of [x, y, angle]", taint=True)
+        return None
+    read: list[tuple[float, float, float]] = []
+    for i, space in enumerate(raw):
+        if not (
+            isinstance(space, list)
+            and len(space) == 3
+            and _is_fraction(space[0])
+            and _is_fraction(space[1])
+            and _is_angle(space[2])
+        ):
+            out.add(
+                f"{path}.spaces[{i}]",
+                "must be [x, y, angle]: x and y from 0 to 1, the angle from -360 to 360 degrees",
+                taint=True,
+            )
+            return None
+        read.append((float(space[0]), float(space[1]), float(space[2])))
+    return tuple(read)
+
+
+def _geometry(
+    frame: tuple[float, float, float, float] | None,
+    positions: list[tuple[float, float] | None],
+    spaces: list[tuple[tuple[float, float, float], ...] | None],
+    out: _Collector,
+) -> Geometry | None:
+    """The board as printed, when the frame and every city's position are given (problems
+    are reported for a partial one)."""
+    placed = [p for p in positions if p is not None]
+    laid = [row for row in spaces if row is not None]
+    if placed and len(placed) < len(positions):
+        out.add("cities", "give a position for every city or for none")
+    if laid and len(laid) < len(spaces):
+        out.add("routes", "give spaces for every route or for none")
+    if (placed or laid) and frame is None and "frame" not in out.tainted:
+        out.add("frame", "is required with positions or spaces (the board's width and height)")
+    if laid and not placed:
+        out.add("routes", "spaces need the cities' positions")
+    if frame is None or not placed or len(placed) < len(positions):
+        return None
+    width, height, car_length, car_width = frame
+    return Geometry(
+        width=width,
+        height=height,
+        positions=tuple(placed),
+        spaces=tuple(laid) if laid and len(laid) == len(spaces) else (),
+        car_length=car_length,
+        car_width=car_width,
+    )
 
 
 def _is_bend(value: Any) -> bool:
@@ -811,6 +953,15 @@ def _json_path(parts: Iterable[str | int]) -> str:
     for part in parts:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text
+
+
+def _frame_to_dict(geometry: Geometry) -> dict[str, float]:
+    frame = {"width": geometry.width, "height": geometry.height}
+    if geometry.car_length:
+        frame["car_length"] = geometry.car_length
+    if geometry.car_width:
+        frame["car_width"] = geometry.car_width
+    return frame
 
 
 def _route_to_dict(route: Route, bend: float) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from ..rules import Rules
 __all__ = [
     "Countries",
     "GameMap",
+    "Geometry",
     "Route",
     "Ticket",
     "compute_digest",
@@ -159,6 +160,39 @@ def _countries(value: Mapping[str, Iterable[str]] | None) -> Countries:
     return value if isinstance(value, Countries) else Countries(value)
 
 
+#: One car space as printed: the centre ``(x, y)`` as fractions of the frame's width and height
+#: (``y`` down) and the direction of the car's long axis in degrees, clockwise from ``+x``.
+SpaceAt = tuple[float, float, float]
+
+
+@frozen
+class Geometry:
+    """Where a board's cities and car spaces are printed (drawing only: never part of a map's
+    value nor of its digest, so a record replays whatever the geometry).
+
+    Positions are fractions of the frame (the board's artwork, ``width`` by ``height`` of its
+    own pixels): ``x`` across from the left, ``y`` down from the top, both from 0 to 1.
+    ``spaces`` is empty when only the cities are placed (the routes are then laid out between
+    them), else one row per route (aligned with ``GameMap.routes``), its ``length`` spaces from
+    city ``a`` to city ``b``. ``car_length`` and ``car_width`` (frame pixels, 0: derived from
+    the spacing of the spaces) size each car as printed. See docs/map-format.md.
+
+    >>> from ttr_rules import load_map
+    >>> g = load_map("europe").geometry
+    >>> (g.width, g.height), len(g.positions), sum(len(row) for row in g.spaces)
+    ((1744.0, 1125.0), 47, 300)
+    """
+
+    width: float
+    height: float
+    #: Each city's centre, aligned with ``GameMap.cities``.
+    positions: tuple[tuple[float, float], ...]
+    #: Each route's car spaces from ``a`` to ``b``, aligned with ``GameMap.routes`` (or empty).
+    spaces: tuple[tuple[SpaceAt, ...], ...] = ()
+    car_length: float = 0.0
+    car_width: float = 0.0
+
+
 #: Fields added after maps were published, with their defaults: left out of the digest while
 #: they hold them, so that a map's digest (and a record's) does not change when a field is added.
 _ROUTE_DEFAULTS = {"card_substitute": 0, "mountain": 0}
@@ -244,6 +278,9 @@ class GameMap:
     #: The countries of tickets to several destinations: each country's border end-points,
     #: which are places of ``cities`` (each ends one track: no path runs through a country).
     countries: Mapping[str, tuple[str, ...]] = field(factory=Countries, converter=_countries)
+    #: The board as printed (city positions and car spaces), or None: drawing only, like
+    #: ``bends`` (see :class:`Geometry`).
+    geometry: Geometry | None = field(default=None, eq=False)
     #: The derived tables of this map (a :class:`ttr_rules.maps.index.MapIndex`), built on first
     #: use by :func:`ttr_rules.maps.index.map_index` and freed with the map; not part of the
     #: map's value. (Typed Any: converters resolve the field types at run time.)
@@ -264,6 +301,7 @@ class GameMap:
         aliases: Iterable[tuple[str, str]] = (),
         bends: Iterable[tuple[int, float]] = (),
         countries: Mapping[str, Iterable[str]] | None = None,
+        geometry: Geometry | None = None,
     ) -> GameMap:
         """Build a map, numbering routes and tickets in the given order.
 
@@ -311,6 +349,7 @@ class GameMap:
             aliases=tuple(aliases),
             bends=tuple(bends),
             countries=country_map,
+            geometry=geometry,
         )
 
     def route_between(self, a: str, b: str) -> tuple[Route, ...]:
