@@ -20,6 +20,9 @@ from ttr_rules.maps import (
     validate_map,
 )
 from ttr_rules.maps.index import map_index
+from ttr_rules.scenario import scenario
+from ttr_rules.scoring import final_scores
+from ttr_rules.scoring.bonuses import GRAND_TOUR_POINTS, grand_tour
 
 
 def country_map_data() -> dict[str, Any]:
@@ -204,3 +207,62 @@ def test_the_loader_names_the_file() -> None:
     assert caught.value.problems == (
         "toy.json: tickets[2].penalty: is 1; must be the lowest value of the ticket, 3",
     )
+
+
+# --------------------------------------------------------------------------- scoring (U31, U35)
+
+# Route ids of the toy: 0 Alpha-Beta, 1 Beta-Gamma, 2 Gamma-Delta, 3 Alpha-Land 1,
+# 4 Gamma-Land 2, 5 Beta-Other 1. Tickets: 2 Delta -> Land 3 / Other 6 (-3); 3 Land -> Other 4 /
+# Delta 2 (-2).
+
+
+def _scores(toy: GameMap, routes: dict[int, int], tickets: list[list[int]]) -> list[Any]:
+    state = scenario(toy, players=2, routes=routes, tickets=tickets)
+    return list(final_scores(state))
+
+
+def test_a_country_ticket_scores_the_best_destination_reached(toy: GameMap) -> None:
+    # Delta-Gamma-Land 2 reaches Land (3); Gamma-Beta-Other 1 reaches Other too (6): the best.
+    land_only = _scores(toy, {2: 0, 4: 0}, [[2], []])[0]
+    assert (land_only.ticket_points, land_only.tickets_completed) == (3, 1)
+    both = _scores(toy, {2: 0, 4: 0, 1: 0, 5: 0}, [[2], []])[0]
+    assert (both.ticket_points, both.tickets_completed, both.tickets_failed) == (6, 1, 0)
+
+
+def test_a_country_ticket_loses_its_penalty(toy: GameMap) -> None:
+    score = _scores(toy, {0: 0, 1: 1}, [[2, 3], []])[0]
+    assert (score.ticket_points, score.tickets_completed, score.tickets_failed) == (-5, 0, 2)
+
+
+def test_a_country_is_no_junction(toy: GameMap) -> None:
+    # Alpha-Land 1 and Land 2-Gamma both reach Land, but Alpha and Gamma stay apart.
+    score = _scores(toy, {3: 0, 4: 0}, [[0], []])[0]
+    assert score.ticket_points == -4
+    # Land -> Delta through Land 2-Gamma-Delta: worth 2 (Other is not reached).
+    assert _scores(toy, {4: 0, 2: 0}, [[3], []])[0].ticket_points == 2
+
+
+def test_the_tie_breaker_counts_a_country_ticket_as_completed(toy: GameMap) -> None:
+    rules = attrs.evolve(toy.rules, tie_breakers=("tickets", "express"))
+    state = scenario(toy, players=2, routes={2: 0, 4: 0, 0: 1}, tickets=[[2], [0]], rules=rules)
+    scores = final_scores(state)
+    assert [s.tickets_completed for s in scores] == [1, 0]
+
+
+def test_the_grand_tour_counts_tickets_joined_twice(toy: GameMap) -> None:
+    loop = {0: 0, 1: 0, 3: 0, 4: 0}  # Alpha-Beta-Gamma-Land 2 ... Land 1-Alpha: no loop
+    assert grand_tour(scenario(toy, players=2, routes=loop, tickets=[[0], []])) == (0, 0)
+    data = country_map_data()
+    data["routes"].append({"a": "Alpha", "b": "Gamma", "length": 4, "color": "yellow"})
+    looped = map_from_dict(data)
+    routes = {0: 0, 1: 0, 6: 0}  # the triangle Alpha-Beta-Gamma
+    state = scenario(looped, players=2, routes=routes, tickets=[[0], []])
+    assert grand_tour(state) == (5, 0)
+    # A tail ticket (Beta-Delta via the bridge Gamma-Delta) is completed but not joined twice.
+    state = scenario(looped, players=2, routes={**routes, 2: 0}, tickets=[[0, 1], []])
+    assert grand_tour(state) == (5, 0)
+    assert final_scores(state)[0].tickets_completed == 2
+
+
+def test_grand_tour_points_follow_the_mandala_table() -> None:
+    assert GRAND_TOUR_POINTS == (0, 5, 10, 20, 30, 40)

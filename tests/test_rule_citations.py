@@ -1,5 +1,5 @@
 """The rulebook is the map of the code: every catalogue entry (E1–E79) and every policy
-(U1–U30) of the rules documentation (``docs/rules/``) has its entry there, and is named by the
+(U1–U35) of the rules documentation (``docs/rules/``) has its entry there, and is named by the
 docstring or comment of the code that implements it."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ SOURCE = Path(ttr_rules.__file__).parent
 DOCS = Path(__file__).parents[1] / "docs"
 #: Specification files of the project's beginnings that are not in the repository.
 OUTSIDE = ("RULES" + ".md", "DESIGN" + ".md")
-IDS = [f"E{n}" for n in range(1, 80)] + [f"U{n}" for n in range(1, 31)]
+IDS = [f"E{n}" for n in range(1, 80)] + [f"U{n}" for n in range(1, 36)]
 
 #: A range of ids ("E23–E50", "U13-U16"): it names its endpoints' span, not each rule.
 RANGE = re.compile(r"\b([EU])\d+[a-e]?\s*[–-]\s*\1?\d+[a-e]?\b")

@@ -23,7 +23,7 @@ __all__ = ["BONUSES", "BONUS_GROUP", "ROUTE_KINDS", "TIE_BREAKERS", "Rules", "in
 ROUTE_KINDS = ("plain", "tunnel", "ferry")
 #: The built-in end-of-game bonuses (:mod:`ttr_rules.scoring.bonuses`); a plugin may register
 #: more under the entry-point group ``ttr_rules.bonuses``.
-BONUSES = ("express", "globetrotter", "asian_explorer")
+BONUSES = ("express", "globetrotter", "asian_explorer", "grand_tour")
 #: The entry-point group of bonus scorers (:mod:`ttr_rules.scoring.bonuses`).
 BONUS_GROUP = "ttr_rules.bonuses"
 
@@ -100,7 +100,8 @@ class Rules:
     stations_per_player: int = 3
     #: Train cards in the face-up row (E2, E6, E12).
     face_up_size: int = 5
-    #: Face-up locomotives that force the row to be reset; None disables the reset (E12, §1 #7).
+    #: Face-up locomotives that force the row to be reset; None disables the reset (E12, §1 #7;
+    #: Switzerland and India keep 3, U33).
     face_up_locomotive_limit: int | None = 3
     #: Safety cap on consecutive resets of the face-up row (E15, U2).
     max_consecutive_resets: int = 10
@@ -122,7 +123,8 @@ class Rules:
     tunnel_reveal_uses_discard: bool = True
     #: Tie-breakers for the win, in order (E77): "tickets" (most completed), "stations"
     #: (fewest built), "express" (holds the longest-path bonus: the European Express, or the
-    #: USA's longest continuous path); the catalogue's "completed_tickets", "fewest_stations_built"
+    #: USA's longest continuous path; Nordic, Switzerland and India: tickets then express, U24,
+    #: U34); the catalogue's "completed_tickets", "fewest_stations_built"
     #: and "european_express", and "longest_path", are accepted too. Without a longest-path
     #: bonus, "express" still measures the path (U24).
     tie_breakers: tuple[str, ...] = field(default=TIE_BREAKERS, converter=_tie_breakers)

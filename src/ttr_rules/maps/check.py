@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..errors import MapLoadError
-from ..rules import MAX_SUBSTITUTE, Rules
+from ..rules import BONUSES, MAX_SUBSTITUTE, Rules, installed_bonuses
 from .index import fold_name
 from .model import GameMap, Geometry, Route, Ticket, compute_digest, tracks_by_pair
 
@@ -134,6 +134,7 @@ def content_problems(game_map: GameMap) -> Iterator[Problem]:
     yield from _pair_problems(game_map)
     yield from _country_problems(game_map)
     yield from _ticket_problems(game_map)
+    yield from _bonus_title_problems(game_map)
     yield from _ticket_supply_problems(game_map)
     own = game_map.rules.problems()
     yield from (Problem(f"rules.{name}", message) for name, message in own)
@@ -281,7 +282,7 @@ def rules_problems(rules: Rules, game_map: GameMap) -> Iterator[Problem]:
 
 def _station_ticket_problems(game_map: GameMap, rules: Rules) -> Iterator[Problem]:
     """Stations are not scored on tickets to several destinations: a map with such tickets
-    is played without stations (docs/map-format.md)."""
+    is played without stations (U31, docs/map-format.md)."""
     if rules.stations_per_player and any(t.destinations for t in game_map.tickets):
         yield Problem(
             "rules.stations_per_player",
@@ -547,6 +548,16 @@ def _multi_ticket_problems(game_map: GameMap, ticket: Ticket, path: str) -> Iter
         )
 
 
+def _bonus_title_problems(game_map: GameMap) -> Iterator[Problem]:
+    known = installed_bonuses() | set(BONUSES)
+    for bonus, _ in game_map.bonus_titles:
+        if bonus not in known:
+            yield Problem(
+                f"bonus_titles.{bonus}",
+                f"no bonus scorer named {bonus!r} is installed{did_you_mean(bonus, known)}",
+            )
+
+
 def _country_of(game_map: GameMap, place: str) -> str | None:
     for country, ends in game_map.countries.items():
         if place in ends:
@@ -557,7 +568,7 @@ def _country_of(game_map: GameMap, place: str) -> str | None:
 def _country_problems(game_map: GameMap) -> Iterator[Problem]:
     """Countries: names that are not places, at least one end-point each, end-points that are
     places of the map and of one country only, each ending the tracks of one neighbour (one
-    track or a double): no path runs through a country."""
+    track or a double): no path runs through a country (U32)."""
     known = set(game_map.cities)
     neighbours: dict[str, set[str]] = {}
     for r in game_map.routes:

@@ -90,6 +90,7 @@ _TOP_KEYS = (
     "countries",
     "routes",
     "tickets",
+    "bonus_titles",
     "rules",
 )
 _CITY_KEYS = ("name", "lat", "lon", "position", "aliases")
@@ -268,6 +269,7 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
         **({"countries": countries} if countries else {}),
         "routes": routes,
         "tickets": [_ticket_to_dict(t) for t in game_map.tickets],
+        **({"bonus_titles": dict(game_map.bonus_titles)} if game_map.bonus_titles else {}),
         "rules": _rules_overrides(game_map.rules),
     }
 
@@ -384,6 +386,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
     aliases.extend(country_aliases)
     tickets = _read_tickets(data.get("tickets"), out)
     rules = _read_rules(data.get("rules", {}), out)
+    titles = _read_bonus_titles(data.get("bonus_titles", {}), out)
     out.problems.extend(alias_collisions([*cities, *countries], aliases))
     paired = pair_double_routes(routes)
     out.add_checked(_explicit_double_problems(paired, explicit))
@@ -400,6 +403,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
         bends=bends,
         countries=countries,
         geometry=geometry,
+        bonus_titles=titles,
     )
     out.add_checked(content_problems(game_map))
     if not out.problems:
@@ -795,6 +799,20 @@ def _read_multi_ticket(
     penalty = _read(entry, "penalty", path, out, _is_int, "an integer", 1, required=True)
     best = max(points for _, points in destinations)
     return Ticket(index, a, "", best, long, tuple(destinations), penalty)
+
+
+def _read_bonus_titles(raw: Any, out: _Collector) -> list[tuple[str, str]]:
+    """The ``bonus_titles`` member: the name people read for each bonus, by bonus name."""
+    if not isinstance(raw, dict):
+        out.add("bonus_titles", "must be an object")
+        return []
+    titles: list[tuple[str, str]] = []
+    for bonus, title in raw.items():
+        if not isinstance(title, str) or not title.strip():
+            out.add(f"bonus_titles.{bonus}", "must be a non-empty string")
+        else:
+            titles.append((bonus, title))
+    return titles
 
 
 def _read_countries(

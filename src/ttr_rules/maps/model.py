@@ -281,6 +281,10 @@ class GameMap:
     #: The board as printed (city positions and car spaces), or None: drawing only, like
     #: ``bends`` (see :class:`Geometry`).
     geometry: Geometry | None = field(default=None, eq=False)
+    #: The names people read for the map's bonuses, ``(bonus, title)`` pairs (the longest path
+    #: is "the European Express" on Europe); presentation only, out of the map's value and
+    #: digest. :meth:`bonus_title` gives a default for the others.
+    bonus_titles: tuple[tuple[str, str], ...] = field(default=(), eq=False)
     #: The derived tables of this map (a :class:`ttr_rules.maps.index.MapIndex`), built on first
     #: use by :func:`ttr_rules.maps.index.map_index` and freed with the map; not part of the
     #: map's value. (Typed Any: converters resolve the field types at run time.)
@@ -302,6 +306,7 @@ class GameMap:
         bends: Iterable[tuple[int, float]] = (),
         countries: Mapping[str, Iterable[str]] | None = None,
         geometry: Geometry | None = None,
+        bonus_titles: Iterable[tuple[str, str]] = (),
     ) -> GameMap:
         """Build a map, numbering routes and tickets in the given order.
 
@@ -350,7 +355,23 @@ class GameMap:
             bends=tuple(bends),
             countries=country_map,
             geometry=geometry,
+            bonus_titles=tuple(bonus_titles),
         )
+
+    def bonus_title(self, bonus: str) -> str:
+        """The name people read for ``bonus`` on this map: the map's own (``bonus_titles``), or
+        a general one.
+
+        >>> from ttr_rules import load_map
+        >>> load_map("europe").bonus_title("express"), load_map("usa").bonus_title("express")
+        ('the European Express', 'the longest-path bonus')
+        >>> load_map("nordic").bonus_title("globetrotter")
+        'the Globetrotter'
+        """
+        own = dict(self.bonus_titles)
+        if bonus in own:
+            return own[bonus]
+        return _BONUS_TITLES.get(bonus, f"the {bonus.replace('_', ' ')} bonus")
 
     def route_between(self, a: str, b: str) -> tuple[Route, ...]:
         """The tracks joining cities ``a`` and ``b`` (either order)."""
@@ -362,6 +383,14 @@ class GameMap:
             f"GameMap({self.name!r} v{self.version}: {len(self.cities)} cities, "
             f"{len(self.routes)} routes, {len(self.tickets)} tickets)"
         )
+
+
+#: The general names of the built-in bonuses (a map may name them its own way).
+_BONUS_TITLES = {
+    "express": "the longest-path bonus",
+    "globetrotter": "the Globetrotter",
+    "grand_tour": "the Grand Tour",
+}
 
 
 def tracks_by_pair(routes: Iterable[Route]) -> dict[frozenset[str], list[Route]]:

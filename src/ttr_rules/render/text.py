@@ -352,8 +352,12 @@ def score_table(
     top = set(winners)
     skip = _unused_columns(game_map)
     names = [name for name, _ in scores[0].bonuses] if scores else []
-    columns = [(name, meaning) for name, meaning in SCORE_COLUMNS if name not in skip]
-    columns[-1:-1] = [(f"{name}+", _bonus_meaning(name)) for name in names]
+    columns = [
+        (name, _express_meaning(game_map) if name == "express+" else meaning)
+        for name, meaning in SCORE_COLUMNS
+        if name not in skip
+    ]
+    columns[-1:-1] = [(f"{name}+", _bonus_meaning(name, game_map)) for name in names]
     header = tuple(name for name, _ in columns) + ("",)
     rows = [header] + [_score_row(s, skip, s.player in top) for s in scores]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -396,18 +400,28 @@ def _score_row(s: PlayerScore, skip: frozenset[str], winner: bool) -> tuple[str,
     return (*fixed, *bonuses, str(s.total), "*" if winner else "")
 
 
-#: What the built-in bonuses other than the longest path count, for the score table's legend.
+#: What the built-in bonuses other than the longest path count, for the score table's legend
+#: (after the bonus's name on the map).
 _BONUS_MEANINGS = {
-    "globetrotter": "the Globetrotter bonus, to every player tied for the most completed "
-    "tickets (U23)",
+    "globetrotter": "bonus, to every player tied for the most completed tickets (U23)",
+    "grand_tour": "bonus, by the completed tickets joined by two paths without a common route "
+    "(U35)",
 }
 
 
-def _bonus_meaning(name: str) -> str:
-    """What a bonus column counts: said here for the built-in ones, else the first sentence of
-    its scorer's docstring (a plugin's scorer explains itself)."""
+def _express_meaning(game_map: GameMap | None) -> str:
+    if game_map is None:
+        return dict(SCORE_COLUMNS)["express+"]
+    return f"{game_map.bonus_title('express')} bonus for the longest path (E72, E74)"
+
+
+def _bonus_meaning(name: str, game_map: GameMap | None = None) -> str:
+    """What a bonus column counts: said here for the built-in ones (under the map's name for
+    the bonus), else the first sentence of its scorer's docstring (a plugin's scorer explains
+    itself)."""
     if name in _BONUS_MEANINGS:
-        return _BONUS_MEANINGS[name]
+        title = game_map.bonus_title(name) if game_map is not None else f"the {name} bonus"
+        return f"{title.removesuffix(' bonus')} {_BONUS_MEANINGS[name]}"
     doc = " ".join((bonus_scorer(name).__doc__ or "").split())
     first = doc.split(". ")[0].rstrip(".")
     return first or f"the {name} bonus"

@@ -10,7 +10,9 @@ the score table shows each under its name. Scorers are found under the entry-poi
 - ``globetrotter``: :attr:`~ttr_rules.Rules.globetrotter_bonus` to every player tied for the
   most completed tickets, when at least one ticket is completed (U23);
 - ``asian_explorer``: :attr:`~ttr_rules.Rules.asian_explorer_bonus` to every player tied for the
-  most cities joined in one network of their own routes, when anyone has a route (U29).
+  most cities joined in one network of their own routes, when anyone has a route (U29);
+- ``grand_tour``: India's Mandala bonus, by the number of completed tickets whose ends are
+  joined by two paths of the owner's trains with no route in common (:data:`GRAND_TOUR_POINTS`).
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ from ..errors import MapError
 from ..maps.index import map_index
 from ..rules import BONUS_GROUP, Rules
 from ..state import GameState
-from .tickets import ticket_result
+from .tickets import multi_ticket_value, ticket_result
 from .trail import network_trail
-from .unionfind import component_labels
+from .unionfind import component_labels, two_edge_labels
 
 __all__ = [
+    "GRAND_TOUR_POINTS",
     "GROUP",
     "BonusScorer",
     "asian_explorer",
@@ -36,6 +39,7 @@ __all__ = [
     "express",
     "express_holders",
     "globetrotter",
+    "grand_tour",
     "largest_network",
 ]
 
@@ -128,6 +132,42 @@ def asian_explorer(state: GameState) -> tuple[int, ...]:
     top = max(sizes, default=0)
     points = state.rules.asian_explorer_bonus
     return tuple(points if top > 0 and n == top else 0 for n in sizes)
+
+
+#: The Grand Tour's points by the number of qualifying tickets (India's Mandala table: 1 -> 5,
+#: 2 -> 10, 3 -> 20, 4 -> 30, 5 or more -> 40).
+GRAND_TOUR_POINTS = (0, 5, 10, 20, 30, 40)
+
+
+def grand_tour(state: GameState) -> tuple[int, ...]:
+    """The Grand Tour (India's Mandala): points by the number of completed tickets whose ends
+    are joined by two paths of the owner's own trains with no route in common (they may share
+    and cross cities), 5, 10, 20, 30 and 40 for 1 to 5 or more (:data:`GRAND_TOUR_POINTS`).
+
+    A ticket to several destinations qualifies when one destination it reaches is joined so
+    (U35).
+
+    >>> from ttr_rules import scenario
+    >>> grand_tour(scenario(players=2))
+    (0, 0)
+    """
+    index = map_index(state.map)
+    size = len(index.city_routes)
+    ends = index.route_ends
+    found = []
+    for seat, player in enumerate(state.players):
+        edges = [ends[r] for r, owner in enumerate(state.route_owner) if owner == seat]
+        labels = two_edge_labels(size, edges)
+        count = 0
+        for tid in player.tickets:
+            spec = index.ticket_multi[tid]
+            if spec is not None:
+                count += multi_ticket_value(spec, labels) > 0
+            else:
+                a, b, _ = index.ticket_ends[tid]
+                count += labels[a] == labels[b]
+        found.append(GRAND_TOUR_POINTS[min(count, len(GRAND_TOUR_POINTS) - 1)])
+    return tuple(found)
 
 
 @functools.cache

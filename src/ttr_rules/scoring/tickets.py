@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from itertools import product
 from typing import NamedTuple
 
-from ..maps.index import Edge, MapIndex, map_index
+from ..maps.index import Edge, MapIndex, MultiTicket, map_index
 from ..state import GameState
 from .unionfind import component_labels
 
-__all__ = ["Assignment", "TicketResult", "ticket_result"]
+__all__ = ["Assignment", "TicketResult", "multi_ticket_value", "ticket_result"]
 
 #: The route (by id) each built station uses, in building order; None = no route (U9).
 Assignment = tuple[int | None, ...]
@@ -48,7 +48,14 @@ def ticket_result(state: GameState, player: int, network: Sequence[int]) -> Tick
     points = completed = 0
     open_tickets: list[Edge] = []
     ticket_ends = index.ticket_ends
+    multi = index.ticket_multi
     for tid in state.players[player].tickets:
+        spec = multi[tid]
+        if spec is not None:  # several destinations: never open (no stations on such maps)
+            value = multi_ticket_value(spec, network)
+            points += value
+            completed += value > 0
+            continue
         a, b, value = ticket_ends[tid]
         ra = network[a]
         rb = network[b]
@@ -69,6 +76,27 @@ def ticket_result(state: GameState, player: int, network: Sequence[int]) -> Tick
         completed += extra
     failed = len(state.players[player].tickets) - completed
     return TicketResult(points, completed, failed, assignment)
+
+
+def multi_ticket_value(spec: MultiTicket, network: Sequence[int]) -> int:
+    """What a ticket to several destinations scores on ``network`` (component labels by city
+    index): the highest value among the destinations joined to its origin, or minus its
+    penalty when none is (U31; a country reaches by any of its end-points, which join no
+    path, U32).
+
+    >>> spec = ((0,), (((1,), 5), ((2, 3), 8)), 5)  # from city 0: to 1 for 5, to 2 or 3 for 8
+    >>> multi_ticket_value(spec, [0, 0, 2, 3]), multi_ticket_value(spec, [0, 0, 2, 0])
+    (5, 8)
+    >>> multi_ticket_value(spec, [0, 1, 2, 3])
+    -5
+    """
+    origins, targets, penalty = spec
+    joined = {network[place] for place in origins}
+    best = -penalty
+    for places, value in targets:
+        if value > best and any(network[place] in joined for place in places):
+            best = value
+    return best
 
 
 def _station_options(

@@ -81,3 +81,52 @@ def component_labels(size: int, pairs: Iterable[Sequence[int]]) -> list[int]:
     for x in range(size):
         parent[x] = parent[parent[x]]
     return parent
+
+
+def two_edge_labels(size: int, edges: Sequence[Sequence[int]]) -> list[int]:
+    """A label for each of ``size`` vertices: two vertices share one when at least two paths
+    with no edge in common join them (their 2-edge-connected component; Menger). ``edges``
+    may repeat a pair: two parallel edges are two paths.
+
+    The bridges (edges on no cycle) are found by one depth-first search (Tarjan's low-link,
+    without recursion); the components of the other edges are the labels.
+
+    >>> two_edge_labels(5, [(0, 1), (1, 2), (2, 0), (2, 3)])  # a triangle and a tail
+    [0, 0, 0, 3, 4]
+    >>> two_edge_labels(3, [(0, 1), (0, 1), (1, 2)])  # parallel edges are two paths
+    [0, 0, 2]
+    """
+    around: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+    for number, (a, b, *_) in enumerate(edges):
+        around[a].append((b, number))
+        around[b].append((a, number))
+    order = [-1] * size
+    low = [0] * size
+    bridges: set[int] = set()
+    clock = 0
+    for root in range(size):
+        if order[root] >= 0 or not around[root]:
+            continue
+        order[root] = low[root] = clock
+        clock += 1
+        stack = [(root, -1, iter(around[root]))]
+        while stack:
+            vertex, via, rest = stack[-1]
+            for other, number in rest:
+                if number == via:
+                    continue
+                if order[other] < 0:
+                    order[other] = low[other] = clock
+                    clock += 1
+                    stack.append((other, number, iter(around[other])))
+                    break
+                low[vertex] = min(low[vertex], order[other])
+            else:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    low[parent] = min(low[parent], low[vertex])
+                    if low[vertex] > order[parent]:
+                        bridges.add(via)
+    kept = [edge for number, edge in enumerate(edges) if number not in bridges]
+    return component_labels(size, kept)
