@@ -1,7 +1,7 @@
 """Maps: the model, the JSON map format, content checks and the plugin registry.
 
 - :mod:`~ttr_rules.maps.model`: :class:`GameMap`, :class:`Route`, :class:`Ticket`,
-  :class:`Geometry` (plain immutable data);
+  :class:`Geometry`, :class:`Countries` (plain immutable data);
 - :mod:`~ttr_rules.maps.file`: the JSON map format (:func:`load_map_file`, :func:`map_schema`);
 - :mod:`~ttr_rules.maps.check`: the content checks (:func:`validate_map`);
 - :mod:`~ttr_rules.maps.registry`: installed map plugins (:func:`available_maps`,
@@ -26,7 +26,7 @@ from .file import (
     map_to_dict,
     parse_map_text,
 )
-from .model import GameMap, Geometry, Route, Ticket, compute_digest
+from .model import Countries, GameMap, Geometry, Route, Ticket, compute_digest
 from .registry import (
     ENTRY_POINT_GROUP,
     BrokenMap,
@@ -45,6 +45,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "BrokenMap",
+    "Countries",
     "GameMap",
     "Geometry",
     "MapPlugin",
