@@ -84,9 +84,13 @@ def test_a_route_longer_than_the_score_table_is_refused_by_new_game() -> None:
     )
 
 
-def test_too_few_tickets_for_five_players_is_refused_by_new_game() -> None:
-    broken = _map(max_players=5)  # 3 long tickets for 5 players
-    _refused(lambda: new_game(broken, players=2), "3 long tickets are too few to deal 5")
+def test_too_few_tickets_for_five_players_is_refused_by_new_game_for_five() -> None:
+    short = _map(max_players=5)  # 3 long tickets: enough for 3 players, not for 5
+    assert new_game(short, players=3).map is short
+    _refused(lambda: new_game(short, players=5), "3 long tickets are too few to deal 5")
+    assert validate_map(short) == [
+        "tickets: 3 long tickets are too few to deal 5 at setup (1 to each of 5 players)"
+    ]
 
 
 def test_a_ticket_no_player_can_complete_is_refused() -> None:

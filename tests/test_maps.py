@@ -278,7 +278,6 @@ ERROR_CASES: list[tuple[str, Mutation, str, str]] = [
         "between 1 and tickets_drawn",
     ),
     ("unscored length", _set("routes[4].length", 9), "routes[4].length", "route_scores"),
-    ("too few tickets", _set("rules.max_players", 3), "tickets", "too few"),
     ("alias clash", _set("cities[1].aliases", ["alpha"]), "cities[1].aliases[0]", "names Alpha"),
 ]
 

@@ -15,10 +15,10 @@ from .actions import (
     Pass,
 )
 from .cards import CARD_COLORS, COLORS, Color, Hand
-from .errors import IllegalActionError, Reason
+from .errors import IllegalActionError, MapLoadError, Reason
 from .events import Event
 from .maps import GameMap, resolve_map
-from .maps.check import rules_problems
+from .maps.check import deal_problems, rules_problems
 from .moves import claim, draw, stations, tickets, turn
 from .moves.claim import payment_actions, tunnel_actions
 from .moves.common import (
@@ -44,6 +44,7 @@ from .state import GameState, PlayerState
 __all__ = [
     "StepResult",
     "apply_action",
+    "check_deal",
     "check_player_count",
     "check_rules",
     "current_player",
@@ -93,6 +94,18 @@ def check_rules(rules: Rules | None, game_map: GameMap) -> Rules:
         lines = (f"{p.path.removeprefix('rules.')}: {p.message}" for p in problems)
         raise ValueError("rules: " + "; ".join(lines))
     return rules
+
+
+def check_deal(game_map: GameMap, rules: Rules, players: int) -> None:
+    """Refuse a deal the map's tickets cannot make for ``players`` (E3) with
+    :class:`~ttr_rules.errors.MapLoadError` (a ``ValueError``) naming each pile that falls
+    short; a board without tickets still serves ``scenario``, which deals nothing."""
+    problems = tuple(str(p) for p in deal_problems(game_map, rules, players))
+    if problems:
+        lines = "".join(f"\n  {p}" for p in problems)
+        raise MapLoadError(
+            f"the map {game_map.name!r} cannot deal {players} players:{lines}", problems
+        )
 
 
 def _deal_cards(
@@ -149,6 +162,7 @@ def new_game(
     game_map = resolve_map(map)
     rules = check_rules(rules, game_map)
     count = check_player_count(players, rules)
+    check_deal(game_map, rules, count)
     if type(seed) is not int:  # None or a float would deal a game no record can reproduce
         raise ValueError(f"seed must be an integer, got {type(seed).__name__}")
     if type(first_player) is not int or not 0 <= first_player < count:

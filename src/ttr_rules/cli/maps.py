@@ -4,24 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from ..cards import CARD_COLORS
-from ..errors import MapError, MapLoadError
+from ..errors import MapError
 from ..maps import (
     BrokenMap,
     GameMap,
-    available_maps,
     broken_maps,
     load_map,
     load_map_file,
     map_to_dict,
     playable_maps,
 )
+from ..maps.check import deal_problems
 from ..words import counted
 from .common import error, shown, table
 
@@ -121,13 +120,17 @@ def map_named(name: str) -> GameMap:
     Errors show ``name`` with its control characters escaped, so that a path holding a
     newline cannot split the error line."""
     try:
-        if name.endswith(".json") or Path(name).is_file():
+        if _names_a_file(name):
             return load_map_file(name)
         return load_map(name)
     except MapError as exc:
         if name == shown(name):
             raise
         raise ValueError(str(exc).replace(name, shown(name))) from None
+
+
+def _names_a_file(name: str) -> bool:
+    return name.endswith(".json") or Path(name).is_file()
 
 
 def map_info(game_map: GameMap) -> dict[str, Any]:
@@ -226,11 +229,14 @@ def _counts(counts: dict[str, int]) -> str:
 
 
 def configure_validate_map(parser: argparse.ArgumentParser) -> None:
-    parser.description = "Check a map file; print every problem (exit status 1 if any)."
+    parser.description = (
+        "Check a map file or an installed map; print every problem (exit status 1 if any),"
+        " including tickets too few to deal at the largest player count its rules allow."
+    )
     parser.add_argument(
         "file",
-        metavar="FILE",
-        help="a map file in the ttr-rules JSON format (with --render: or an installed map)",
+        metavar="MAP",
+        help="a map file in the ttr-rules JSON format, or the name of an installed map",
     )
     parser.add_argument(
         "--render",
@@ -243,29 +249,28 @@ def configure_validate_map(parser: argparse.ArgumentParser) -> None:
 
 def run_validate_map(args: argparse.Namespace) -> int:
     try:
-        game_map = _map_to_validate(args.file, args.render)
-    except MapLoadError as exc:
-        for line in exc.problems or (str(exc),):
+        game_map = map_named(args.file)
+    except MapError as exc:
+        for line in exc.problems:
             print(line)
         return 1
+    except ValueError as exc:  # a name with control characters, shown escaped
+        print(exc)
+        return 1
+    # Loading checks what every game needs; the deal is checked where a game is dealt, and
+    # here, for the player counts the map declares.
+    where = f"{shown(args.file)}: " if _names_a_file(args.file) else ""
+    problems = [f"{where}{p}" for p in deal_problems(game_map)]
     if args.render:
         from ..render.geometry import board_collisions
 
-        collisions = board_collisions(game_map)
-        for line in collisions:
-            print(f"board: {line}")
-        if collisions:
-            return 1
+        problems.extend(f"board: {line}" for line in board_collisions(game_map))
+    for line in problems:
+        print(line)
+    if problems:
+        return 1
     print(
-        f"ok: {args.file}: {game_map}"
+        f"ok: {shown(args.file)}: {game_map}"
         + (" (its board draws without collisions)" if args.render else "")
     )
     return 0
-
-
-def _map_to_validate(source: str, installed_too: bool) -> GameMap:
-    """The map file ``source``; with ``installed_too``, an installed map of that name when no
-    such file exists."""
-    if installed_too and not os.path.exists(source) and source.lower() in available_maps():
-        return load_map(source)
-    return load_map_file(source)

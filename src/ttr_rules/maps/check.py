@@ -31,6 +31,7 @@ __all__ = [
     "alias_collisions",
     "checked_map",
     "content_problems",
+    "deal_problems",
     "did_you_mean",
     "geometry_problems",
     "rules_problems",
@@ -59,7 +60,9 @@ def validate_map(game_map: GameMap) -> list[str]:
     """Every problem of a map built in memory, as ``"<path>: <message>"`` lines (empty if valid).
 
     Checks the ids, the cities, routes (ends, length, ferry locomotives, double routes), tickets,
-    the rules, that every route length is scored, that the board is connected, and the digest.
+    the rules, that every route length is scored, that the board is connected, the digest, and
+    that the tickets suffice for the initial deal at every player count the rules allow
+    (:func:`deal_problems`).
 
     >>> import attrs
     >>> from ttr_rules import load_map
@@ -69,6 +72,14 @@ def validate_map(game_map: GameMap) -> list[str]:
     >>> validate_map(attrs.evolve(europe, version="2.0"))
     ["digest: does not match the map's content"]
     """
+    problems = _playable_problems(game_map)
+    problems.extend(deal_problems(game_map))
+    return [str(p) for p in problems]
+
+
+def _playable_problems(game_map: GameMap) -> list[Problem]:
+    """What makes a map unusable for any game, dealt or not: :func:`validate_map` less the
+    deal (a position built by ``scenario`` deals nothing, so a toy board needs no tickets)."""
     problems = list(_id_problems(game_map))
     problems.extend(content_problems(game_map))
     problems.extend(_double_of_problems(game_map))
@@ -84,7 +95,7 @@ def validate_map(game_map: GameMap) -> list[str]:
     )
     if game_map.digest != expected:
         problems.append(Problem("digest", "does not match the map's content"))
-    return [str(p) for p in problems]
+    return problems
 
 
 #: Maps that passed :func:`validate_map`, by digest; held weakly, so that a map (a scenario's
@@ -98,7 +109,9 @@ def checked_map(game_map: GameMap, where: str = "the map") -> GameMap:
     :class:`~ttr_rules.errors.MapLoadError` with every problem in ``problems``.
 
     Every door that takes a map calls this; a map equal to one already checked (same digest,
-    same content) costs a dictionary look-up, so the check is paid once per map.
+    same content) costs a dictionary look-up, so the check is paid once per map. The deal is
+    left to the doors that deal (``new_game`` checks it for its player count with
+    :func:`deal_problems`): ``scenario`` deals nothing and takes a board without tickets.
 
     >>> import attrs
     >>> from ttr_rules import load_map
@@ -117,7 +130,7 @@ def checked_map(game_map: GameMap, where: str = "the map") -> GameMap:
         known = _valid.get(game_map.digest)
     if known is game_map or (known == game_map and known.aliases == game_map.aliases):
         return game_map
-    problems = tuple(validate_map(game_map))
+    problems = tuple(str(p) for p in _playable_problems(game_map))
     if problems:
         count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
         lines = "".join(f"\n  {p}" for p in problems)
@@ -135,7 +148,6 @@ def content_problems(game_map: GameMap) -> Iterator[Problem]:
     yield from _country_problems(game_map)
     yield from _ticket_problems(game_map)
     yield from _bonus_title_problems(game_map)
-    yield from _ticket_supply_problems(game_map)
     own = game_map.rules.problems()
     yield from (Problem(f"rules.{name}", message) for name, message in own)
     yield from _connectivity_problems(game_map)
@@ -263,8 +275,8 @@ def _city_problems(game_map: GameMap) -> Iterator[Problem]:
 
 
 def rules_problems(rules: Rules, game_map: GameMap) -> Iterator[Problem]:
-    """Problems of ``rules`` played on ``game_map``: their own (:meth:`Rules.problems`), a
-    route longer than ``route_scores`` covers, too few tickets for the initial deal."""
+    """Problems of ``rules`` played on ``game_map``: their own (:meth:`Rules.problems`) and a
+    route longer than ``route_scores`` covers (the deal: :func:`deal_problems`)."""
     own = rules.problems()
     yield from (Problem(f"rules.{name}", message) for name, message in own)
     if own:
@@ -276,7 +288,6 @@ def rules_problems(rules: Rules, game_map: GameMap) -> Iterator[Problem]:
             f"scores lengths up to {len(rules.route_scores) - 1}; the map's longest route has "
             f"{longest} spaces",
         )
-    yield from _ticket_supply_problems(game_map, rules)
     yield from _station_ticket_problems(game_map, rules)
 
 
@@ -599,22 +610,36 @@ def _country_problems(game_map: GameMap) -> Iterator[Problem]:
             owner.setdefault(end, country)
 
 
-def _ticket_supply_problems(game_map: GameMap, rules: Rules | None = None) -> Iterator[Problem]:
-    """Enough long and regular tickets for the initial deal at the largest player count."""
+def deal_problems(
+    game_map: GameMap, rules: Rules | None = None, players: int | None = None
+) -> Iterator[Problem]:
+    """Too few long or regular tickets for the initial deal of ``players`` (by default the
+    largest count ``rules`` allow, ``rules.max_players``) under ``rules`` (by default the
+    map's): what ``new_game`` and ``ttr validate-map`` check, and no other door.
+
+    >>> from ttr_rules import GameMap, Rules
+    >>> toy = GameMap.create("toy", ["A", "B"], [("A", "B", 2, None)], [])
+    >>> [str(p) for p in deal_problems(toy, players=2)]
+    ['tickets: 0 long tickets are too few to deal 2 at setup (1 to each of 2 players)', \
+'tickets: 0 regular tickets are too few to deal 6 at setup (3 to each of 2 players)']
+    >>> list(deal_problems(toy, Rules(initial_long_tickets=0, initial_regular_tickets=0)))
+    []
+    """
     rules = game_map.rules if rules is None else rules
-    players = rules.max_players
+    if players is None:
+        players = rules.max_players
     long_count = sum(t.long for t in game_map.tickets)
     regular_count = len(game_map.tickets) - long_count
     needs = (
-        ("long", long_count, rules.initial_long_tickets * players),
-        ("regular", regular_count, rules.initial_regular_tickets * players),
+        ("long", long_count, rules.initial_long_tickets),
+        ("regular", regular_count, rules.initial_regular_tickets),
     )
-    for kind, have, need in needs:
-        if isinstance(need, int) and have < need:
+    for kind, have, each in needs:
+        if isinstance(each, int) and have < each * players:
             yield Problem(
                 "tickets",
-                f"{have} {kind} tickets are too few to deal {need} at setup "
-                f"(rules.max_players = {players})",
+                f"{have} {kind} tickets are too few to deal {each * players} at setup "
+                f"({each} to each of {players} players)",
                 ("rules.max_players", f"rules.initial_{kind}_tickets"),
             )
 
