@@ -10,6 +10,7 @@ import unicodedata
 import pytest
 
 from ttr_rules import (
+    GameMap,
     IllegalActionError,
     InvalidActionError,
     KeepTickets,
@@ -23,6 +24,7 @@ from ttr_rules import (
     public_view,
 )
 from ttr_rules.frontend import choose_tickets, find_place
+from ttr_rules.maps import validate_map
 
 SHIPPED = ("europe", "usa", "nordic")
 
@@ -103,3 +105,34 @@ def test_every_place_is_found_by_name_alias_case_and_accents(map_name: str) -> N
 def test_an_unknown_place_suggests_the_closest() -> None:
     with pytest.raises(InvalidActionError, match="did you mean München"):
         find_place(load_map("europe"), "Munchen x")
+
+
+def _alpine_board() -> GameMap:
+    return GameMap.create(
+        "alps",
+        ["Zürich", "Chur", "Lugano", "Österreich 1", "Italia 1"],
+        [
+            ("Zürich", "Chur", 3, None),
+            ("Chur", "Lugano", 4, None),
+            ("Chur", "Österreich 1", 2, None),
+            ("Lugano", "Italia 1", 1, None),
+        ],
+        [],
+        countries={"Österreich": ["Österreich 1"], "Italia": ["Italia 1"]},
+        aliases=[("Austria", "Österreich"), ("Italy", "Italia"), ("Zurich", "Zürich")],
+    )
+
+
+def test_countries_are_places_by_name_alias_case_and_accents() -> None:
+    board = _alpine_board()
+    assert all("too few to deal" in p for p in validate_map(board))  # a valid toy board
+    assert [find_place(board, t) for t in ("osterreich", " AUSTRIA ", "italy", "Italia")] == [
+        "Österreich",
+        "Österreich",
+        "Italia",
+        "Italia",
+    ]
+    assert find_place(board, "zurich") == "Zürich"
+    assert find_place(board, "österreich 1") == "Österreich 1"  # a border end-point is a city
+    with pytest.raises(InvalidActionError, match="unknown place 'Itali x'; did you mean Italia"):
+        find_place(board, "Itali x")

@@ -44,7 +44,7 @@ from .actions import (
 )
 from .cards import Color, Hand
 from .errors import IllegalActionError, InvalidActionError, Reason
-from .maps.index import resolve_city
+from .maps.index import resolve_place
 from .maps.model import GameMap, Route, Ticket
 from .moves.payments import payment_cards_of, set_size
 from .moves.tickets import keep_at_least
@@ -600,9 +600,10 @@ def _ticket_list(ids: Sequence[int]) -> str:
 
 
 def find_place(game_map: GameMap, text: str) -> str:
-    """The place of ``game_map`` that a person typed as ``text``: a city by its name or one of
-    its aliases, in any case and spacing, with or without accents (the notation's one resolver
-    of city names).
+    """The place of ``game_map`` that a person typed as ``text``: a city or a country (on a
+    map with :attr:`~ttr_rules.GameMap.countries`, for tickets to a country) by its name or
+    one of its aliases, in any case and spacing, with or without accents, read as the notation
+    reads city names.
 
     Raises :class:`~ttr_rules.InvalidActionError` (a ``ValueError``) for an unknown name, with
     the closest places as suggestions.
@@ -616,4 +617,4 @@ def find_place(game_map: GameMap, text: str) -> str:
     ...
     ttr_rules.errors.InvalidActionError: unknown city 'Londn'; did you mean London?
     """
-    return resolve_city(text, game_map)
+    return resolve_place(text, game_map)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, BuildStation, ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from ..errors import InvalidActionError
-from ..words import clipped
+from ..words import clipped, with_article
 from .model import GameMap, Route, Ticket
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "payment_index",
     "payment_indices",
     "resolve_city",
+    "resolve_place",
 ]
 
 #: An edge between two cities given by index, with a weight: ``(city, city, length or points)``.
@@ -150,6 +151,7 @@ class MapIndex:
         "mountain",
         "mountains",
         "names",
+        "place_names",
         "route_ends",
         "station_cache",
         "station_tables",
@@ -220,6 +222,9 @@ class MapIndex:
     # The notation's table.
     #: Folded city names and aliases -> city (a city's own name wins over an alias).
     names: dict[str, str]
+    #: :attr:`names` and the folded country names and aliases -> country (a front end's place
+    #: look-up; the notation names cities only).
+    place_names: dict[str, str]
 
     def __init__(self, game_map: GameMap) -> None:
         # Weak: the map holds its index, not the other way round.
@@ -302,6 +307,11 @@ def _name_table(index: MapIndex, game_map: GameMap) -> None:
         if city in known:  # a country's aliases name no city
             names.setdefault(fold_name(alias), city)
     index.names = names
+    places = dict(names)
+    for alias, country in (*((c, c) for c in game_map.countries), *game_map.aliases):
+        if country in game_map.countries:
+            places.setdefault(fold_name(alias), country)
+    index.place_names = places
 
 
 class _Unbuilt(MapIndex):
@@ -402,12 +412,36 @@ def resolve_city(name: str, game_map: GameMap) -> str:
     >>> resolve_city("munich", europe), resolve_city("Kiev", europe), resolve_city("zurich", europe)
     ('München', 'Kyiv', 'Zürich')
     """
+    return _resolve(name, map_index(game_map).names, "city")
+
+
+def resolve_place(name: str, game_map: GameMap) -> str:
+    """The city or country called ``name``, read as :func:`resolve_city` reads a city (a
+    country's own aliases too); a city's name wins over a country's alias.
+
+    Raises :class:`InvalidActionError` naming the closest places for an unknown name.
+
+    >>> from ttr_rules import GameMap
+    >>> board = GameMap.create(
+    ...     "alps", ["Zürich", "Chur", "Österreich-1"], [("Zürich", "Chur", 3, None),
+    ...     ("Chur", "Österreich-1", 2, None)], [], countries={"Österreich": ["Österreich-1"]},
+    ...     aliases=[("Austria", "Österreich"), ("Zurich", "Zürich")])
+    >>> resolve_place("zurich", board), resolve_place("AUSTRIA", board)
+    ('Zürich', 'Österreich')
+    >>> resolve_place("osterreich", board)
+    'Österreich'
+    """
+    index = map_index(game_map)
+    noun = "place" if game_map.countries else "city"
+    return _resolve(name, index.place_names, noun)
+
+
+def _resolve(name: str, table: dict[str, str], noun: str) -> str:
     if not isinstance(name, str):
-        raise InvalidActionError(f"expected a city name, got {type(name).__name__}")
-    index = map_index(game_map).names
-    city = index.get(fold_name(name))
-    if city is None:
-        close = difflib.get_close_matches(fold_name(name[:160]), list(index), n=3)
-        hint = f"; did you mean {', '.join(sorted({index[c] for c in close}))}?" if close else ""
-        raise InvalidActionError(f"unknown city {clipped(repr(name.strip()))}{hint}")
-    return city
+        raise InvalidActionError(f"expected {with_article(noun)} name, got {type(name).__name__}")
+    found = table.get(fold_name(name))
+    if found is None:
+        close = difflib.get_close_matches(fold_name(name[:160]), list(table), n=3)
+        hint = f"; did you mean {', '.join(sorted({table[c] for c in close}))}?" if close else ""
+        raise InvalidActionError(f"unknown {noun} {clipped(repr(name.strip()))}{hint}")
+    return found
