@@ -6,6 +6,7 @@ from enum import StrEnum
 from typing import Any
 
 __all__ = [
+    "AgentError",
     "AmbiguousActionError",
     "IllegalActionError",
     "InvalidActionError",
@@ -93,6 +94,11 @@ class IllegalActionError(ValueError):
         text = f"illegal action {action!s}: {reason.value}"
         super().__init__(f"{text} ({detail})" if detail else text)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Built again from its fields (the default would call the class with the message
+        # alone): an error raised in a worker process reaches its parent whole.
+        return type(self), (self.reason, self.action, self.detail), self.__dict__
+
 
 class InvalidActionError(ValueError):
     """Text that is not a well-formed action in this state (``parse_action``)."""
@@ -121,3 +127,27 @@ class SerializationError(ValueError):
     def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.problems = problems
+
+
+class AgentError(RuntimeError):
+    """An agent that failed in a game: it raised, returned an illegal action or could not be
+    built. ``agent`` is the agent as named (``"mcts:iterations=50"``), ``seat`` its seat (None
+    when it failed before a game had seats), ``seed`` the game's seed (or None) and ``detail``
+    what went wrong, in words. It holds text and numbers only, so it crosses processes whole
+    (``ttr simulate --workers``, ``ttr tournament --workers``).
+
+    >>> str(AgentError("greedy", 1, "returned an illegal action", seed=7))
+    "agent 'greedy' in seat 1 failed in the game seeded 7: returned an illegal action"
+    """
+
+    def __init__(self, agent: str, seat: int | None, detail: str, seed: int | None = None) -> None:
+        self.agent = agent
+        self.seat = seat
+        self.detail = detail
+        self.seed = seed
+        where = "" if seat is None else f" in seat {seat}"
+        game = "" if seed is None else f" in the game seeded {seed}"
+        super().__init__(f"agent {agent!r}{where} failed{game}: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.agent, self.seat, self.detail, self.seed), self.__dict__

@@ -62,7 +62,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import COLORS, Color
 from .moves.common import payment_cards
@@ -99,6 +99,10 @@ class InvariantError(AssertionError):
         self.state = state
         lines = "\n".join(f"  - {p}" for p in problems)
         super().__init__(f"{len(problems)} broken invariant(s):\n{lines}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Built again from its fields, so that it crosses processes whole.
+        return type(self), (self.problems, self.state), self.__dict__
 
     @property
     def invariants(self) -> frozenset[str]:

@@ -4,6 +4,7 @@
 * :func:`available_agents`, :func:`make_agent` — the registry (built-ins and the
   ``ttr_rules.agents`` entry-point group);
 * :class:`AgentOptionError` — an option the agent does not take, or of the wrong type;
+* :class:`AgentError` — an agent that failed in a game (it names the agent and the seat);
 * :func:`play_game` — one game between agents, returning the terminal state;
 * the built-in agents: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
   ``mcts`` (:class:`MctsAgent`);
@@ -13,6 +14,7 @@
 
 from __future__ import annotations
 
+from ..errors import AgentError
 from .base import (
     ENTRY_POINT_GROUP,
     AgentFactory,
@@ -34,6 +36,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "LEVELS",
     "Agent",
+    "AgentError",
     "AgentFactory",
     "AgentNotFoundError",
     "AgentOptionError",

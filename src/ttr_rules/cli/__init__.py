@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from attrs import frozen
 
-from ..errors import MapError, MapLoadError
+from ..errors import AgentError, MapError, MapLoadError
 from . import maps, play, records, render, serve, simulate, stats, tournament
 from .common import error, shown
 
@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         error(os_error_text(exc))
     except MapLoadError as exc:
         error(map_error_text(exc))
-    except (MapError, ValueError, LookupError) as exc:
+    except (MapError, ValueError, LookupError, AgentError) as exc:
         error(str(exc))
     except KeyboardInterrupt:
         return 130

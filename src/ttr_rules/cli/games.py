@@ -254,6 +254,16 @@ def check_agents(specs: Iterable[AgentSpec]) -> None:
             if f"agent {spec.name!r}" in str(exc):
                 raise ValueError(str(exc)) from None  # make_agent named the agent already
             raise ValueError(f"agent {spec}: {exc}") from None
+        except (LookupError, KeyboardInterrupt):
+            raise
+        except (Exception, SystemExit) as exc:  # a plugin's factory: name the agent
+            text = " ".join(str(exc).split())[:300]
+            kind = type(exc).__name__
+            raise ValueError(
+                f"agent {spec} could not be built: {kind}: {text}"
+                if text
+                else f"agent {spec} could not be built: {kind}"
+            ) from None
 
 
 def _option_problem(exc: TypeError, options: dict[str, Any]) -> str:

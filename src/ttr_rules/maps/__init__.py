@@ -29,6 +29,7 @@ from .file import (
 from .model import Countries, GameMap, Geometry, Route, Ticket, compute_digest
 from .registry import (
     ENTRY_POINT_GROUP,
+    LOAD_SECONDS,
     BrokenMap,
     MapPlugin,
     available_maps,
@@ -44,6 +45,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "FORMAT",
     "FORMAT_VERSION",
+    "LOAD_SECONDS",
     "BrokenMap",
     "Countries",
     "GameMap",

@@ -14,9 +14,13 @@ nothing. Loading (:func:`load_map`) imports one plugin, validates its map and ca
 Map names are case-insensitive.
 
 A plugin that fails to load is *broken*: :func:`playable_maps` (what a front end offers
-players) leaves it out and :func:`broken_maps` says why. A plugin's errors never show where
-it is installed: file paths in them are cut to the part below the ``sys.path`` entry (or to
-the file's name), so that a server's error answers do not reveal its file system.
+players) leaves it out and :func:`broken_maps` says why. Whatever a plugin does while it loads
+is contained: an exception of any kind (``sys.exit()`` included), something else than a map,
+or a load that takes more than :data:`LOAD_SECONDS` (the plugin is imported in a thread of its
+own, which is then left behind) makes it broken, never stops the caller. A plugin's errors
+never show where it is installed: file paths in them are cut to the part below the
+``sys.path`` entry (or to the file's name), so that a server's error answers do not reveal its
+file system.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from .model import GameMap
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "LOAD_SECONDS",
     "BrokenMap",
     "MapPlugin",
     "available_maps",
@@ -52,6 +57,10 @@ __all__ = [
 
 #: The entry-point group that map plugins register under.
 ENTRY_POINT_GROUP = "ttr_rules.maps"
+
+#: How long a map plugin may take to import and build its map, in seconds; past it the plugin
+#: is broken (its thread runs on unobserved: a thread cannot be stopped).
+LOAD_SECONDS = 10.0
 
 _cache: dict[str, GameMap] = {}
 #: The errors of broken plugins by name, so that each is imported once.
@@ -226,7 +235,7 @@ def _load_plugin(plugin: MapPlugin) -> GameMap:
     """Import the plugin, build its map and validate it, wrapping every failure in a
     :class:`~ttr_rules.errors.MapLoadError` whose text shows no install path."""
     try:
-        return _build_plugin_map(plugin)
+        return _within_bound(plugin)
     except MapError as exc:
         problems = tuple(_without_paths(p) for p in exc.problems)
         raise type(exc)(_without_paths(str(exc)), problems) from exc
@@ -237,15 +246,60 @@ def _where(plugin: MapPlugin) -> str:
     return f"map plugin {plugin.name!r} from {plugin.describe()}"
 
 
+def _within_bound(plugin: MapPlugin) -> GameMap:
+    """:func:`_build_plugin_map` in a thread of its own, waited for :data:`LOAD_SECONDS` at
+    most; whatever it raises (``SystemExit`` included) becomes a
+    :class:`~ttr_rules.errors.MapLoadError`."""
+    outcome: list[GameMap | BaseException] = []
+
+    def build() -> None:
+        try:
+            outcome.append(_build_plugin_map(plugin))
+        except BaseException as exc:  # a plugin's sys.exit() ends only this thread's work
+            outcome.append(exc)
+
+    worker = threading.Thread(target=build, name=f"map plugin {plugin.name}", daemon=True)
+    worker.start()
+    worker.join(LOAD_SECONDS)
+    if not outcome:
+        seconds = f"{LOAD_SECONDS:g} second" + ("" if LOAD_SECONDS == 1 else "s")
+        raise MapLoadError(f"{_where(plugin)} did not load within {seconds}")
+    result = outcome[0]
+    if isinstance(result, GameMap):
+        return result
+    if isinstance(result, MapError):
+        raise result
+    raise MapLoadError(f"{_where(plugin)} failed to load: {_described(result)}") from result
+
+
+def _described(exc: BaseException) -> str:
+    """An exception raised by a plugin as one line: its class and the start of its text (whose
+    ``__str__`` may itself fail).
+
+    >>> _described(SystemExit(3)), _described(ValueError("a\\nb"))
+    ('SystemExit: 3', 'ValueError: a b')
+    """
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:
+        text = ""
+    kind = type(exc).__name__
+    if len(text) > 300:
+        text = text[:297] + "..."
+    return f"{kind}: {text}" if text else kind
+
+
 def _build_plugin_map(plugin: MapPlugin) -> GameMap:
     where = _where(plugin)
     try:
         target = plugin.entry_point.load()
         if callable(target) and not isinstance(target, GameMap):
             target = target()
-    except Exception as exc:
-        raise MapLoadError(f"{where} failed to load: {type(exc).__name__}: {exc}") from exc
-    game_map = checked_map(_to_map(target, where), f"{where} provides a map")
+        game_map = checked_map(_to_map(target, where), f"{where} provides a map")
+    except MapError:
+        raise
+    except (Exception, SystemExit) as exc:  # anything else a plugin raises, or its garbage
+        raise MapLoadError(f"{where} failed to load: {_described(exc)}") from exc
     if game_map.name.lower() != plugin.name:
         message = f"{where} provides a map named {game_map.name!r}, not {plugin.name!r}"
         raise MapLoadError(message, problems=(message,))

@@ -36,6 +36,7 @@ from .. import (
     observe,
     winners,
 )
+from ..errors import AgentError, IllegalActionError
 from ..records import with_result
 
 __all__ = [
@@ -242,11 +243,43 @@ class _Agent(Protocol):
     def act(self, view: PlayerView) -> Action: ...
 
 
-def _make_agent(spec: AgentSpec, seed: int) -> _Agent:
+def _make_agent(spec: AgentSpec, seat: int, game_seed: int) -> _Agent:
     from ..agents import make_agent
 
-    agent: _Agent = make_agent(spec.name, seed=seed, **dict(spec.options))
+    try:
+        agent: _Agent = make_agent(
+            spec.name, seed=agent_seed(game_seed, seat), **dict(spec.options)
+        )
+    except (Exception, SystemExit) as exc:
+        raise AgentError(str(spec), seat, f"could not be built: {_what(exc)}", game_seed) from None
     return agent
+
+
+def _agent_move(
+    agent: _Agent, spec: AgentSpec, seat: int, state: GameState, seed: int
+) -> tuple[Action, GameState]:
+    """The agent's action for its view and the state after it. An agent that raises
+    (``sys.exit`` included) or answers an illegal action is an
+    :class:`~ttr_rules.errors.AgentError` naming it and its seat, which crosses processes
+    whole (the original error may not pickle)."""
+    try:
+        action = agent.act(observe(state, seat))
+        return action, apply_action(state, action)
+    except IllegalActionError as exc:
+        raise AgentError(str(spec), seat, f"chose an {_shortened(str(exc))}", seed) from None
+    except (Exception, SystemExit) as exc:
+        raise AgentError(str(spec), seat, f"raised {_what(exc)}", seed) from None
+
+
+def _what(exc: BaseException) -> str:
+    """An exception as one short line: its class and the start of its text."""
+    text = _shortened(str(exc))
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _shortened(text: str, limit: int = 300) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 #: Maps received as objects, by digest: a worker reuses one copy (and its derived tables).
@@ -274,7 +307,7 @@ def play_spec(spec: GameSpec) -> GameResult:
     start = new_game(
         game_map, spec.players, seed=spec.seed, rules=spec.rules, first_player=spec.first_player
     )
-    agents = [_make_agent(a, agent_seed(spec.seed, seat)) for seat, a in enumerate(seats)]
+    agents = [_make_agent(a, seat, spec.seed) for seat, a in enumerate(seats)]
     routes = game_map.routes
     state = start
     actions: list[Action] = []
@@ -284,7 +317,7 @@ def play_spec(spec: GameSpec) -> GameResult:
             break
         seat = current_player(state)
         assert seat is not None  # not terminal
-        action = agents[seat].act(observe(state, seat))
+        action, following = _agent_move(agents[seat], seats[seat], seat, state, spec.seed)
         if isinstance(action, ClaimRoute):
             attempts += routes[action.route].tunnel
         elif isinstance(action, PayTunnel):
@@ -292,7 +325,7 @@ def play_spec(spec: GameSpec) -> GameResult:
             extra += state.tunnel.owed if state.tunnel is not None else 0
         elif isinstance(action, DeclineTunnel):
             declined += 1
-        state = apply_action(state, action)
+        state = following
         actions.append(action)
     scores = final_scores(state)
     tickets = tuple(p.tickets for p in state.players)

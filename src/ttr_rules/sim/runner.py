@@ -51,8 +51,41 @@ _DEFAULT_BATCH = {"serial": 1, "process": 4, "ray": 16}
 
 
 def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
-    """Play ``specs`` one after the other (the body of a worker's task)."""
-    return [play_spec(spec) for spec in specs]
+    """Play ``specs`` one after the other (the body of a worker's task).
+
+    A failure leaves as an exception that crosses processes whole: the library's own errors
+    (an agent's is an :class:`~ttr_rules.errors.AgentError` naming it and its seat) as they
+    are, any other as a :class:`RuntimeError` with its text. (A worker's pool loses a task whose
+    error cannot be unpickled, or that ends the worker with ``sys.exit``, and the run would wait
+    for it for ever.)"""
+    try:
+        return [play_spec(spec) for spec in specs]
+    except (Exception, SystemExit) as exc:
+        raise _portable(exc) from None
+
+
+def _portable(exc: BaseException) -> Exception:
+    """``exc`` when it survives pickling (with its text), else a :class:`RuntimeError` with its
+    class name and text.
+
+    >>> class Odd(Exception):
+    ...     def __init__(self, a, b):
+    ...         super().__init__(f"{a} and {b}")
+    >>> _portable(Odd(1, 2))
+    RuntimeError('Odd: 1 and 2')
+    >>> _portable(ValueError("bad"))
+    ValueError('bad')
+    """
+    import pickle
+
+    try:
+        copy = pickle.loads(pickle.dumps(exc))
+    except Exception:  # any failure to pickle or to rebuild
+        copy = None
+    if isinstance(exc, Exception) and isinstance(copy, Exception) and str(copy) == str(exc):
+        return exc
+    text = str(exc)
+    return RuntimeError(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
 
 
 def run_games(

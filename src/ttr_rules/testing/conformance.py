@@ -9,7 +9,7 @@ It needs nothing beyond the library itself (no hypothesis).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
@@ -79,6 +79,10 @@ class ConformanceError(AssertionError):
     def __init__(self, report: ConformanceReport) -> None:
         super().__init__(str(report))
         self.report = report
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Built again from its report, so that it crosses processes whole.
+        return type(self), (self.report,), self.__dict__
 
 
 def check_map(

@@ -34,7 +34,7 @@ from .. import (
     load_map,
     to_json,
 )
-from ..maps import map_to_dict, playable_maps
+from ..maps import map_to_dict
 from .games import (
     MAX_SEED,
     Game,
@@ -44,7 +44,6 @@ from .games import (
     NotYourTurnError,
     SaveError,
     StoreFullError,
-    agent_names,
     map_unavailable,
 )
 from .hints import seat_hints
@@ -98,6 +97,10 @@ class ApiError(Exception):
         self.message = message
         self.reason = reason
         self.extra = extra
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Built again from its fields (``extra`` comes back with the instance's dict).
+        return type(self), (self.status, self.code, self.message, self.reason), self.__dict__
 
     def response(self, headers: Mapping[str, str] | None = None) -> JSONResponse:
         body = {
@@ -483,6 +486,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(store.offer)  # plugins are imported here, off the event loop
         failed = store.load()
         if failed:
             log.warning("%d saved games could not be reloaded: %s", len(failed), failed)
@@ -534,7 +538,7 @@ def create_app(
 
     @app.get("/api/maps", summary="The maps a game can be played on", responses=ERROR_RESPONSES)
     def maps() -> list[str]:
-        return list(playable_maps())  # installed plugins that fail to load are left out
+        return list(store.offer().maps)  # installed plugins that fail to load are left out
 
     @app.get(
         "/api/maps/{name}",
@@ -553,8 +557,9 @@ def create_app(
         },
     )
     def map_data(name: str) -> Response:
-        if name not in playable_maps():
-            raise ApiError(404, "map_not_found", map_unavailable(name))
+        offered = store.offer().maps
+        if name not in offered:
+            raise ApiError(404, "map_not_found", map_unavailable(name, offered))
         game_map = load_map(name)
         return Response(
             json.dumps(map_to_dict(game_map), ensure_ascii=False),
@@ -564,7 +569,7 @@ def create_app(
 
     @app.get("/api/agents", summary="Agents a seat can be given", responses=ERROR_RESPONSES)
     def agents() -> list[str]:
-        return agent_names()
+        return list(store.offer().agents)
 
     # ----------------------------------------------------------------- games
 

@@ -22,9 +22,11 @@ import hmac
 import json
 import logging
 import os
+import pickle
 import random
 import secrets
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -69,10 +71,12 @@ __all__ = [
     "GameSetupError",
     "GameStore",
     "NotYourTurnError",
+    "Offer",
     "SaveError",
     "Step",
     "StoreFullError",
     "agent_names",
+    "find_offer",
 ]
 
 log = logging.getLogger("ttr_rules.web")
@@ -105,14 +109,15 @@ class DataDirError(ValueError):
     """The data directory cannot hold games (a file, or not writable)."""
 
 
-def map_unavailable(name: str) -> str:
+def map_unavailable(name: str, offered: tuple[str, ...] | None = None) -> str:
     """Why the map ``name`` is not offered, for a client: not installed, or installed with a
     plugin that fails to load (its reason is for the server's operator: ``ttr maps``).
+    ``offered``: the maps offered (default: :func:`~ttr_rules.maps.playable_maps`).
 
     >>> map_unavailable("atlantis")
     "unknown map 'atlantis'; available: europe, ..."
     """
-    available = ", ".join(playable_maps())
+    available = ", ".join(playable_maps() if offered is None else offered)
     if name in available_maps():
         return (
             f"map {name!r} cannot be played: its plugin fails to load (the server's "
@@ -134,10 +139,85 @@ def agent_names() -> list[str]:
     return [n for n in LEVELS if n in names] + [n for n in names if n not in LEVELS]
 
 
+def agent_unavailable(name: str, offered: tuple[str, ...]) -> str:
+    """Why the agent ``name`` is not offered: not installed, or a plugin that cannot be built
+    (why is for the server's operator: its log says).
+
+    >>> agent_unavailable("nobody", ("easy", "medium"))
+    "unknown agent 'nobody'; available: easy, medium"
+    """
+    available = ", ".join(offered)
+    if name in agent_names():
+        return (
+            f"agent {name!r} cannot be played: its plugin cannot be built (the server's log "
+            f"says why); available: {available}"
+        )
+    return f"unknown agent {name[:100]!r}; available: {available}"
+
+
+@frozen
+class Offer:
+    """What a server offers: the maps whose plugins load and the agents that can be built,
+    found once (:meth:`GameStore.offer`), when the server starts, off its event loop (a
+    plugin is imported then, within :data:`~ttr_rules.maps.LOAD_SECONDS`)."""
+
+    maps: tuple[str, ...]
+    agents: tuple[str, ...]
+
+
+def find_offer() -> Offer:
+    """The maps that load and the agents that can be built, in the order offered.
+
+    >>> offer = find_offer()
+    >>> "europe" in offer.maps, offer.agents[:3]
+    (True, ('easy', 'medium', 'hard'))
+    """
+    return Offer(playable_maps(), tuple(name for name in agent_names() if _builds(name)))
+
+
+def _builds(name: str) -> bool:
+    """Whether the agent ``name`` can be built (in a thread of its own, waited for
+    :data:`~ttr_rules.maps.LOAD_SECONDS` at most: a plugin may hang or call ``sys.exit()``)."""
+    from ..maps.registry import LOAD_SECONDS  # read at each call (tests shorten it)
+
+    built: list[bool] = []
+
+    def build() -> None:
+        try:
+            _make_agent(name, 0)
+            built.append(True)
+        except BaseException as exc:  # an agent plugin's sys.exit() included
+            log.warning("agent %r is not offered: it cannot be built (%s)", name, _kind(exc))
+            built.append(False)
+
+    worker = threading.Thread(target=build, name=f"agent plugin {name}", daemon=True)
+    worker.start()
+    worker.join(LOAD_SECONDS)
+    if not built:
+        log.warning("agent %r is not offered: not built within %g s", name, LOAD_SECONDS)
+    return built == [True]
+
+
+def _kind(exc: BaseException) -> str:
+    return type(exc).__name__
+
+
 def _make_agent(name: str, seed: int) -> Any:
     from ..agents import make_agent
 
     return make_agent(name, seed=seed)
+
+
+def _built_agents(agents: Mapping[int, str], seed: int) -> dict[int, Any]:
+    """The agent of every seat, built; :class:`GameSetupError` naming the first that cannot
+    be (an agent plugin's ``sys.exit()`` included)."""
+    built = {}
+    for seat, name in agents.items():
+        try:
+            built[seat] = _make_agent(name, seed + seat)
+        except (Exception, SystemExit) as exc:
+            raise GameSetupError(f"agent {name!r} cannot be built ({_kind(exc)})") from None
+    return built
 
 
 def _digest(token: str) -> str:
@@ -182,9 +262,7 @@ class Game:
         self.touched = time.monotonic()
         #: Human seats whose token has been shown to the server since it started.
         self.seen: set[int] = set()
-        self._players = {
-            seat: _make_agent(name, agent_seed + seat) for seat, name in agents.items()
-        }
+        self._players = _built_agents(agents, agent_seed)
         self._changed = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
 
@@ -363,10 +441,28 @@ def _new_id() -> str:
     return secrets.token_hex(8)
 
 
+class _AgentFailed(Exception):
+    """An agent's ``act`` failed (``sys.exit()`` included), or its answer could not be sent
+    back: the class name of its error only (an error's text may quote the agent's view)."""
+
+
 def _think(agent: Any, view: PlayerView) -> tuple[Action, Any]:
-    """Run in a worker process: the agent's action and the agent after it (its random state,
-    its caches) to send back."""
-    return agent.act(view), agent
+    """The agent's action and the agent after it (its random state, its caches)."""
+    try:
+        return agent.act(view), agent
+    except BaseException as exc:  # sys.exit() too: in a thread it would stop the server
+        log.warning("agent %r failed", getattr(agent, "name", "?"), exc_info=exc)
+        raise _AgentFailed(type(exc).__name__) from None
+
+
+def _think_in_process(agent: Any, view: PlayerView) -> bytes:
+    """Run in a worker process: :func:`_think`'s answer, pickled here, so that an answer that
+    does not pickle is this agent's failure, never the pool's."""
+    answer = _think(agent, view)
+    try:
+        return pickle.dumps(answer)
+    except Exception as exc:
+        raise _AgentFailed(type(exc).__name__) from None
 
 
 def _lower_priority() -> None:
@@ -459,6 +555,14 @@ class GameStore:
         self.games: dict[str, Game] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._pool: ProcessPool | None = None
+        self._offer: Offer | None = None
+
+    def offer(self) -> Offer:
+        """The maps and agents this server offers, found at the first call (the app's start
+        calls it in a thread, so that no plugin is imported on the event loop) and kept."""
+        if self._offer is None:
+            self._offer = find_offer()
+        return self._offer
 
     # ------------------------------------------------------------------ creating and finding
 
@@ -483,19 +587,19 @@ class GameStore:
         :class:`SaveError` when the game cannot be saved (it is then not created).
         """
         agents = dict(agents or {})
-        if map_name not in playable_maps():  # a broken plugin's map is never offered
-            raise GameSetupError(map_unavailable(map_name))
+        offer = self.offer()
+        if map_name not in offer.maps:  # a broken plugin's map is never offered
+            raise GameSetupError(map_unavailable(map_name, offer.maps))
         game_map = load_map(map_name)
         try:  # before the seats are read: a seat's message names the player count
             check_player_count(players, game_map.rules)
         except ValueError as exc:
             raise GameSetupError(str(exc)) from None
-        known = agent_names()
         for seat, name in agents.items():
             if not 0 <= seat < players:
                 raise GameSetupError(f"seat {seat} does not exist in a {players}-player game")
-            if name not in known:
-                raise GameSetupError(f"unknown agent {name!r}; available: {', '.join(known)}")
+            if name not in offer.agents:
+                raise GameSetupError(agent_unavailable(name, offer.agents))
         if seed is None:
             seed = secrets.randbelow(MAX_SEED)
         try:
@@ -628,11 +732,12 @@ class GameStore:
     def _agent_failed(self, game: Game, seat: int, exc: BaseException) -> None:
         # The message names the agent and the kind of failure only: an exception's text may
         # quote the agent's view (its hand), and every seat reads agent_error.
+        kind = str(exc) if isinstance(exc, _AgentFailed) else type(exc).__name__
         game.agent_error = (
-            f"agent {game.agents[seat]!r} of seat {seat} failed ({type(exc).__name__}); "
-            "the game waits"
+            f"agent {game.agents[seat]!r} of seat {seat} failed ({kind}); the game waits"
         )
-        log.error("game %s: %s", game.id, game.agent_error, exc_info=exc)
+        trace = None if isinstance(exc, _AgentFailed) else exc  # else logged where it failed
+        log.error("game %s: %s", game.id, game.agent_error, exc_info=trace)
         game.notify()
 
     async def _agent_action(self, game: Game, seat: int) -> Action:
@@ -663,11 +768,17 @@ class GameStore:
             # a thread cannot be stopped: it finishes its move, which is then dropped
             future = asyncio.get_running_loop().run_in_executor(None, _think, agent, view)
             return await asyncio.wait_for(future, self.move_seconds)
-        job = self._worker_pool().schedule(_think, (agent, view), timeout=self.move_seconds)
+        pool = self._worker_pool()
+        job = pool.schedule(_think_in_process, (agent, view), timeout=self.move_seconds)
         try:
-            return await asyncio.wrap_future(job)
+            answer: bytes = await asyncio.wrap_future(job)
         finally:
             job.cancel()  # type: ignore[no-untyped-call]  # kills the worker of a cancelled wait
+        try:
+            thought: tuple[Action, Any] = pickle.loads(answer)
+        except Exception as exc:
+            raise _AgentFailed(type(exc).__name__) from None
+        return thought
 
     def _worker_pool(self) -> ProcessPool:
         if self._pool is None:
