@@ -7,6 +7,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -115,8 +116,11 @@ def _ttr(*args: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
-    # Help, three kinds of bad input, a notation answer, then always the first menu entry.
-    script = "?\nfly to the moon\n999\ndraw blind\nsvg mid.svg\n1\n" + "1\n" * 3000
+    # Tickets by their numbers; help, three kinds of bad input, a notation answer, then always
+    # the first menu entry (and the tickets' first two).
+    script = "1 2\n?\nfly to the moon\n999\ntickets keep 1\ndraw blind\nsvg mid.svg\n1\n"
+    script += "1\n1 2\n1\n" * 1000
+    (tmp_path / "out").mkdir()
     result = _ttr(
         "play",
         "--players",
@@ -135,7 +139,7 @@ def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
     out = result.stdout
     assert "seed 3 (--seed 3 deals this game again)" in out
     assert "commands:" in out
-    assert "cannot read 'fly to the moon'" in out
+    assert "'fly to the moon' is not a number, a city or a route here" in out
     assert "there is no 999: choose from 1 to" in out
     assert "not allowed now:" in out
     assert "wrote mid.svg" in out and len(_classes(tmp_path / "mid.svg", "space")) == 300
@@ -156,7 +160,7 @@ def test_play_a_whole_game_from_piped_input(tmp_path: Path) -> None:
 
 
 def test_play_picks_a_random_seed_and_keeps_it_in_the_record(tmp_path: Path) -> None:
-    result = _ttr("play", stdin="1\n" * 3000, cwd=tmp_path)
+    result = _ttr("play", "--record", ".", stdin="\n" * 3000, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     seed = int(result.stdout.split(", seed ", 1)[1].split(" ", 1)[0])
     assert read_record(tmp_path / f"ttr-play-europe-seed{seed}.json").seed == seed
@@ -188,7 +192,7 @@ def _answer(screen: str) -> tuple[str, bool]:
         entries = dict(re.findall(r"^ +(\d+)\. (\w+)", screen, re.M))
         claim = [n for n, word in entries.items() if word == "Claim"]
         return (claim[0], True) if claim else ("1", False)
-    if question.startswith("pay "):
+    if question.startswith("pay ") or "tickets do you keep" in question:
         return "", False
     return "1", False
 
@@ -240,15 +244,18 @@ def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
         dimensions=(50, 160),
     )
     child.expect("which tickets do you keep?")
-    child.expect(r"1\. Keep ")
+    child.expect(r"1\. \w+ – \w+ \(\d+ points\)")
     child.expect("P0> ")
     child.sendline("xyzzy")
-    child.expect("cannot read 'xyzzy'")
+    child.expect("type the numbers of the tickets to keep")
     child.expect("P0> ")
     child.sendline("?")
     child.expect("commands:")
     child.expect("P0> ")
     child.sendline("1")
+    child.expect("keep at least 2 tickets")
+    child.expect("P0> ")
+    child.sendline("1 2")
     child.expect("what do you do?")
     child.expect("P0> ")
     child.sendline("draw blind")
@@ -262,10 +269,74 @@ def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
 
 
 def test_play_a_city_typed_at_the_first_question_lists_its_routes(tmp_path: Path) -> None:
-    # keep tickets, two turns of drawing, then "Barcelona": its routes, Enter takes the first
-    script = "1\n1\n1\n1\n1\n\n\nBarcelona\n\n"
+    # keep tickets, two turns of drawing, then "Barcelona": its routes, Enter takes the
+    # suggested one, which the menu marks
+    script = "1 2\n1\n1\n1\n1\n1\n1\nBarcelona\n\n"
     result = _ttr("play", "--seed", "12", "--plain", "--no-record", stdin=script, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     after = result.stdout.split("P0> Barcelona", 1)[1]
     assert after.lstrip().startswith("which route?")
-    assert "you claim Barcelona – Madrid" in after
+    assert "  <- suggested" in after.split("P0>", 1)[0]
+    assert "you claim Barcelona – Marseille" in after
+
+
+def _spawn_play(tmp_path: Path, *args: str) -> object:
+    pexpect = pytest.importorskip("pexpect")
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "ttr_rules", "play", "--plain", *args],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(50, 200),
+    )
+
+
+def test_play_a_whole_game_by_enter_alone_in_a_terminal_claims_routes_and_ends(
+    tmp_path: Path,
+) -> None:
+    """Enter plays the suggested move (the menu marks it): a game of Enters claims routes,
+    ends, and then asks whether to keep the record (Enter: no, nothing is written)."""
+    pexpect = pytest.importorskip("pexpect")
+    child: Any = _spawn_play(tmp_path, "--seed", "5")
+    marked = 0
+    said = ""
+    while child.expect(["P0> ", "keep a record of this game"]) == 0:
+        marked += "<- suggested" in child.before
+        said += child.before
+        child.sendline("")
+    assert "game over" in child.before and "total" in child.before
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert marked > 10
+    assert said.count("you claim ") >= 5
+    assert list(tmp_path.iterdir()) == []  # nothing written unless asked
+
+
+def test_play_keeps_the_tickets_typed_by_their_numbers_and_a_station_by_its_city(
+    tmp_path: Path,
+) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child: Any = _spawn_play(tmp_path, "--seed", "3", "--no-record")
+    child.expect(r"which tickets do you keep\? type their numbers")
+    child.expect(r" 4\. Brest – Marseille")
+    child.expect("P0> ")
+    child.sendline("1 3")
+    child.expect("you keep 2 tickets")
+    child.expect("what do you do")
+    child.expect("P0> ")
+    child.sendline("4")  # build a station: the city is typed, Tab completes it
+    child.expect("a station in which city")
+    child.expect("P0> ")
+    child.send("Pari\t")
+    child.sendline("")
+    child.expect(r"pay Paris with\? \(Enter: 1 white\)")
+    child.expect("P0> ")
+    child.sendline("")
+    child.expect("you build a station in Paris with 1 white")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -5,14 +5,16 @@ colour through the optional ``rich`` when the output is a terminal: ``pip instal
 "ttr-rules[play]"``), the other players' last moves and the person's tickets with their
 progress and the cards they still ask for. Then a short menu asks what to do (draw a card,
 claim a route, draw tickets, build a station), then which route or city (with its cost), then
-the payment when there is a real choice (the suggested one first: Enter takes it). Any answer
-may instead be an action in notation (:func:`ttr_rules.parse_action`); ``?`` explains the
-commands. The menus come from the front-end kit (:mod:`ttr_rules.frontend`), as the web page's
-do. A wrong answer gets a one-line explanation and the prompt again.
+the payment when there is a real choice. Enter plays the suggested move (the hints' first,
+:func:`ttr_rules.agents.suggest`), which the menus mark. Tickets are kept by typing their
+numbers (``1 3``), a station's city by typing its name (Tab completes it in a terminal). Any
+answer may instead be an action in notation (:func:`ttr_rules.parse_action`); ``?`` explains
+the commands. The menus come from the front-end kit (:mod:`ttr_rules.frontend`), as the web
+page's do. A wrong answer gets a one-line explanation and the prompt again.
 
-The deal's seed is random unless ``--seed`` fixes it; it is printed at the start and kept in
-the record, which is written at the end (to the current directory unless ``--record DIR``
-says otherwise, never over an existing file), with an SVG of the final board.
+The deal's seed is random unless ``--seed`` fixes it; it is printed at the start. Nothing is
+written unless asked: ``--record PATH`` writes the game record (and an SVG of the final board
+beside it) at the end, never over an existing file; without it a terminal asks at the end.
 
 When standard input is not a terminal, one command is read per line (a game can be scripted);
 the end of the input or Ctrl-C ends the game cleanly.
@@ -24,23 +26,35 @@ import argparse
 import random
 import re
 import sys
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from ..actions import Action
+from ..actions import Action, BuildStation, KeepTickets
 from ..agents import Agent, available_agents, hint_lines, make_agent, suggest
 from ..cards import CARD_COLORS, Color
 from ..errors import IllegalActionError, InvalidActionError
-from ..frontend import ActionGroup, Target, cards_needed, group_actions, ticket_status
+from ..frontend import (
+    ActionGroup,
+    Target,
+    action_label,
+    cards_needed,
+    choose_tickets,
+    find_place,
+    group_actions,
+    ticket_status,
+)
 from ..game import apply_action, check_player_count, legal_actions, new_game, step
-from ..notation import format_action, parse_action, resolve_city
+from ..notation import parse_action, resolve_city
 from ..records import record_game, write_record
 from ..render import counted, describe_event, svg, text
 from ..scoring import final_scores, winners
 from ..state import GameState, Phase
-from ..views import PlayerView, observe
-from .common import check_output_dir, integer
+from ..views import PlayerView, observe, view_legal_actions
+from ..words import clipped
+from .common import check_output_dir, check_output_file, integer
 from .games import check_game_count
 from .maps import map_named
 
@@ -51,8 +65,10 @@ MAX_ENTRIES = 40
 
 HELP = """\
 commands:
-  NUMBER        choose the entry with this number (Enter: the first, the suggested one)
-  NAME          a route (`Berlin-Wien`) or a city (`Berlin`: its routes, or its station)
+  Enter         play the suggested move (marked "<- suggested")
+  NUMBER        choose the entry with this number; tickets: their numbers, e.g. `1 3`
+  NAME          a route (`Berlin-Wien`) or a city (`Berlin`: its routes, or its station;
+                Tab completes a city's name)
   NOTATION      any action in notation, e.g. `draw blind`, `draw faceup 2`,
                 `claim Berlin-Wien green+1L`, `station Berlin black`, `tickets draw`,
                 `tickets keep 3,17`, `tunnel pay 1L`, `tunnel decline` (see docs/notation.md)
@@ -88,13 +104,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--record",
-        metavar="DIR",
-        default=".",
-        help="where the game record and an SVG of the final board go (default: the current "
-        "directory; an existing file is never overwritten)",
+        metavar="PATH",
+        default=None,
+        help="write the game record to PATH at the end, and an SVG of the final board beside "
+        "it (PATH may be a folder; an existing file is never overwritten). Without it nothing "
+        "is written; a terminal asks at the end",
     )
     parser.add_argument(
-        "--no-record", action="store_true", help="write no record at the end of the game"
+        "--no-record", action="store_true", help="do not ask for a record at the end"
     )
     parser.add_argument(
         "--plain", action="store_true", help="no colour, even in a terminal (no rich)"
@@ -119,8 +136,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seat < state.num_players:
         raise ValueError(f"--seat must be from 0 to {state.num_players - 1}, got {args.seat}")
     agents = _agents(args.agents, state.num_players, args.seat, seed)
-    if not args.no_record:  # a folder that cannot be written is refused before the game
-        check_output_dir(args.record, force=True)
+    if args.record is not None:  # a place that cannot be written is refused before the game
+        _check_record_path(Path(args.record))
     output = _Output(sys.stdout, colour=not args.plain and sys.stdout.isatty())
     game = _Game(state, args.seat, agents, output, _Input(sys.stdin, output))
     try:
@@ -132,8 +149,10 @@ def run(args: argparse.Namespace) -> int:
     if not finished:
         output.line(f"game left at turn {game.state.turn}", style="bold")
         return 0
-    if not args.no_record:
+    if args.record is not None:
         _save(Path(args.record), game, output)
+    elif not args.no_record and game.answers.tty:
+        _offer_record(game, output)
     return 0
 
 
@@ -162,16 +181,47 @@ def _free_path(directory: Path, stem: str, suffixes: Sequence[str]) -> Path:
     return candidate
 
 
-def _save(directory: Path, game: _Game, output: _Output) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
+def _check_record_path(path: Path) -> None:
+    """Refuse, before the game, a record path that cannot be written."""
+    if path.is_dir():
+        check_output_dir(path, force=True)
+    else:
+        check_output_file(path, force=False)
+
+
+def _offer_record(game: _Game, output: _Output) -> None:
+    """Ask at the end whether to keep the record, and where (Enter: no)."""
+    while True:
+        answer = game.answers.read("keep a record of this game? type a file name (Enter: no) ")
+        if not answer or not answer.strip():
+            return
+        path = Path(answer.strip())
+        try:
+            _check_record_path(path)
+        except ValueError as exc:
+            output.line(str(exc), style="red")
+            continue
+        _save(path, game, output)
+        return
+
+
+def _save(path: Path, game: _Game, output: _Output) -> None:
+    """The record at ``path`` (a folder: a new file named after the map and the seed) and the
+    final board beside it."""
     start = game.start
-    base = _free_path(directory, f"ttr-play-{start.map.name}-seed{start.seed}", (".json", ".svg"))
-    record_path = base.with_suffix(".json")
-    board_path = base.with_suffix(".svg")
+    if path.is_dir():
+        stem = f"ttr-play-{start.map.name}-seed{start.seed}"
+        record_path = _free_path(path, stem, (".json", ".svg")).with_suffix(".json")
+    else:
+        record_path = path
+    board_path = record_path.with_suffix(".svg")
+    if board_path == record_path or board_path.exists():
+        board_path = record_path.with_name(record_path.name + ".svg")
     write_record(record_path, record_game(start, game.actions))
-    board_path.write_text(svg(game.state, highlight=game.actions[-1:]), encoding="utf-8")
     output.line(f"the game record is in {record_path} (ttr replay {record_path} replays it)")
-    output.line(f"the final board is in {board_path}")
+    if not board_path.exists():
+        board_path.write_text(svg(game.state, highlight=game.actions[-1:]), encoding="utf-8")
+        output.line(f"the final board is in {board_path}")
 
 
 # --------------------------------------------------------------------------- input and output
@@ -227,18 +277,46 @@ class _Input:
         self.output = output
         self.tty = stream.isatty()
 
-    def read(self, prompt: str) -> str | None:
-        """The next answer, or None at the end of the input."""
+    def read(self, prompt: str, completions: Sequence[str] = ()) -> str | None:
+        """The next answer, or None at the end of the input; in a terminal, Tab completes
+        the ``completions`` (city names)."""
         if self.tty and self.stream is sys.stdin:
-            try:
-                return input(prompt)
-            except EOFError:
-                return None
+            with _completing(completions):
+                try:
+                    return input(prompt)
+                except EOFError:
+                    return None
         line = self.stream.readline()
         if not line:
             return None
         self.output.line(prompt + line.rstrip("\n"))
         return line
+
+
+@contextmanager
+def _completing(words: Sequence[str]) -> Iterator[None]:
+    """Tab completes ``words`` while reading one answer (where readline exists)."""
+    try:
+        import readline
+    except ImportError:  # Windows without pyreadline
+        yield
+        return
+    previous = readline.get_completer()
+    delims = readline.get_completer_delims()
+
+    def complete(text: str, state: int) -> str | None:
+        typed = text.casefold()
+        found = [w for w in words if w.casefold().startswith(typed)]
+        return found[state] if state < len(found) else None
+
+    readline.set_completer(complete if words else None)
+    readline.set_completer_delims("")  # a name with spaces completes as one word
+    readline.parse_and_bind("tab: complete")
+    try:
+        yield
+    finally:
+        readline.set_completer(previous)
+        readline.set_completer_delims(delims)
 
 
 class _Back(Exception):
@@ -267,6 +345,7 @@ class _Game:
         self.actions: list[Action] = []
         self.last_move: dict[int, str] = {}
         self._groups: tuple[ActionGroup, ...] = ()
+        self._suggested: Action | None = None
 
     def play(self) -> bool:
         """Play to the end (True) or until the person leaves (False)."""
@@ -331,6 +410,7 @@ class _Game:
         if view.phase in (Phase.START, Phase.INITIAL_TICKETS):
             self._show(view)
         groups = self._groups = group_actions(view, legal_actions(self.state))
+        self._suggested = _suggestion(view)
         while True:
             try:
                 if len(groups) == 1:
@@ -339,11 +419,18 @@ class _Game:
             except _Back:
                 continue
 
+    def _enter(self, view: PlayerView) -> str:
+        """What Enter plays, for a question."""
+        if self._suggested is None:
+            return ""
+        return f" (Enter: {action_label(self._suggested, view)})"
+
     def _choose_kind(self, view: PlayerView, groups: Sequence[ActionGroup]) -> Action:
         entries = [_kind_entry(view, g) for g in groups]
         claims = next((g for g in groups if g.kind == "claim"), None)
         # a route or a city typed here goes straight to the routes it names
-        chosen = self._pick("what do you do?", entries, groups, view, group=claims)
+        question = "what do you do?" + self._enter(view)
+        chosen = self._pick(question, entries, groups, view, group=claims)
         if isinstance(chosen, ActionGroup):
             return self._choose_target(view, chosen)
         if isinstance(chosen, Target):
@@ -352,10 +439,14 @@ class _Game:
 
     def _choose_target(self, view: PlayerView, group: ActionGroup) -> Action:
         targets = group.targets
-        if len(targets) == 1 and len(targets[0].choices) == 1 and group.kind != "keep":
+        if group.kind == "keep":
+            return self._keep(view, group)
+        if len(targets) == 1 and len(targets[0].choices) == 1:
             if len(self._groups) == 1:  # nothing else is legal: say so rather than ask
                 self.out.line(f"the only thing you can do: {targets[0].label}", style="bold")
             return targets[0].choices[0].action
+        if group.kind == "station":
+            return self._station(view, group)
         useful = _useful_routes(view)
         cities = {c for r in useful if r is not None for c in _ends(view, r)}
         targets = tuple(
@@ -363,6 +454,8 @@ class _Game:
         )
         numbered, named = targets[:MAX_ENTRIES], targets[MAX_ENTRIES:]
         question = _QUESTION.get(group.kind, f"{group.heading}:")
+        if any(_leads_to(t, self._suggested) for t in targets):
+            question += self._enter(view)
         if named:
             what = "a route or a city" if group.kind == "claim" else "a city"
             question += f" ({len(named)} more by name below: type {what})"
@@ -378,11 +471,83 @@ class _Game:
             return target.choices[0].action
         shown = target.choices[:MAX_ENTRIES]
         entries = [c.label for c in shown]
-        question = f"pay {target.label} with? (Enter: {shown[0].label})"
-        chosen = self._pick(question, entries, [c.action for c in shown], view)
+        actions = [c.action for c in shown]
+        first = self._suggested if self._suggested in actions else actions[0]
+        question = f"pay {target.label} with? (Enter: {shown[actions.index(first)].label})"
+        chosen = self._pick(question, entries, actions, view, default=first)
         if isinstance(chosen, Target | ActionGroup):
             raise _Back
         return cast(Action, chosen)
+
+    def _keep(self, view: PlayerView, group: ActionGroup) -> Action:
+        """The tickets to keep, typed by their numbers (``1 3``); Enter keeps the suggested."""
+        offered = view.seats[self.human].offered or ()
+        least = min(len(cast(KeepTickets, a).tickets) for a in group.actions)
+        suggested = self._suggested if isinstance(self._suggested, KeepTickets) else None
+        marked = [n for n, t in enumerate(offered, 1) if suggested and t in suggested.tickets]
+        enter = f"; Enter: {' '.join(map(str, marked))}" if marked else ""
+        self.out.line(
+            f"which tickets do you keep? type their numbers, e.g. 1 3 (at least {least}{enter})",
+            style="bold",
+        )
+        for number, status in enumerate(ticket_status(view, offered=True), 1):
+            t = status.ticket
+            tag = "  <- suggested" if number in marked else ""
+            self.out.line(
+                f"  {number:>2}. {t.a} – {t.b} ({counted(t.points, 'point')}): "
+                f"{status.progress}{tag}"
+            )
+        while True:
+            answer = self._read()
+            if answer == "" and suggested is not None:
+                return suggested
+            numbers = [p for p in re.split(r"[\s,]+", answer) if p]
+            if numbers and all(p.isdigit() for p in numbers):
+                wrong = [p for p in numbers if not 1 <= int(p) <= len(offered)]
+                if wrong:
+                    self._complain(f"there is no ticket {wrong[0]}: from 1 to {len(offered)}")
+                    continue
+                try:
+                    return choose_tickets(view, [offered[int(p) - 1] for p in numbers])
+                except IllegalActionError as exc:
+                    self._complain(exc.detail or exc.reason.value)
+                except InvalidActionError as exc:
+                    self._complain(str(exc))
+                continue
+            if answer.lower() == "all":
+                return choose_tickets(view, offered)
+            found = self._typed_action(answer)
+            if isinstance(found, str):
+                self._complain(
+                    f"type the numbers of the tickets to keep, from 1 to {len(offered)}, "
+                    "e.g. 1 3 (? for help)"
+                )
+            else:
+                return found
+
+    def _station(self, view: PlayerView, group: ActionGroup) -> Action:
+        """A station's city, typed (Tab completes it); then its payment."""
+        by_city = {t.city: t for t in group.targets if t.city is not None}
+        names = sorted(by_city)
+        suggested = self._suggested if isinstance(self._suggested, BuildStation) else None
+        enter = f" (Enter: {suggested.city})" if suggested else ""
+        self.out.line(
+            f"a station in which city? type its name; Tab completes it{enter}", style="bold"
+        )
+        self.out.line(textwrap.fill(", ".join(names), initial_indent="  ", subsequent_indent="  "))
+        while True:
+            answer = self._read(completions=names)
+            if answer == "" and suggested is not None:
+                return suggested
+            city = _find_city(view, answer, names)
+            if city in by_city:
+                return self._pay(view, by_city[city])
+            found = self._typed_action(answer)
+            if not isinstance(found, str):
+                return found
+            self._complain(
+                f"no station can be built in {city} now" if city else _unknown_city(view, answer)
+            )
 
     def _pick(
         self,
@@ -393,18 +558,26 @@ class _Game:
         *,
         group: ActionGroup | None = None,
         named: Sequence[Target] = (),
+        default: Any = None,
     ) -> Any:
         """Show a numbered menu (and the ``named`` targets by name only) and return the value
-        of the chosen entry, the target the person named, or the action typed in notation."""
+        of the chosen entry, the target the person named, or the action typed in notation.
+        Enter gives ``default``, else the suggested move, else the first entry; the entry that
+        leads to the suggested move is marked."""
         self.out.line(question, style="bold")
-        for number, entry in enumerate(entries, 1):
-            self.out.line(f"  {number:>2}. {entry}")
+        suggested = self._suggested
+        for number, (entry, value) in enumerate(zip(entries, values, strict=True), 1):
+            tag = "  <- suggested" if _leads_to(value, suggested) else ""
+            self.out.line(f"  {number:>2}. {entry}{tag}")
         if named:
             self.out.line("  " + ", ".join(_short(t) for t in named))
+        on_enter = default if default is not None else suggested
+        if on_enter is None or not any(_leads_to(v, on_enter) for v in (*values, *named)):
+            on_enter = values[0]
         while True:
             answer = self._read()
             if answer == "":
-                return values[0]
+                return on_enter
             if answer.isdigit():
                 number = int(answer)
                 if 1 <= number <= len(values):
@@ -431,10 +604,10 @@ class _Game:
             else:
                 return found
 
-    def _read(self) -> str:
+    def _read(self, completions: Sequence[str] = ()) -> str:
         """The next answer that is not a command (commands are done here)."""
         while True:
-            answer = self.answers.read(f"P{self.human}> ")
+            answer = self.answers.read(f"P{self.human}> ", completions)
             if answer is None:
                 raise _Leave
             command = answer.strip()
@@ -462,12 +635,9 @@ class _Game:
     ) -> Target | tuple[Target, ...] | Action | str:
         """The target(s) an answer names (a route ``A-B``, a city), else the action it writes
         in notation, else what is wrong with it."""
-        action = self._typed_action(answer)
-        if not isinstance(action, str):
-            return action
         cities = _cities(answer, view)
         if cities is None:
-            return action
+            return self._typed_action(answer)
         matching = tuple(
             t
             for t in targets
@@ -480,18 +650,24 @@ class _Game:
         return matching[0] if len(matching) == 1 else matching
 
     def _typed_action(self, command: str) -> Action | str:
-        """The legal action written in ``command``, or why it cannot be played."""
+        """The legal action written in ``command``, or why it cannot be played: in notation's
+        terms only when the answer was written in notation."""
         try:
             action = parse_action(command, self.state)
         except InvalidActionError as exc:
-            return f"{exc} (? for help)"
+            first = command.split(maxsplit=1)[0].lower() if command.split() else ""
+            if first in _NOTATION_WORDS:
+                return f"{exc} (? for help)"
+            shown = clipped(command, 40)
+            return f"'{shown}' is not a number, a city or a route here (? for help)"
         if action in legal_actions(self.state):
             return action
         try:
             apply_action(self.state, action)
         except IllegalActionError as exc:
-            return f"not allowed now: {exc}"
-        return f"not allowed now: {format_action(action, self.state.map)}"
+            why = exc.reason.value + (f" ({exc.detail})" if exc.detail else "")
+            return f"not allowed now: {why}"
+        return "not allowed now"
 
     # ----------------------------------------------------------------- showing
 
@@ -525,6 +701,48 @@ _QUESTION = {
     "keep": "which tickets do you keep?",
     "tunnel": "the tunnel asks for more cards:",
 }
+
+
+#: The first words of the action notation: an answer starting so is read as notation.
+_NOTATION_WORDS = frozenset({"draw", "claim", "station", "tickets", "tunnel", "pass", "pay"})
+
+
+def _suggestion(view: PlayerView) -> Action | None:
+    """The move Enter plays: the hints' first (None when nothing is to choose)."""
+    if len(view_legal_actions(view)) < 2:
+        return None
+    hints = suggest(view)
+    return hints[0].action if hints else None
+
+
+def _leads_to(value: object, action: Action | None) -> bool:
+    """Whether a menu entry's value (a group, a target or an action) leads to ``action``."""
+    if action is None:
+        return False
+    if isinstance(value, ActionGroup):
+        return action in value.actions
+    if isinstance(value, Target):
+        return any(c.action == action for c in value.choices)
+    return bool(value == action)
+
+
+def _find_city(view: PlayerView, answer: str, names: Sequence[str]) -> str:
+    """The city an answer names: by name or alias (the kit's :func:`find_place`), else the one
+    city among ``names`` it starts; empty when none."""
+    try:
+        return find_place(view.map, answer)
+    except InvalidActionError:
+        typed = answer.strip().casefold()
+        starting = [n for n in names if typed and n.casefold().startswith(typed)]
+        return starting[0] if len(starting) == 1 else ""
+
+
+def _unknown_city(view: PlayerView, answer: str) -> str:
+    try:
+        find_place(view.map, answer)
+    except InvalidActionError as exc:
+        return f"{exc} (Tab completes a name)"
+    return "type a city's name (Tab completes it)"
 
 
 def _kind_entry(view: PlayerView, group: ActionGroup) -> str:
