@@ -25,9 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_messages import breaches
 
-from ttr_rules import new_game, observe, to_json
+from ttr_rules import GameRecord, new_game, observe, to_json
 from ttr_rules.cli import games as cli_games
 from ttr_rules.cli import main
+from ttr_rules.notation import NUMBER_FIELDS, NumberField
 from ttr_rules.sim import BalanceStats, GameSpec, play_spec
 
 # --------------------------------------------------------------------------- the files
@@ -584,4 +585,53 @@ def test_a_bad_agent_value_names_the_agent_once(
     err = _refused(["simulate", "--agents", "mcts:iterations=-3"], capsys)
     assert err.strip() == (
         "ttr: error: agent 'mcts': iterations must be a whole number from 1 to 1,000,000, got -3"
+    )
+
+
+# --------------------------------------------------------------------------- notation numbers
+
+
+def _record_acting(name: str, text: str) -> dict[str, Any]:
+    """A record of ``name`` (seed 1) whose first action is ``text``."""
+    state = new_game(name, 2, seed=1)
+    record = GameRecord(
+        map=name,
+        players=2,
+        seed=1,
+        actions=(text,),
+        map_digest=state.map.digest,
+        map_version=state.map.version,
+    )
+    data: dict[str, Any] = json.loads(to_json(record))
+    return data
+
+
+@pytest.mark.parametrize("name", ["europe", "nordic"])
+@pytest.mark.parametrize("field", NUMBER_FIELDS, ids=lambda f: f.name)
+def test_replay_refuses_every_notation_number_past_its_bound(
+    field: NumberField, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44 T1: every number of the notation (the one table, so a new field is swept
+    too), at nine digits in a record, is refused in one line naming the action and the
+    field: never a list of that many cards built first."""
+    state = new_game(name, 2, seed=1)
+    for text in field.written(999_999_999, state.map):
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps(_record_acting(name, text)), encoding="utf-8")
+        line = _refused(["replay", str(path)], capsys)
+        assert "action 0" in line and field.name in line and "got 999999999" in line, line
+        _refused(["show", str(path)], capsys)
+
+
+def test_the_issues_record_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bomb.json"
+    path.write_text(
+        json.dumps(_record_acting("nordic", "claim #3 red any:99999999blue")), encoding="utf-8"
+    )
+    line = _refused(["replay", str(path)], capsys)
+    assert line == (
+        "ttr: error: action 0 ('claim #3 red any:99999999blue') does not replay: "
+        "substitute cards must be at most 36 on map nordic, got 99999999\n"
     )

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+import tracemalloc
+
 import pytest
 from helpers import europe, hand, route_id
 from hypothesis import given
@@ -21,13 +25,17 @@ from ttr_rules import (
     KeepTickets,
     Pass,
     PayTunnel,
+    PlayerView,
     apply_action,
     format_action,
     legal_actions,
+    new_game,
+    notation,
+    observe,
     parse_action,
     scenario,
 )
-from ttr_rules.notation import fold_name
+from ttr_rules.notation import NUMBER_FIELDS, NumberField, fold_name
 from ttr_rules.testing.strategies import states
 
 
@@ -132,11 +140,12 @@ def test_double_routes_need_a_track_only_when_both_fit() -> None:
         ("claim Pariss-Frankfurt red", "did you mean Paris"),
         ("station Gondor red", "unknown city 'Gondor'"),
         ("claim Paris-Berlin red", "no route joins Paris and Berlin"),
-        ("claim #999 red", "no route #999"),
+        ("claim #999 red", "route id must be at most 100 on map europe, got 999"),
         ("claim Paris red", "expected CITY-CITY"),
-        ("claim Paris-Frankfurt#3 red", "has 2 track"),
+        ("claim Paris-Frankfurt#3 red", "track must be at most 2 on map europe, got 3"),
+        ("claim Brest-Paris#2 black", "Brest-Paris has 1 track; got track #2"),
         ("claim Paris-Frankfurt green", "no track of Paris-Frankfurt takes green"),
-        ("draw faceup 5", "SLOT 0-4"),
+        ("draw faceup 5", "face-up slot must be at most 4 on map europe, got 5"),
         ("draw faceup x", "draw faceup SLOT"),
         ("tickets keep one", "ticket ids"),
         ("tunnel pay", "tunnel pay NL"),
@@ -152,3 +161,92 @@ def test_parsing_does_not_judge_legality() -> None:
     state = scenario(players=2, hands=[{}, {}])
     madrid = route_id(europe(), "Madrid", "Pamplona", Color.BLACK)
     assert parse_action("claim Madrid-Pamplona black", state) == ClaimRoute(madrid, Color.BLACK, 0)
+
+
+# --------------------------------------------------------------------------- numbers (issue 44)
+
+BOUND_MAPS = ("europe", "usa", "nordic")
+
+
+def _positions_of(name: str) -> list[GameState | PlayerView]:
+    state = new_game(name, players=2, seed=1)
+    return [state, observe(state, state.current)]
+
+
+@pytest.mark.parametrize("name", BOUND_MAPS)
+@pytest.mark.parametrize("field", NUMBER_FIELDS, ids=lambda f: f.name)
+def test_every_number_past_its_bound_is_refused_in_words(field: NumberField, name: str) -> None:
+    """Each number of the notation (the one table, ``NUMBER_FIELDS``), one past the bound and
+    at the notation's nine digits, is refused naming the field and the bound, in a state and
+    in a seat's view."""
+    for position in _positions_of(name):
+        bound = field.bound(position)
+        assert 0 <= bound < 1000
+        for number in (bound + 1, 99_999_999, 999_999_999):
+            for text in field.written(number, position.map):
+                with pytest.raises(InvalidActionError) as refused:
+                    parse_action(text, position)
+                message = str(refused.value)
+                assert field.name in message and f"got {number}" in message, (text, message)
+                assert (f"at most {bound} " if bound else "takes no") in message, message
+
+
+@pytest.mark.parametrize("name", BOUND_MAPS)
+@pytest.mark.parametrize("field", NUMBER_FIELDS, ids=lambda f: f.name)
+def test_a_number_within_its_bound_is_not_refused_for_its_size(
+    field: NumberField, name: str
+) -> None:
+    for position in _positions_of(name):
+        for text in field.written(field.bound(position), position.map):
+            try:
+                parse_action(text, position)
+            except InvalidActionError as refused:  # for another reason: legality, the map
+                assert "must be at most" not in str(refused), (text, str(refused))
+
+
+def test_the_issues_claim_is_refused_at_once_in_little_memory() -> None:
+    """``any:99999999blue`` used to be a list of 99,999,999 cards (52 s, gigabytes)."""
+    nordic = new_game("nordic", players=2, seed=1)
+    parse_action("draw blind", nordic)  # the map's tables, built once
+    for text in ("claim #3 red any:99999blue", "claim #3 red any:999999999blue"):
+        tracemalloc.start()
+        try:
+            with pytest.raises(InvalidActionError, match="substitute cards must be at most 36"):
+                parse_action(text, nordic)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 64 * 1024, peak
+    many = "claim #3 red any:" + ",".join(["1blue"] * 150)  # counts that add up past the bound
+    with pytest.raises(InvalidActionError, match="got 37"):
+        parse_action(many, nordic)
+    with pytest.raises(InvalidActionError, match="substitute cards are written like"):
+        parse_action("claim #3 red any:٣blue", nordic)  # not an ASCII digit
+
+
+def test_numbers_are_read_only_through_the_table() -> None:
+    """Structure: the notation turns digits into a number in ``_number`` only, and each call
+    of it names a field of ``NUMBER_FIELDS``; so a new number in the notation is bounded and
+    swept by the tests above."""
+    source = inspect.getsource(notation)
+    tree = ast.parse(source)
+    fields = {
+        node.targets[0].id: node
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call)
+        and getattr(node.value.func, "id", None) == "NumberField"
+    }
+    assert {getattr(notation, name) for name in fields} == set(NUMBER_FIELDS)
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for call in ast.walk(function):
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+                continue
+            if call.func.id == "int":
+                assert function.name == "_number", f"int() in {function.name}"
+            if call.func.id == "_number":
+                field = call.args[1]
+                assert isinstance(field, ast.Name) and field.id in fields, ast.unparse(call)

@@ -17,6 +17,7 @@ import logging
 import random
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -30,6 +31,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from ttr_rules import format_action, view_legal_actions
+from ttr_rules.notation import NUMBER_FIELDS, NumberField
 from ttr_rules.web import create_app
 from ttr_rules.web.games import Game, GameStore
 
@@ -647,3 +649,42 @@ def test_racing_posts_apply_each_action_at_most_once() -> None:
                     assert answer.json()["error"] == "illegal_action"
 
     asyncio.run(race())
+
+
+# --------------------------------------------------------------------------- notation numbers
+
+
+@pytest.mark.parametrize("field", NUMBER_FIELDS, ids=lambda f: f.name)
+def test_every_notation_number_past_its_bound_is_a_400(world: World, field: NumberField) -> None:
+    """Issue 44 T1: the seat to act posts each number of the notation (the one table, so a
+    new field is swept too) past its bound: one 400 naming the field, nothing built first."""
+    game_id, tokens = world.create(map="nordic", seed=8)
+    game = world.game(game_id)
+    seat = game.state.current
+    view, before = game.view(seat), game.state
+    for number in (field.bound(view) + 1, 999_999_999):
+        for text in field.written(number, view.map):
+            answer = world.post(game_id, tokens[seat], text)
+            error = _documented(world, answer)
+            assert answer.status_code == 400 and error["error"] == "invalid_action", answer.text
+            assert field.name in error["message"] and f"got {number}" in error["message"]
+    assert game.state is before
+
+
+def test_a_saved_game_with_a_huge_count_is_not_reloaded(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A record in the data folder whose action holds a count of nine digits is skipped and
+    logged in one line, at once (it used to build the cards, then fail with MemoryError)."""
+    with TestClient(create_app(str(tmp_path), agent_workers=0)) as first:
+        game_id = first.post("/api/games", json={"players": 2, "map": "nordic"}).json()["id"]
+    record_path = tmp_path / f"{game_id}.record.json"
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    record["actions"] = ["claim #3 red any:99999999blue"]
+    record_path.write_text(json.dumps(record), encoding="utf-8")
+    store = GameStore(tmp_path, agent_workers=0)
+    with caplog.at_level(logging.ERROR):
+        assert store.load() == [game_id]
+    (logged,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "substitute cards must be at most 36 on map nordic, got 99999999" in logged
+    caplog.clear()  # the error was expected

@@ -11,8 +11,10 @@ the grammar.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeAlias, TypeVar
+
+from attrs import frozen
 
 from .actions import (
     Action,
@@ -35,17 +37,117 @@ from .errors import AmbiguousActionError, InvalidActionError
 from .game import is_legal, legal_actions
 from .maps import GameMap, Route
 from .maps.index import fold_name, map_index, resolve_city
+from .maps.model import tracks_by_pair
+from .moves.payments import substitute_cards_at_most
 from .state import GameState
 from .views import PlayerView, view_legal_actions
-from .words import clipped
+from .words import clipped, counted
 
-__all__ = ["MAX_ACTION_TEXT", "fold_name", "format_action", "parse_action", "resolve_city"]
+__all__ = [
+    "MAX_ACTION_TEXT",
+    "NUMBER_FIELDS",
+    "NumberField",
+    "fold_name",
+    "format_action",
+    "parse_action",
+    "resolve_city",
+]
 
 #: The longest action text :func:`parse_action` reads, in characters; longer text is refused at
 #: once with :class:`InvalidActionError` (no action of any map comes near it).
 MAX_ACTION_TEXT = 1000
 
 A = TypeVar("A", ClaimRoute, BuildStation, ClaimWithSets)
+Position: TypeAlias = GameState | PlayerView
+
+
+@frozen
+class NumberField:
+    """A number the notation reads, and the largest the game allows of it.
+
+    ``bound`` gives that largest value in a position (from its map, rules and face-up row); a
+    greater number is refused before anything is built from it. ``examples`` are action texts
+    with ``NUMBER`` where the number goes (``ROUTE`` stands for the map's first route as
+    ``A-B``, ``CITY`` for its first city): the hostile suites write every field's examples
+    with numbers past its bound.
+
+    >>> from ttr_rules import new_game
+    >>> state = new_game("europe", players=2)
+    >>> [(field.name, field.bound(state)) for field in NUMBER_FIELDS][:4]
+    [('face-up slot', 4), ('route id', 100), ('track', 2), ('locomotives', 8)]
+    >>> NUMBER_FIELDS[4].name, NUMBER_FIELDS[4].written(99, state.map)[0]
+    ('substitute cards', 'claim #0 red any:99blue')
+    """
+
+    name: str
+    bound: Callable[[Position], int]
+    examples: tuple[str, ...]
+
+    def written(self, number: int | str, game_map: GameMap) -> tuple[str, ...]:
+        """The examples with ``number`` (and the map's first route and city) written in."""
+        route = game_map.routes[0]
+        return tuple(
+            example.replace("NUMBER", str(number))
+            .replace("ROUTE", f"{route.a}-{route.b}")
+            .replace("CITY", game_map.cities[0])
+            for example in self.examples
+        )
+
+
+def _most_payment_cards(position: Position) -> int:
+    """The most cards a payment of the map takes without sets: its longest route or its
+    costliest station."""
+    longest = max((route.length for route in position.map.routes), default=0)
+    return max(longest, position.rules.stations_per_player)
+
+
+def _most_substitute_cards(position: Position) -> int:
+    rules = position.rules
+    return max((substitute_cards_at_most(r, rules) for r in position.map.routes), default=0)
+
+
+def _most_tracks(position: Position) -> int:
+    return max((len(tracks) for tracks in tracks_by_pair(position.map.routes).values()), default=0)
+
+
+_FACE_UP_SLOT = NumberField(
+    "face-up slot", lambda p: len(p.face_up) - 1, ("draw faceup NUMBER", "draw NUMBER")
+)
+_ROUTE_ID = NumberField(
+    "route id", lambda p: len(p.map.routes) - 1, ("claim #NUMBER red", "claim #NUMBER sets")
+)
+_TRACK_NUMBER = NumberField("track", _most_tracks, ("claim ROUTE#NUMBER red",))
+_LOCOMOTIVES = NumberField(
+    "locomotives",
+    _most_payment_cards,
+    (
+        "claim #0 red+NUMBERL",
+        "claim #0 NUMBERL",
+        "station CITY red+NUMBERL",
+        "station CITY NUMBERL",
+    ),
+)
+_SUBSTITUTE_CARDS = NumberField(
+    "substitute cards",
+    _most_substitute_cards,
+    ("claim #0 red any:NUMBERblue", "claim #0 red any:NUMBERL"),
+)
+_TUNNEL_LOCOMOTIVES = NumberField(
+    "tunnel locomotives", lambda p: p.rules.tunnel_reveal_cards, ("tunnel pay NUMBERL",)
+)
+_TICKET_ID = NumberField("ticket id", lambda p: len(p.map.tickets) - 1, ("tickets keep 0,NUMBER",))
+#: Every number the notation reads, each with its bound: ``parse_action`` reads numbers only
+#: through this table (:func:`_number`), and the hostile suites sweep it, so that no count in
+#: a text goes unchecked.
+NUMBER_FIELDS: tuple[NumberField, ...] = (
+    _FACE_UP_SLOT,
+    _ROUTE_ID,
+    _TRACK_NUMBER,
+    _LOCOMOTIVES,
+    _SUBSTITUTE_CARDS,
+    _TUNNEL_LOCOMOTIVES,
+    _TICKET_ID,
+)
 
 _SIMPLE: dict[str, Action] = {
     "draw blind": DrawBlind(),
@@ -60,6 +162,7 @@ _TUNNEL_PAY = re.compile(r"tunnel\s+pay\s+([0-9]{1,9})\s*l?")
 _KEEP = re.compile(r"tickets\s+keep\b(.*)")
 _PAYMENT = re.compile(r"(?:(?P<color>[a-z]+)(?:\+(?P<locos>[0-9]{1,9})l?)?|(?P<all>[0-9]{1,9})l)")
 _TRACK = re.compile(r"^(?P<route>.*?)\s*#\s*(?P<number>[0-9]{1,9})$")
+_SUBSTITUTE = re.compile(r"([0-9]+)([a-z]+|L)", flags=re.IGNORECASE)
 _GRAMMAR = (
     "expected one of: draw faceup SLOT | draw blind | claim ROUTE PAYMENT | claim ROUTE sets | "
     "pay CARD | tunnel pay NL | tunnel decline | tickets draw | tickets keep ID,ID,... | "
@@ -196,21 +299,20 @@ def _parse(text: str, state: GameState | PlayerView) -> Action:
     if keyword == "station":
         return _parse_station(rest, state)
     if keyword == "tunnel":
-        return _parse_tunnel(lower)
+        return _parse_tunnel(lower, state)
     if keyword == "tickets":
-        return _parse_keep(lower)
+        return _parse_keep(lower, state)
     raise InvalidActionError(f"cannot read {clipped(repr(text))}: {_GRAMMAR}")
 
 
 def _parse_face_up(lower: str, state: GameState | PlayerView) -> DrawFaceUp:
     match = _FACE_UP.fullmatch(lower)
-    slots = len(state.face_up)
-    if match is None or not _digits(match.group(1)) or int(match.group(1)) >= slots:
+    if match is None or not _digits(match.group(1)):
         raise InvalidActionError(
-            f"cannot read {clipped(repr(lower))}: expected 'draw faceup SLOT' (SLOT 0-{slots - 1}) "
-            "or 'draw blind'"
+            f"cannot read {clipped(repr(lower))}: expected 'draw faceup SLOT' "
+            f"(SLOT 0-{len(state.face_up) - 1}) or 'draw blind'"
         )
-    return DrawFaceUp(int(match.group(1)))
+    return DrawFaceUp(_number(match.group(1), _FACE_UP_SLOT, state))
 
 
 def _digits(text: str) -> bool:
@@ -218,7 +320,27 @@ def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 9
 
 
-def _parse_tunnel(lower: str) -> PayTunnel:
+def _number(
+    digits: str, field: NumberField, position: Position, before: int = 0, bound: int | None = None
+) -> int:
+    """``digits`` (checked by :func:`_digits`) as a number of ``field``: the one place the
+    notation turns digits into a number. It is refused when it, added to ``before`` (what the
+    text counted of the field already), is more than the position allows (``bound``, when the
+    caller has it already), before anything is built from it."""
+    value = int(digits)
+    bound = field.bound(position) if bound is None else bound
+    if before + value > bound:
+        name = position.map.name
+        allowed = (
+            f"map {name} takes no {field.name}"
+            if bound <= 0
+            else f"{field.name} must be at most {bound} on map {name}"
+        )
+        raise InvalidActionError(f"{allowed}, got {before + value}")
+    return value
+
+
+def _parse_tunnel(lower: str, state: GameState | PlayerView) -> PayTunnel:
     match = _TUNNEL_PAY.fullmatch(lower)
     if match is None:
         raise InvalidActionError(
@@ -226,10 +348,10 @@ def _parse_tunnel(lower: str) -> PayTunnel:
             "the extra "
             "cards) or 'tunnel decline'"
         )
-    return PayTunnel(int(match.group(1)))
+    return PayTunnel(_number(match.group(1), _TUNNEL_LOCOMOTIVES, state))
 
 
-def _parse_keep(lower: str) -> KeepTickets:
+def _parse_keep(lower: str, state: GameState | PlayerView) -> KeepTickets:
     match = _KEEP.fullmatch(lower)
     items = [] if match is None else match.group(1).replace(",", " ").split()
     if match is None or not all(_digits(item) for item in items):
@@ -237,10 +359,10 @@ def _parse_keep(lower: str) -> KeepTickets:
             f"cannot read {clipped(repr(lower))}: expected 'tickets draw' or "
             "'tickets keep ID,ID,...' (ticket ids)"
         )
-    return KeepTickets(frozenset(int(item) for item in items))
+    return KeepTickets(frozenset(_number(item, _TICKET_ID, state) for item in items))
 
 
-def _split_payment(rest: str) -> tuple[str, tuple[Color, int | None] | None]:
+def _split_payment(rest: str, position: Position) -> tuple[str, tuple[Color, int | None] | None]:
     """``"Madrid-Pamplona black+1L"`` -> (``"Madrid-Pamplona"``, (black, 1)); the payment is
     None when the last word is not one. A locomotive count of None means "all locomotives"."""
     head, _, last = rest.rpartition(" ")
@@ -248,19 +370,20 @@ def _split_payment(rest: str) -> tuple[str, tuple[Color, int | None] | None]:
     if not head or match is None:
         return rest, None
     if match.group("all") is not None:
-        return head, (Color.LOCOMOTIVE, int(match.group("all")))
+        return head, (Color.LOCOMOTIVE, _number(match.group("all"), _LOCOMOTIVES, position))
     try:
         color = parse_color(match.group("color"))
     except ValueError:
         return rest, None
     locos = match.group("locos")
+    count = None if locos is None else _number(locos, _LOCOMOTIVES, position)
     if color is Color.LOCOMOTIVE:
-        return head, (color, None if locos is None else int(locos))
-    return head, (color, int(locos or 0))
+        return head, (color, count)
+    return head, (color, count or 0)
 
 
 def _parse_station(rest: str, state: GameState | PlayerView) -> BuildStation:
-    place, payment = _split_payment(rest)
+    place, payment = _split_payment(rest, state)
     if not place:
         raise InvalidActionError("expected 'station CITY PAYMENT', e.g. 'station Wien red'")
     city = resolve_city(place, state.map)
@@ -273,23 +396,29 @@ def _parse_station(rest: str, state: GameState | PlayerView) -> BuildStation:
     return BuildStation(city, color, locos)
 
 
-def _split_substitutes(rest: str) -> tuple[str, tuple[Color, ...]]:
-    """``"Lieksa-Murmansk red any:4blue"`` -> (``"Lieksa-Murmansk red"``, four blue cards)."""
+def _split_substitutes(rest: str, position: Position) -> tuple[str, tuple[Color, ...]]:
+    """``"Lieksa-Murmansk red any:4blue"`` -> (``"Lieksa-Murmansk red"``, four blue cards).
+
+    The counts add up to at most the map's largest set payment, checked word by word before
+    the cards are listed (``any:99999999blue`` is refused, not built)."""
     head, _, last = rest.rpartition(" ")
     if not head or not last.lower().startswith("any:"):
         return rest, ()
-    cards: list[Color] = []
+    counts: list[tuple[Color, int]] = []
+    total, bound = 0, _SUBSTITUTE_CARDS.bound(position)
     for word in last[4:].split(","):
-        match = re.fullmatch(r"(\d+)([a-z]+|L)", word.strip(), flags=re.IGNORECASE)
-        if match is None:
+        match = _SUBSTITUTE.fullmatch(word.strip())
+        if match is None or not _digits(match.group(1)):
             raise InvalidActionError(
                 f"cannot read {clipped(repr(word))}: substitute cards are written like "
                 "'any:2blue,1green,1L'"
             )
-        count, name = int(match.group(1)), match.group(2)
+        name = match.group(2)
         color = Color.LOCOMOTIVE if name in ("L", "l") else parse_color(name)
-        cards += [color] * count
-    return head, tuple(cards)
+        count = _number(match.group(1), _SUBSTITUTE_CARDS, position, total, bound)
+        total += count
+        counts.append((color, count))
+    return head, tuple(color for color, count in counts for _ in range(count))
 
 
 def _parse_pay(rest: str) -> PayCard:
@@ -305,7 +434,7 @@ def _parse_pay(rest: str) -> PayCard:
 
 def _parse_sets(route_text: str, state: GameState | PlayerView) -> ClaimWithSets:
     """``claim Lieksa-Murmansk sets``: start a payment with substitute sets."""
-    claims = [ClaimWithSets(r.id) for r in _parse_route(route_text, state.map)]
+    claims = [ClaimWithSets(r.id) for r in _parse_route(route_text, state)]
     legal = [c for c in claims if _is_legal(state, c)]
     return _only(legal if legal else claims[:1], f"claim {route_text} sets", state.map)
 
@@ -314,11 +443,11 @@ def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute | Claim
     head, _, last = rest.rpartition(" ")
     if head and last.lower() == "sets":
         return _parse_sets(head, state)
-    rest, substitutes = _split_substitutes(rest)
+    rest, substitutes = _split_substitutes(rest, state)
     if substitutes:
         return _parse_claim_with_sets(rest, substitutes, state)
-    route_text, payment = _split_payment(rest)
-    tracks = _parse_route(route_text, state.map)
+    route_text, payment = _split_payment(rest, state)
+    tracks = _parse_route(route_text, state)
     if payment is None:
         ids = {r.id for r in tracks}
         options = [a for a in _legal(state) if isinstance(a, ClaimRoute) and a.route in ids]
@@ -343,10 +472,10 @@ def _parse_claim_with_sets(
     rest: str, substitutes: tuple[Color, ...], state: GameState | PlayerView
 ) -> ClaimRoute:
     """A claim with substitute sets: its base payment is written before them."""
-    route_text, payment = _split_payment(rest)
+    route_text, payment = _split_payment(rest, state)
     if payment is None:
         raise InvalidActionError("write the base payment before the substitute cards")
-    tracks = _parse_route(route_text, state.map)
+    tracks = _parse_route(route_text, state)
     color, locos = payment
     claims = [ClaimRoute(r.id, color, locos or 0, substitutes) for r in tracks]
     legal = [c for c in claims if _is_legal(state, c)]
@@ -383,14 +512,15 @@ def _only(options: Sequence[A], what: str, game_map: GameMap) -> A:
     raise AmbiguousActionError(f"{what!r} is ambiguous; it may mean {listed}")
 
 
-def _parse_route(text: str, game_map: GameMap) -> tuple[Route, ...]:
+def _parse_route(text: str, position: Position) -> tuple[Route, ...]:
     """The tracks a route text may mean: ``#57``, ``A-B`` (every track) or ``A-B#2``."""
+    game_map = position.map
     number: int | None = None
     match = _TRACK.fullmatch(text)
     if match is not None:
         if not match.group("route"):
-            return (_route_by_id(int(match.group("number")), game_map),)
-        text, number = match.group("route"), int(match.group("number"))
+            return (game_map.routes[_number(match.group("number"), _ROUTE_ID, position)],)
+        text, number = match.group("route"), _number(match.group("number"), _TRACK_NUMBER, position)
     a, b = _split_cities(text, game_map)
     tracks = _tracks(game_map, a, b)
     if not tracks:
@@ -398,16 +528,10 @@ def _parse_route(text: str, game_map: GameMap) -> tuple[Route, ...]:
     if number is None:
         return tracks
     if not 1 <= number <= len(tracks):
-        raise InvalidActionError(f"{a}-{b} has {len(tracks)} track(s); got track #{number}")
-    return (tracks[number - 1],)
-
-
-def _route_by_id(route_id: int, game_map: GameMap) -> Route:
-    if not 0 <= route_id < len(game_map.routes):
         raise InvalidActionError(
-            f"no route #{route_id}; route ids are 0-{len(game_map.routes) - 1}"
+            f"{a}-{b} has {counted(len(tracks), 'track')}; got track #{number}"
         )
-    return game_map.routes[route_id]
+    return (tracks[number - 1],)
 
 
 def _split_cities(text: str, game_map: GameMap) -> tuple[str, str]:

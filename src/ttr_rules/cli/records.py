@@ -17,6 +17,7 @@ from ..scoring import PlayerScore, final_scores
 from ..serialization import converter, to_json
 from ..state import GameState, Phase
 from ..views import observe, public_view
+from ..words import counted
 from .common import integer, json_line
 from .maps import map_named
 
@@ -117,7 +118,7 @@ def replay_lines(record: GameRecord, game_map: GameMap | None = None) -> Iterato
     yield (
         f"{record.map} {record.map_version or ''}".rstrip()
         + f", {record.players} players, seed {record.seed}, first player {record.first_player},"
-        + f" rules: {rules}, {len(record.actions)} actions"
+        + f" rules: {rules}, {counted(len(record.actions), 'action')}"
     )
     heading: str | None = None
     for replayed in replay_steps(record, map=game_map):

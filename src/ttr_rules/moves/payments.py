@@ -53,6 +53,7 @@ __all__ = [
     "route_payments",
     "set_payment_choices",
     "set_size",
+    "substitute_cards_at_most",
 ]
 
 _KINDS = len(COLORS)
@@ -76,6 +77,19 @@ def _max_sets(route: Route, rules: Rules) -> int:
     if not set_size(route, rules):
         return 0
     return route.ferry_locomotives if route.ferry_locomotives else route.length
+
+
+def substitute_cards_at_most(route: Route, rules: Rules) -> int:
+    """The most substitute cards one payment for ``route`` holds: every set it may take, full.
+
+    >>> from ttr_rules import load_map
+    >>> nordic = load_map("nordic")
+    >>> max(substitute_cards_at_most(r, nordic.rules) for r in nordic.routes)
+    36
+    >>> substitute_cards_at_most(load_map("europe").routes[0], load_map("europe").rules)
+    0
+    """
+    return _max_sets(route, rules) * set_size(route, rules)
 
 
 def payment_problem(route: Route, rules: Rules, action: ClaimRoute) -> Problem | None:
