@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import difflib
 import heapq
-import itertools
 import math
-import statistics
 import threading
 import weakref
 from collections import Counter
@@ -195,7 +193,7 @@ def geometry_problems(game_map: GameMap) -> Iterator[Problem]:
 
 def _space_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:
     where = dict(zip(game_map.cities, g.positions, strict=True))
-    car = _car_pitch(g)
+    car = g.pitch()
     for route, row in zip(game_map.routes, g.spaces, strict=True):
         path = f"routes[{route.id}]"
         if len(row) != route.length:
@@ -233,13 +231,6 @@ def _space_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:
 def _pixels(g: Geometry, p: Sequence[float], q: Sequence[float]) -> float:
     """The distance between two points of the frame, in its pixels."""
     return math.hypot((p[0] - q[0]) * g.width, (p[1] - q[1]) * g.height)
-
-
-def _car_pitch(g: Geometry) -> float:
-    """A car's length on the board: the median distance between consecutive spaces of a route
-    (the car length given, when no route has two spaces)."""
-    steps = [_pixels(g, p, q) for row in g.spaces for p, q in itertools.pairwise(row)]
-    return statistics.median(steps) if steps else g.car_length
 
 
 def _id_problems(game_map: GameMap) -> Iterator[Problem]:

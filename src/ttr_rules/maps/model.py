@@ -9,7 +9,10 @@ the per-map tables derived for the engine, scoring and notation live in
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
+import statistics
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -191,6 +194,21 @@ class Geometry:
     spaces: tuple[tuple[SpaceAt, ...], ...] = ()
     car_length: float = 0.0
     car_width: float = 0.0
+
+    def pitch(self) -> float:
+        """The distance from one car to the next along a route, in frame pixels: the median
+        over consecutive spaces (``car_length`` when no route has two spaces, else 0).
+
+        >>> from ttr_rules import load_map
+        >>> round(load_map("europe").geometry.pitch(), 1)
+        65.0
+        """
+        steps = [
+            math.hypot((p[0] - q[0]) * self.width, (p[1] - q[1]) * self.height)
+            for row in self.spaces
+            for p, q in itertools.pairwise(row)
+        ]
+        return statistics.median(steps) if steps else self.car_length
 
 
 #: Fields added after maps were published, with their defaults: left out of the digest while

@@ -1,9 +1,10 @@
 """Where everything sits on the board picture, and what collides.
 
-:func:`board_geometry` turns a map's city layout into the shapes the SVG draws: each route's
-centre line (straight, or bowed by the map's optional ``bend``) and its row of spaces, each
-city's circle and where its label goes. The label of a city is put at the first place around
-the city that covers no space, no city and no earlier label.
+:func:`board_geometry` turns a map into the shapes the SVG draws: each route's centre line and
+its row of spaces, each city's circle and where its label goes. A map with its board as printed
+(``GameMap.geometry``) is drawn so, car by car; otherwise the routes run between the city
+layout's places (straight, or bowed by the map's optional ``bend``). The label of a city is put
+at the first place around the city that covers no space, no city and no earlier label.
 
 :func:`board_collisions` checks those shapes the way a player's eye and finger would: no space
 overlaps a space of another route (the two tracks of a double included), no route runs over a
@@ -21,10 +22,18 @@ from collections.abc import Iterator, Sequence
 import attrs
 from attrs import frozen
 
-from ..maps import GameMap, Route
+from ..maps import GameMap, Geometry, Route
 from .layout import city_layout
 
-__all__ = ["BoardGeometry", "Label", "Space", "board_collisions", "board_geometry"]
+__all__ = [
+    "MIN_LABEL",
+    "BoardGeometry",
+    "Label",
+    "Space",
+    "board_collisions",
+    "board_geometry",
+    "drawing_key",
+]
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -36,6 +45,13 @@ CHAR_WIDTH = 0.6
 STATION_SIZE = 1.25
 #: Points sampled along a bowed route's curve.
 _CURVE_SAMPLES = 24
+#: The smallest city label, in pixels of the picture: legible where the picture is shown at
+#: its own size (the web page asks for the board at the width it shows it).
+MIN_LABEL = 11.0
+#: A printed board's city dot, and its default car, in car pitches (the distance from one car
+#: to the next): the dot is large enough that every printed route ends within a car of it.
+_DOT = 0.3
+_CAR = (0.9, 0.28)
 
 
 @frozen
@@ -105,24 +121,28 @@ def board_geometry(game_map: GameMap, width: float = 800.0) -> BoardGeometry:
     >>> len(g.spaces), sum(len(s) for s in g.spaces)
     (101, 300)
     """
-    return _cached_geometry(game_map, game_map.locations, game_map.bends, float(width))
+    return _cached_geometry(game_map, drawing_key(game_map), float(width))
+
+
+def drawing_key(game_map: GameMap) -> tuple[object, ...]:
+    """What the picture of ``game_map`` depends on beyond the map's value (maps compare
+    without their drawing data): a cache key part."""
+    return (game_map.locations, game_map.bends, game_map.geometry)
 
 
 @functools.lru_cache(maxsize=16)
-def _cached_geometry(
-    game_map: GameMap,
-    locations: tuple[tuple[float, float], ...],
-    bends: tuple[tuple[int, float], ...],
-    width: float,
-) -> BoardGeometry:
+def _cached_geometry(game_map: GameMap, _: tuple[object, ...], width: float) -> BoardGeometry:
+    printed = game_map.geometry
+    if printed is not None and printed.spaces:
+        return _printed(game_map, printed, width)
     unit = width / 800
     pad = 28 * unit
     layout = city_layout(game_map)
     inner = width - 2 * pad
     points = {c: (pad + x * inner, pad + y * inner) for c, (x, y) in layout.positions.items()}
-    track, radius, font = 8.5 * unit, 6.5 * unit, 11 * unit
+    track, radius = 8.5 * unit, 6.5 * unit
     spacing = track + 2.5 * unit
-    curves = _pair_curves(game_map, points, dict(bends))
+    curves = _pair_curves(game_map, points, dict(game_map.bends))
     bundles: dict[tuple[str, str], list[int]] = {}
     for route in game_map.routes:
         bundles.setdefault(_pair(route), []).append(route.id)
@@ -134,20 +154,108 @@ def _cached_geometry(
         trimmed = _trim(path, margins[route.a, _pair(route)], margins[route.b, _pair(route)])
         paths.append(tuple(trimmed))
         spaces.append(tuple(_spaces_along(trimmed, route.length, track, unit)))
-    labels = _place_labels(game_map, points, spaces, radius, font, (pad / 3, width - pad / 3))
+    height = max(inner * layout.aspect, 120 * unit) + 2 * pad
+    shapes = (points, tuple(paths), tuple(spaces))
+    return _assembled(game_map, (width, height, pad), track, radius, shapes)
+
+
+def _assembled(
+    game_map: GameMap,
+    size: tuple[float, float, float],
+    track: float,
+    radius: float,
+    shapes: tuple[dict[str, Point], tuple[tuple[Point, ...], ...], tuple[tuple[Space, ...], ...]],
+) -> BoardGeometry:
+    """The board's geometry from its city points, route paths and spaces, with the labels
+    placed (``size``: the picture's width, the map's height and the pad)."""
+    width, height, pad = size
+    points, paths, spaces = shapes
+    font = max(11 * width / 800, MIN_LABEL)
+    labels = _place_labels(game_map, points, spaces, radius, font, _margin(width, height, pad))
     return BoardGeometry(
         width=width,
-        unit=unit,
+        unit=width / 800,
         pad=pad,
-        map_height=max(inner * layout.aspect, 120 * unit) + 2 * pad,
+        map_height=height,
         track=track,
         city_radius=radius,
         font=font,
         points=points,
-        paths=tuple(paths),
-        spaces=tuple(spaces),
+        paths=paths,
+        spaces=spaces,
         labels=labels,
     )
+
+
+def _printed(game_map: GameMap, printed: Geometry, width: float) -> BoardGeometry:
+    """The board as printed, scaled to ``width``: every car where the map file puts it."""
+    unit = width / 800
+    pad = 12 * unit
+    scale = (width - 2 * pad) / printed.width
+    pitch = printed.pitch() or printed.width / 40
+    length = (printed.car_length or _CAR[0] * pitch) * scale
+    thickness = (printed.car_width or _CAR[1] * pitch) * scale
+
+    def place(x: float, y: float) -> Point:
+        return (pad + x * printed.width * scale, pad + y * printed.height * scale)
+
+    points = {c: place(*p) for c, p in zip(game_map.cities, printed.positions, strict=True)}
+    spaces = _apart(
+        [
+            [Space(*place(x, y), length, thickness, angle) for x, y, angle in row]
+            for row in printed.spaces
+        ]
+    )
+    height = printed.height * scale + 2 * pad
+    shapes = (points, tuple(_through(row) for row in spaces), spaces)
+    return _assembled(game_map, (width, height, pad), thickness, _DOT * pitch * scale, shapes)
+
+
+def _apart(rows: list[list[Space]]) -> tuple[tuple[Space, ...], ...]:
+    """The rows of cars with every two cars of different routes apart: where two touch, both
+    are shortened, a tenth at a time (to half their length at most), keeping their centres and
+    angles (a printed board may draw two cars closer than this picture's car size)."""
+    for _ in range(7):
+        touching = _touching(rows)
+        if not touching:
+            break
+        for r, i in touching:
+            rows[r][i] = attrs.evolve(rows[r][i], length=rows[r][i].length * 0.9)
+    return tuple(tuple(row) for row in rows)
+
+
+def _touching(rows: Sequence[Sequence[Space]]) -> set[tuple[int, int]]:
+    """The cars (route, index) that share an area with a car of another route."""
+    cars = [(r, i, car) for r, row in enumerate(rows) for i, car in enumerate(row)]
+    cell = max((car.length for _, _, car in cars), default=1.0)
+    grid: dict[tuple[int, int], list[tuple[int, int, Space]]] = {}
+    for item in cars:
+        key = (math.floor(item[2].cx / cell), math.floor(item[2].cy / cell))
+        grid.setdefault(key, []).append(item)
+    found: set[tuple[int, int]] = set()
+    for r, i, car in cars:
+        kx, ky = math.floor(car.cx / cell), math.floor(car.cy / cell)
+        for dx, dy in itertools.product((-1, 0, 1), repeat=2):
+            for r2, i2, other in grid.get((kx + dx, ky + dy), ()):
+                if r2 > r and _frames_overlap(_frame(car), _frame(other)):
+                    found |= {(r, i), (r2, i2)}
+    return found
+
+
+def _margin(width: float, height: float, pad: float) -> Box:
+    """Where labels may go: the board drawn on the paper (a third of the pad inside)."""
+    return (pad / 3, pad / 3, width - pad / 3, height - pad / 3)
+
+
+def _through(row: Sequence[Space]) -> tuple[Point, ...]:
+    """A line through a row of cars, from the outer end of the first to that of the last."""
+
+    def end(space: Space, sign: int) -> Point:
+        a = math.radians(space.angle)
+        half = sign * space.length / 2
+        return (space.cx + math.cos(a) * half, space.cy + math.sin(a) * half)
+
+    return (end(row[0], -1), *((s.cx, s.cy) for s in row), end(row[-1], 1))
 
 
 # ---------------------------------------------------------------------- route lines
@@ -302,7 +410,7 @@ def _place_labels(
     spaces: Sequence[Sequence[Space]],
     radius: float,
     font: float,
-    across: tuple[float, float],
+    frame: Box,
 ) -> dict[str, Label]:
     """Each city's label at the nearest candidate place that is inside the board and covers no
     space, city or earlier label (a slightly smaller label close by is preferred to a full-size
@@ -332,23 +440,28 @@ def _place_labels(
         free = (
             _label(*c)
             for c in _candidates(x, y, radius, font, len(city))
-            if across[0] <= c[0]
-            and c[0] + c[3] <= across[1]
-            and not _covers(_box_of(c), shapes, boxes)
+            if _inside(_box_of(c), frame) and not _covers(_box_of(c), shapes, boxes)
         )
         best = next(
             (c for c in (_with_leader(c, x, y, radius) for c in free) if _leader_free(c, shapes)),
             None,
         ) or min(
-            (_label(*c) for c in _candidates(x, y, radius, font, len(city))),
+            (
+                _with_leader(_label(*c), x, y, radius)
+                for c in _candidates(x, y, radius, font, len(city))
+            ),
             key=lambda c: (
-                not (across[0] <= c.box[0] and c.box[2] <= across[1]),
+                not _inside(c.box, frame),
                 _covered_area(c.box, shapes, boxes),
             ),
         )
         labels[city] = best
         placed.append(best.box)
     return {city: labels[city] for city in game_map.cities}
+
+
+def _inside(box: Box, frame: Box) -> bool:
+    return frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
 
 
 class _Grid:
@@ -461,7 +574,7 @@ def _covered_area(box: Box, shapes: Sequence[Shape], boxes: Sequence[Box]) -> fl
 _PLACES = sorted(
     (
         (reach, scale)
-        for reach in (1.0, 1.35, 1.8, 2.4, 3.1, 4.0, 5.2)
+        for reach in (1.0, 1.35, 1.8, 2.4, 3.1, 4.0, 5.2, 6.5)
         for scale in (1.0, 0.85, 0.72, 0.62)
     ),
     key=lambda place: place[0] / place[1] ** 3,
@@ -470,8 +583,9 @@ _PLACES = sorted(
 
 #: The directions of label places around a city after the four usual ones: unit offsets.
 _DIAGONALS = tuple(
-    (math.cos(i * math.pi / 8), math.sin(i * math.pi / 8))
-    for i in (1, 3, 5, 7, 2, 6, 10, 14, 9, 11, 13, 15)
+    (math.cos(i * math.pi / 16), math.sin(i * math.pi / 16))
+    for i in (2, 6, 10, 14, 4, 12, 20, 28, 18, 22, 26, 30, 1, 3, 5, 7, 9, 11, 13, 15)
+    + (17, 19, 21, 23, 25, 27, 29, 31)
 )
 
 
@@ -483,6 +597,8 @@ def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> I
     """Label places around a city, nearest first (:data:`_PLACES`): at each distance and size
     the usual places (below, above, right, left), then twelve more directions."""
     for reach, scale in _PLACES:
+        if font * scale < MIN_LABEL - 1e-9:
+            continue
         h = font * scale
         w = CHAR_WIDTH * h * chars
         g = (radius + font * 0.15) * reach
@@ -509,7 +625,7 @@ def _label(left: float, baseline: float, anchor: str, width: float, height: floa
 # ---------------------------------------------------------------------- collisions
 
 
-def board_collisions(game_map: GameMap, width: float = 800.0) -> list[str]:
+def board_collisions(game_map: GameMap, width: float = 1000.0) -> list[str]:
     """What collides on the picture of ``game_map``, in words (empty when nothing does).
 
     >>> from ttr_rules import load_map

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from attrs import frozen
 
-from ..maps import GameMap
+from ..maps import GameMap, Geometry
 
 __all__ = ["Layout", "city_layout"]
 
@@ -34,10 +34,12 @@ class Layout:
 def city_layout(game_map: GameMap) -> Layout:
     """Positions for every city of ``game_map``.
 
-    With a location for every city (``GameMap.locations``, latitude and longitude) the cities
-    are placed by an equirectangular projection centred on the map (longitudes shrunk by the
-    cosine of the mean latitude), which keeps a continent's familiar shape. Without them a
-    deterministic force-directed layout of the route graph is used, so plugin maps render too.
+    A map with its board as printed (``GameMap.geometry``) has its cities where the board
+    prints them. With a location for every city (``GameMap.locations``, latitude and
+    longitude) the cities are placed by an equirectangular projection centred on the map
+    (longitudes shrunk by the cosine of the mean latitude), which keeps a continent's familiar
+    shape. Without them a deterministic force-directed layout of the route graph is used, so
+    plugin maps render too.
 
     >>> from ttr_rules import load_map
     >>> layout = city_layout(load_map("europe"))
@@ -45,14 +47,18 @@ def city_layout(game_map: GameMap) -> Layout:
     >>> x < 0.05 and y > 0.8 * layout.aspect  # the south-west corner
     True
     """
-    # Maps compare without their locations, so the locations are part of the cache key.
-    return _cached_layout(game_map, game_map.locations)
+    # Maps compare without their drawing data, so it is part of the cache key.
+    return _cached_layout(game_map, game_map.locations, game_map.geometry)
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_layout(game_map: GameMap, locations: tuple[tuple[float, float], ...]) -> Layout:
+def _cached_layout(
+    game_map: GameMap, locations: tuple[tuple[float, float], ...], printed: Geometry | None
+) -> Layout:
     cities = game_map.cities
-    if cities and len(locations) == len(cities):
+    if printed is not None:
+        points = [(x * printed.width, y * printed.height) for x, y in printed.positions]
+    elif cities and len(locations) == len(cities):
         points = _relax(game_map, _project(locations))
     else:
         points = _force_layout(game_map)

@@ -25,7 +25,7 @@ from ..maps import GameMap, Route
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
 from ..words import counted
-from .geometry import STATION_SIZE, BoardGeometry, Space, board_geometry
+from .geometry import STATION_SIZE, BoardGeometry, Space, board_geometry, drawing_key
 from .scene import as_view, end_scores, is_omniscient
 
 __all__ = ["CARD_FILLS", "CARD_SYMBOLS", "PLAYER_COLORS", "svg"]
@@ -287,7 +287,7 @@ class _Drawing(_Board):
         game_map = view.map
         super().__init__(game_map, board_geometry(game_map, float(size)))
         self.view = view
-        self.static = _static_parts(game_map, game_map.locations, game_map.bends, float(size))
+        self.static = _static_parts(game_map, drawing_key(game_map), float(size))
         self.symbols = symbols
         self.routes, self.cities = _highlighted(highlight, self.map)
         self.ticket_seat = tickets_of
@@ -741,14 +741,9 @@ class _Drawing(_Board):
 
 
 @functools.lru_cache(maxsize=16)
-def _static_parts(
-    game_map: GameMap,
-    locations: tuple[tuple[float, float], ...],
-    bends: tuple[tuple[int, float], ...],
-    width: float,
-) -> dict[str, str]:
+def _static_parts(game_map: GameMap, _: tuple[object, ...], width: float) -> dict[str, str]:
     """The fixed parts of ``game_map``'s board ``width`` pixels wide, serialised (the map's
-    locations and bends are part of the key, as maps compare without them)."""
+    drawing data is part of the key, as maps compare without it)."""
     return _Board(game_map, board_geometry(game_map, width)).static_parts()
 
 
