@@ -38,7 +38,7 @@ from .game import is_legal, legal_actions
 from .maps import GameMap, Route
 from .maps.index import fold_name, map_index, resolve_city
 from .maps.model import tracks_by_pair
-from .moves.payments import substitute_cards_at_most
+from .moves.payments import payment_problem, substitute_cards_at_most
 from .state import GameState
 from .views import PlayerView, view_legal_actions
 from .words import clipped, counted
@@ -456,13 +456,16 @@ def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute | Claim
     claims = [ClaimRoute(r.id, color, r.length if locos is None else locos) for r in tracks]
     if len(claims) == 1:
         return claims[0]
-    fitting = [c for c in claims if _fits(state.map.routes[c.route], c.color, c.locomotives)]
+    problems = [payment_problem(state.map.routes[c.route], state.rules, c) for c in claims]
+    fitting = [c for c, problem in zip(claims, problems, strict=True) if problem is None]
     if len(fitting) == 1:
         return fitting[0]
     if not fitting:
+        why = {p.detail for p in problems if p is not None and p.detail}
         raise InvalidActionError(
             f"no track of {route_text} takes {payment_text(color, claims[0].locomotives)}: "
             + ", ".join(str(r) for r in tracks)
+            + (f" ({'; '.join(sorted(why))})" if why else "")
         )
     legal = [c for c in fitting if _is_legal(state, c)]
     return _only(legal if legal else fitting, f"claim {rest}", state.map)

@@ -34,6 +34,7 @@ from typing import Any
 from ..maps import GameMap
 from ..sim import AgentSpec, GameResult, GameSpec, game_specs, run_games
 from ..sim.interrupts import uninterrupted
+from ..sim.runner import record_name
 from .common import check_output_dir, integer
 from .maps import map_named
 
@@ -84,8 +85,8 @@ def add_game_arguments(
         "--record",
         type=Path,
         metavar="DIR",
-        help="write every game's record (JSON) here, as game-<seed>.json; a record of a map "
-        "file is replayed with `ttr replay FILE --map MAPFILE`",
+        help=f"write every game's record (JSON) here, named by its seed ({record_name(7)} for "
+        "seed 7); a record of a map file is replayed with `ttr replay FILE --map MAPFILE`",
     )
     parser.add_argument(
         "--force",

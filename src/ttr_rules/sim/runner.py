@@ -107,8 +107,8 @@ def run_games(
     local Ray instance with ``workers`` CPUs when no address is given and Ray is not already
     initialized. ``batch_size`` games go to a worker at once. With ``ordered`` (the default)
     results come in the order of ``specs``; otherwise as soon as each batch is done.
-    ``records_dir``: every game's record is written there as ``game-<seed>.json`` (the specs
-    are played with ``record=True``); with ``overwrite=False`` a record file that already
+    ``records_dir``: every game's record is written there as :func:`record_name` names it,
+    ``game-000042.json`` for seed 42 (the specs are played with ``record=True``); with ``overwrite=False`` a record file that already
     exists stops the run with :class:`FileExistsError` instead of being replaced.
 
     Use it as a generator and close it (or leave the ``for`` loop) to stop early; a
@@ -153,7 +153,8 @@ def _batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
 
 
 def record_name(seed: int) -> str:
-    """The file name of the record of the game seeded ``seed`` in ``records_dir``.
+    """The file name of the record of the game seeded ``seed`` in ``records_dir``: the seed
+    with at least six digits, so that a folder lists its records in the order of their seeds.
 
     >>> record_name(42)
     'game-000042.json'
