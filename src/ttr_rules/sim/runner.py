@@ -108,8 +108,9 @@ def run_games(
     initialized. ``batch_size`` games go to a worker at once. With ``ordered`` (the default)
     results come in the order of ``specs``; otherwise as soon as each batch is done.
     ``records_dir``: every game's record is written there as :func:`record_name` names it,
-    ``game-000042.json`` for seed 42 (the specs are played with ``record=True``); with ``overwrite=False`` a record file that already
-    exists stops the run with :class:`FileExistsError` instead of being replaced.
+    ``game-000042.json`` for seed 42 (the specs are played with ``record=True``); with
+    ``overwrite=False`` a record file that already exists stops the run with
+    :class:`FileExistsError` instead of being replaced.
 
     Use it as a generator and close it (or leave the ``for`` loop) to stop early; a
     :class:`KeyboardInterrupt` while waiting stops the workers and propagates.
