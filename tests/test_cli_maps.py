@@ -17,9 +17,17 @@ from ttr_rules.cli.maps import map_info_lines
 def test_maps_lists_europe(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["maps"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split() == ["name", "version", "cities", "routes", "tickets", "title"]
+    assert out[0].split() == ["name", "board", "version", "cities", "routes", "tickets", "title"]
     europe = next(line for line in out if line.startswith("europe "))
-    assert europe.split()[:5] == ["europe", "1.0", "47", "101", "46"]
+    assert europe.split()[:6] == ["europe", "europe", "1.0", "47", "101", "46"]
+    # Variants follow their board.
+    names = [line.split()[0] for line in out[1:]]
+    assert names[names.index("usa") : names.index("usa") + 4] == [
+        "usa",
+        "usa-1910",
+        "usa-big-cities",
+        "usa-mega",
+    ]
 
 
 def test_map_info_europe(capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,11 +52,13 @@ def test_maps_json(capsys: pytest.CaptureFixture[str]) -> None:
         "name": "europe",
         "version": "1.0",
         "title": europe.title,
+        "board": "europe",
         "cities": 47,
         "routes": 101,
         "tickets": 46,
         "digest": europe.digest,
     }
+    assert maps["europe-1912-mega"]["board"] == "europe"
 
 
 def test_map_info_json_holds_what_the_text_shows(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,8 +17,8 @@ from ..maps import (
     broken_maps,
     load_map,
     load_map_file,
+    map_groups,
     map_to_dict,
-    playable_maps,
 )
 from ..maps.check import deal_problems
 from ..words import counted
@@ -45,28 +45,29 @@ def configure_maps(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print a JSON array, one object per map (name, version, title, cities, routes, "
-        "tickets, digest)",
+        help="print a JSON array, one object per map (name, version, title, board, cities, "
+        "routes, tickets, digest); variants follow the board they are played on",
     )
 
 
 def run_maps(args: argparse.Namespace) -> int:
     """The playable maps, then the broken plugins apart with their reasons (status 1 when
     there is one): with ``--json`` the array holds the playable maps and each broken plugin is
-    an error line on stderr."""
-    maps = [load_map(name) for name in playable_maps()]
+    an error line on stderr. Variants follow their board (``map_groups``)."""
+    maps = [load_map(name) for _, names in map_groups() for name in names]
     broken = broken_maps()
     if args.json:
         print(json.dumps([_map_summary(m) for m in maps]))
         for plugin in broken:
             error(f"broken map plugin {plugin.name!r}: {plugin.reason}")
         return 1 if broken else 0
-    rows = [("name", "version", "cities", "routes", "tickets", "title")]
+    rows = [("name", "board", "version", "cities", "routes", "tickets", "title")]
     rows += [
-        (m.name, m.version, str(len(m.cities)), str(len(m.routes)), str(len(m.tickets)), m.title)
+        (m.name, m.board or m.name, m.version, *(str(len(m.cities)), str(len(m.routes))))
+        + (str(len(m.tickets)), m.title)
         for m in maps
     ]
-    print(table(rows, numeric=(2, 3, 4)))
+    print(table(rows, numeric=(3, 4, 5)))
     if broken:
         print(f"\n{counted(len(broken), 'broken map plugin')} (not offered to players):")
         print(table([("name", "distribution", "reason")] + [_broken_row(b) for b in broken]))
@@ -84,6 +85,7 @@ def _map_summary(m: GameMap) -> dict[str, Any]:
         "name": m.name,
         "version": m.version,
         "title": m.title,
+        "board": m.board or m.name,
         "cities": len(m.cities),
         "routes": len(m.routes),
         "tickets": len(m.tickets),

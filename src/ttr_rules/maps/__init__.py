@@ -6,6 +6,8 @@
 - :mod:`~ttr_rules.maps.check`: the content checks (:func:`validate_map`);
 - :mod:`~ttr_rules.maps.registry`: installed map plugins (:func:`available_maps`,
   :func:`load_map`, :func:`resolve_map`, :func:`playable_maps`, :func:`broken_maps`);
+- :mod:`~ttr_rules.maps.variant`: variant files, another deck and rules on an installed board
+  (:func:`load_variant_file`);
 - :mod:`~ttr_rules.maps.index`: the tables derived from a map for the engine, scoring and the
   notation, cached on the map (internal).
 
@@ -37,15 +39,18 @@ from .registry import (
     clear_cache,
     discover,
     load_map,
+    map_groups,
     playable_maps,
     resolve_map,
 )
+from .variant import VARIANT_FORMAT, load_variant_file, variant_from_dict
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "FORMAT",
     "FORMAT_VERSION",
     "LOAD_SECONDS",
+    "VARIANT_FORMAT",
     "BrokenMap",
     "Countries",
     "GameMap",
@@ -62,7 +67,9 @@ __all__ = [
     "discover",
     "load_map",
     "load_map_file",
+    "load_variant_file",
     "map_from_dict",
+    "map_groups",
     "map_problems",
     "map_schema",
     "map_to_dict",
@@ -70,4 +77,5 @@ __all__ = [
     "playable_maps",
     "resolve_map",
     "validate_map",
+    "variant_from_dict",
 ]

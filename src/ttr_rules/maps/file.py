@@ -86,6 +86,7 @@ _TOP_KEYS = (
     "title",
     "description",
     "frame",
+    "board",
     "cities",
     "countries",
     "routes",
@@ -265,6 +266,7 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
         "version": game_map.version,
         "title": game_map.title,
         **({"frame": _frame_to_dict(geometry)} if geometry else {}),
+        **({"board": game_map.board} if game_map.board else {}),
         "cities": cities,
         **({"countries": countries} if countries else {}),
         "routes": routes,
@@ -404,6 +406,7 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
         countries=countries,
         geometry=geometry,
         bonus_titles=titles,
+        board=data["board"] if isinstance(data.get("board"), str) else "",
     )
     out.add_checked(content_problems(game_map))
     if not out.problems:
@@ -442,7 +445,7 @@ def _check_header(data: dict[str, Any], out: _Collector) -> None:
     name = data.get("name")
     if "name" in data and not _is_map_name(name):
         out.add("name", "must be a non-empty string of lowercase letters, digits, '_', '.', '-'")
-    for key in ("version", "title", "description", "$schema"):
+    for key in ("version", "title", "description", "$schema", "board"):
         if key in data and not isinstance(data[key], str):
             out.add(key, "must be a string")
     if isinstance(data.get("version"), str) and not data["version"]:

@@ -303,6 +303,10 @@ class GameMap:
     #: is "the European Express" on Europe); presentation only, out of the map's value and
     #: digest. :meth:`bonus_title` gives a default for the others.
     bonus_titles: tuple[tuple[str, str], ...] = field(default=(), eq=False)
+    #: The name of the board a variant is played on (``"usa"`` for ``usa-1910``: the board's
+    #: cities and routes, another ticket deck and rules); empty for a board of its own. Menus
+    #: group variants under their board; not part of the digest (the content is).
+    board: str = field(default="", eq=False)
     #: The derived tables of this map (a :class:`ttr_rules.maps.index.MapIndex`), built on first
     #: use by :func:`ttr_rules.maps.index.map_index` and freed with the map; not part of the
     #: map's value. (Typed Any: converters resolve the field types at run time.)
@@ -325,6 +329,7 @@ class GameMap:
         countries: Mapping[str, Iterable[str]] | None = None,
         geometry: Geometry | None = None,
         bonus_titles: Iterable[tuple[str, str]] = (),
+        board: str = "",
     ) -> GameMap:
         """Build a map, numbering routes and tickets in the given order.
 
@@ -374,6 +379,7 @@ class GameMap:
             countries=country_map,
             geometry=geometry,
             bonus_titles=tuple(bonus_titles),
+            board=board,
         )
 
     def bonus_title(self, bonus: str) -> str:

@@ -51,6 +51,7 @@ __all__ = [
     "clear_cache",
     "discover",
     "load_map",
+    "map_groups",
     "playable_maps",
     "resolve_map",
 ]
@@ -175,6 +176,24 @@ def playable_maps() -> tuple[str, ...]:
     """
     broken = {b.name for b in broken_maps()}
     return tuple(name for name in available_maps() if name not in broken)
+
+
+def map_groups() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The playable maps grouped by board (``GameMap.board``), boards sorted by name: each
+    board with its own name first when it is playable, then its variants' names, sorted. What
+    menus show (``ttr maps``, the web lobby).
+
+    >>> dict(map_groups())["usa"]
+    ('usa', 'usa-1910', 'usa-big-cities', 'usa-mega')
+    """
+    groups: dict[str, list[str]] = {}
+    for name in playable_maps():
+        board = load_map(name).board
+        groups.setdefault(board or name, []).append(name)
+    return tuple(
+        (board, tuple(sorted(names, key=lambda name: (name != board, name))))
+        for board, names in sorted(groups.items())
+    )
 
 
 def broken_maps() -> tuple[BrokenMap, ...]:

@@ -49,7 +49,8 @@ class PlayerScore:
     scores other than ``express`` (``Rules.bonuses``), in order: the Globetrotter, a plugin's.
     ``station_routes`` has one ``(city, route id or None)`` pair per built station, in building
     order: the opponent route the station uses for every ticket (E56, U9), None when it helps no
-    ticket.
+    ticket. ``mountain_points`` is the part of ``route_points`` that the X marks of mountain
+    routes scored (U27).
     """
 
     player: int
@@ -63,6 +64,7 @@ class PlayerScore:
     total: int
     station_routes: tuple[tuple[str, int | None], ...] = ()
     bonuses: tuple[tuple[str, int], ...] = ()
+    mountain_points: int = 0
 
     def __str__(self) -> str:
         """One line: the total and where it comes from (the score table with every player is
@@ -141,9 +143,22 @@ def final_scores(state: GameState) -> tuple[PlayerScore, ...]:
             total=tally.total,
             station_routes=tuple(zip(player.stations, tally.tickets.assignment, strict=True)),
             bonuses=tally.bonuses,
+            mountain_points=marks * state.rules.mountain_points,
         )
-        for tally, player in zip(_tallies(state), state.players, strict=True)
+        for tally, player, marks in zip(
+            _tallies(state), state.players, _mountain_marks(state), strict=True
+        )
     )
+
+
+def _mountain_marks(state: GameState) -> list[int]:
+    """The X marks of the mountain routes each seat owns (U27)."""
+    marks = [0] * len(state.players)
+    mountain = map_index(state.map).mountain
+    for route, owner in enumerate(state.route_owner):
+        if owner is not None:
+            marks[owner] += mountain[route]
+    return marks
 
 
 class _Tally(NamedTuple):
