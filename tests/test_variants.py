@@ -49,7 +49,7 @@ DEALS = {
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_the_deck_equals_the_reference_card_by_card(name: str) -> None:
-    board, reference, key = VARIANTS[name]
+    _, reference, key = VARIANTS[name]
     variant = load_map(name)
     expected = [
         (t["a"], t["b"], t["points"], t["long"])
