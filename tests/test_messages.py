@@ -69,7 +69,8 @@ RULES: dict[str, re.Pattern[str]] = {
     "a singular count with a plural noun": re.compile(rf"(?<![\d.,])1 ({_COUNTED})s\b"),
     "a plural written with (s)": re.compile(r"\w\(s\)"),
     "a before a vowel": re.compile(r"\b[Aa] (?:[aeio]|u[^sn])\w*"),
-    "an before a consonant": re.compile(r"\b[Aa]n (?![aeiouAEIOU8])[a-z]\w*"),
+    # (not the end of a name such as Xi'an)
+    "an before a consonant": re.compile(r"(?<!['’])\b[Aa]n (?![aeiouAEIOU8])[a-z]\w*"),
     "a line break or a traceback": re.compile(r"\n|Traceback|File \""),
 }
 

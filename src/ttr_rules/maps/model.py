@@ -414,6 +414,7 @@ _BONUS_TITLES = {
     "express": "the longest-path bonus",
     "globetrotter": "the Globetrotter",
     "grand_tour": "the Grand Tour",
+    "asian_explorer": "the Asian Explorer",
 }
 
 

@@ -44,7 +44,7 @@ def load_variant_file(path: MapSource) -> GameMap:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         text = json_error_text(exc) if isinstance(exc, ValueError) else "not UTF-8 text"
-        raise MapLoadError(f"{source}: {text}", [f"(root): {text}"]) from None
+        raise MapLoadError(f"{source}: {text}", (f"(root): {text}",)) from None
     return variant_from_dict(data, source)
 
 
@@ -62,7 +62,7 @@ def variant_from_dict(data: Any, source: str = "<variant>") -> GameMap:
     problems = _header_problems(data)
     if problems:
         lines = "".join(f"\n  {p}" for p in problems)
-        raise MapLoadError(f"{source}: not a variant file:{lines}", problems)
+        raise MapLoadError(f"{source}: not a variant file:{lines}", tuple(problems))
     board = load_map(data["board"])
     content = map_to_dict(board)
     rules = data.get("rules", {})

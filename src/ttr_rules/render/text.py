@@ -309,6 +309,7 @@ def describe_event(
 SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("player", "the seat (P0 is seat 0)"),
     ("routes", "points for the claimed routes (E71)"),
+    ("mountains", "of the route points, those of mountain routes' X marks (U27)"),
     ("tickets", "points of completed tickets minus points of failed ones (E65)"),
     ("done", "tickets completed"),
     ("failed", "tickets not completed"),
@@ -351,6 +352,10 @@ def score_table(
     """
     top = set(winners)
     skip = _unused_columns(game_map)
+    if not any(s.mountain_points for s in scores) and (
+        game_map is None or not any(r.mountain for r in game_map.routes)
+    ):
+        skip |= {"mountains"}
     names = [name for name, _ in scores[0].bonuses] if scores else []
     columns = [
         (name, _express_meaning(game_map) if name == "express+" else meaning)
@@ -387,6 +392,7 @@ def _score_row(s: PlayerScore, skip: frozenset[str], winner: bool) -> tuple[str,
     cells = {
         "player": f"P{s.player}",
         "routes": str(s.route_points),
+        "mountains": str(s.mountain_points),
         "tickets": _signed(s.ticket_points),
         "done": str(s.tickets_completed),
         "failed": str(s.tickets_failed),
@@ -406,6 +412,8 @@ _BONUS_MEANINGS = {
     "globetrotter": "bonus, to every player tied for the most completed tickets (U23)",
     "grand_tour": "bonus, by the completed tickets joined by two paths without a common route "
     "(U35)",
+    "asian_explorer": "bonus, to every player tied for the most cities joined in one network "
+    "of their own routes (U29)",
 }
 
 
