@@ -340,3 +340,23 @@ def test_play_keeps_the_tickets_typed_by_their_numbers_and_a_station_by_its_city
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_render_draws_a_bare_board_by_name_or_map_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ttr render MAP`` draws the bare board of an installed map or a map file; options that
+    need a game are refused in words, and a name that is neither says what is installed."""
+    from ttr_rules.cli import main
+
+    out = tmp_path / "europe.svg"
+    assert main(["render", "europe", "-o", str(out)]) == 0
+    document = out.read_text(encoding="utf-8")
+    assert document.count('class="space"') == 300 and 'class="train' not in document
+    assert "<title>Ticket to Ride Europe: the board</title>" in document
+    map_file = Path(__file__).parents[1] / "maps" / "ttr_rules_usa" / "usa.json"
+    assert main(["render", str(map_file), "-o", str(tmp_path / "usa.svg")]) == 0
+    assert main(["render", "europe", "--turn", "3", "-o", str(tmp_path / "x.svg")]) == 1
+    assert "--turn applies to a game, not to a bare board" in capsys.readouterr().err
+    assert main(["render", "europ", "-o", str(tmp_path / "y.svg")]) == 1
+    assert "europ is neither a file nor an installed map (installed: " in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""ttr-rules: the reference rules library for *Ticket to Ride Europe*.
+"""ttr-rules: the reference rules library for *Ticket to Ride*, every installed board.
 
 Immutable game states, legal-move generation, action application and scoring as pure
 functions; maps are plugins discovered through the ``ttr_rules.maps`` entry-point group.

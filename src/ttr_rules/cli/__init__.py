@@ -51,7 +51,12 @@ COMMANDS: list[Command] = [
     Command("stats", "play games, write a map-balance report", stats.configure, stats.run),
     Command("replay", "replay a record turn by turn", records.configure_replay, records.run_replay),
     Command("show", "show a view at a turn of a record", records.configure_show, records.run_show),
-    Command("render", "draw a record, state or view as SVG or PNG", render.configure, render.run),
+    Command(
+        "render",
+        "draw a board, or a record, state or view on it, as SVG or PNG",
+        render.configure,
+        render.run,
+    ),
     Command("play", "play a game in the terminal against agents", play.configure, play.run),
     Command("tournament", "a round robin between agents", tournament.configure, tournament.run),
     Command("serve", "run the web front end", serve.configure, serve.run),
@@ -67,7 +72,9 @@ def register(command: Command) -> None:
 def build_parser(commands: Iterable[Command] | None = None) -> argparse.ArgumentParser:
     """The ``ttr`` argument parser with one subparser per command."""
     parser = argparse.ArgumentParser(
-        prog="ttr", description="Ticket to Ride Europe rules library: maps and tools."
+        prog="ttr",
+        description="Ticket to Ride rules library: every installed board ('ttr maps' lists "
+        "them), with its tools.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

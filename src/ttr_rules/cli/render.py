@@ -1,7 +1,8 @@
 """``ttr render FILE [--turn N] [--player P] -o board.svg``: draw a game as an SVG (or PNG).
 
 ``FILE`` is a game record (``ttr simulate --record``, ``ttr play --record``), a state or a
-player view written with :func:`ttr_rules.to_json`. For a record, the last route claimed (or
+player view written with :func:`ttr_rules.to_json`; a map file or an installed map's name
+(``ttr render europe``) draws the bare board. For a record, the last route claimed (or
 station built) before the position shown is highlighted. ``--png`` (or an output name ending in
 ``.png``) converts the picture with the optional ``cairosvg`` (``pip install
 "ttr-rules[png]"``).
@@ -15,7 +16,7 @@ from typing import Any
 
 from ..errors import SerializationError
 from ..events import RouteClaimed, StationBuilt
-from ..maps import GameMap
+from ..maps import FORMAT, GameMap, available_maps
 from ..maps.file import read_file_bytes
 from ..records import GameRecord, ReplayStep
 from ..render import svg
@@ -23,6 +24,7 @@ from ..serialization import decode_json, structure
 from ..state import GameState
 from ..views import PlayerView, observe
 from .common import check_output_file, integer, shown
+from .maps import map_named
 from .records import add_map_argument, given_map, steps_to_turn
 
 __all__ = ["configure", "load_position", "run", "write_png"]
@@ -32,9 +34,15 @@ PNG_HINT = 'ttr render --png needs the optional cairosvg: pip install "ttr-rules
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Draw a game record, a state or a view (JSON) as an SVG picture of the board, or a PNG."
+        "Draw a game record, a state or a view (JSON) as an SVG picture of the board, or a PNG; "
+        "a map's name or map file draws the bare board."
     )
-    parser.add_argument("file", metavar="FILE", help="a game record, state or view (JSON)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a game record, state or view (JSON), or a map: an installed map's name (see "
+        "'ttr maps') or a map file, for the bare board",
+    )
     parser.add_argument(
         "--turn",
         type=integer,
@@ -79,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--size must be at most {MAX_SIZE:,} pixels, got {args.size:,}")
     output = Path(args.output or ("board.png" if args.png else "board.svg"))
     check_output_file(output, force=args.force, inputs=[args.file])
+    board = _bare_board(args)
+    if board is not None:
+        _write(svg(board, size=args.size), output, png=args.png)
+        return 0
     position, last = load_position(Path(args.file), args.turn, given_map(args))
     if args.player is not None:
         if isinstance(position, PlayerView):
@@ -89,12 +101,39 @@ def run(args: argparse.Namespace) -> int:
     tickets = position.player if isinstance(position, PlayerView) else None
     highlight = None if args.no_highlight else last
     document = svg(position, size=args.size, highlight=highlight, tickets_of=tickets)
-    if args.png or output.suffix.lower() == ".png":
+    _write(document, output, png=args.png)
+    return 0
+
+
+def _write(document: str, output: Path, *, png: bool) -> None:
+    if png or output.suffix.lower() == ".png":
         write_png(document, output)
     else:
         output.write_text(document, encoding="utf-8")
     print(f"wrote {output}")
-    return 0
+
+
+def _bare_board(args: argparse.Namespace) -> GameMap | None:
+    """The map ``FILE`` names (an installed map, or a map file), or None for a game file."""
+    path = Path(args.file)
+    if path.is_file() and not _is_map_file(path):
+        return None
+    if not path.exists() and args.file not in available_maps():
+        names = ", ".join(available_maps())
+        raise ValueError(
+            f"{shown(args.file)} is neither a file nor an installed map (installed: {names})"
+        )
+    for option, given in (("--turn", args.turn), ("--player", args.player), ("--map", args.map)):
+        if given is not None:
+            raise ValueError(f"{option} applies to a game, not to a bare board")
+    return map_named(args.file)
+
+
+def _is_map_file(path: Path) -> bool:
+    """Whether the file at ``path`` is a map file (its first bytes name the map format)."""
+    with path.open("rb") as source:
+        head = source.read(4096)
+    return FORMAT.encode() in head
 
 
 def load_position(

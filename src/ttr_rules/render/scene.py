@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import attrs
 
+from ..maps import GameMap
+from ..scenario import scenario
 from ..scoring import PlayerScore, final_scores, rank_winners
 from ..state import GameState, Phase
 from ..views import PlayerView, determinize, observe, public_view
 
-__all__ = ["as_view", "end_scores", "is_omniscient"]
+__all__ = ["as_view", "bare_view", "end_scores", "is_omniscient"]
 
 
 def as_view(state_or_view: GameState | PlayerView) -> PlayerView:
@@ -28,6 +30,12 @@ def as_view(state_or_view: GameState | PlayerView) -> PlayerView:
     state = state_or_view
     seats = tuple(observe(state, seat).seats[seat] for seat in range(state.num_players))
     return attrs.evolve(public_view(state), seats=seats)
+
+
+def bare_view(game_map: GameMap) -> PlayerView:
+    """A spectator's view of ``game_map`` before anything is claimed: the board alone (its
+    fewest players, no deal needed, so a board with too few tickets to deal draws too)."""
+    return public_view(scenario(game_map, game_map.rules.min_players))
 
 
 def is_omniscient(view: PlayerView) -> bool:

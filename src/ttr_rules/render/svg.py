@@ -26,7 +26,7 @@ from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
 from ..words import counted
 from .geometry import STATION_SIZE, BoardGeometry, Space, board_geometry, drawing_key
-from .scene import as_view, end_scores, is_omniscient
+from .scene import as_view, bare_view, end_scores, is_omniscient
 
 __all__ = ["CARD_FILLS", "CARD_SYMBOLS", "PLAYER_COLORS", "svg"]
 
@@ -89,7 +89,7 @@ _MARKER = re.compile(r'<ttr-static ref="([^"]+)" />')
 
 
 def svg(
-    state_or_view: GameState | PlayerView,
+    state_or_view: GameState | PlayerView | GameMap,
     *,
     size: int = 800,
     highlight: Highlight = None,
@@ -101,8 +101,9 @@ def svg(
     """A standalone SVG document of the board, ``size`` pixels wide.
 
     ``state_or_view`` is a full :class:`~ttr_rules.GameState` (everything is shown, every
-    player's hand included) or a :class:`~ttr_rules.PlayerView`, of which only what the viewer
-    knows is drawn (the opponents' hands and tickets never are).
+    player's hand included), a :class:`~ttr_rules.PlayerView`, of which only what the viewer
+    knows is drawn (the opponents' hands and tickets never are), or a
+    :class:`~ttr_rules.GameMap`: the bare board (no legend).
 
     ``highlight`` marks routes and cities: an action (the route it claims, the city of a
     station), a route id, a city name, or an iterable of them. ``tickets_of`` marks the cities
@@ -120,10 +121,18 @@ def svg(
     >>> doc = svg(new_game("europe", 2, seed=1), size=600)
     >>> doc.startswith("<svg") and doc.count('class="space"') == 300
     True
+    >>> from ttr_rules import load_map
+    >>> svg(load_map("usa")).count('class="train')
+    0
     """
-    view = as_view(state_or_view)
     if size < 100:
         raise ValueError(f"size must be at least 100 pixels, got {size}")
+    if isinstance(state_or_view, GameMap):
+        if tickets_of is not None:
+            raise ValueError("a bare board has no tickets to mark: give a game's state or view")
+        view = bare_view(state_or_view)
+        return _Drawing(view, size, highlight, None, False, title, symbols, bare=True).document()
+    view = as_view(state_or_view)
     return _Drawing(view, size, highlight, tickets_of, legend, title, symbols).document()
 
 
@@ -283,8 +292,11 @@ class _Drawing(_Board):
         legend: bool,
         title: str | None,
         symbols: bool,
+        *,
+        bare: bool = False,
     ) -> None:
         game_map = view.map
+        self.bare = bare
         super().__init__(game_map, board_geometry(game_map, float(size)))
         self.view = view
         self.static = _static_parts(game_map, drawing_key(game_map), float(size))
@@ -344,6 +356,8 @@ class _Drawing(_Board):
 
     def _caption(self) -> str:
         v = self.view
+        if self.bare:
+            return f"{self.title or self.map.title or self.map.name}: the board"
         who = (
             "all players"
             if is_omniscient(v)

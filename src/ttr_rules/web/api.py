@@ -502,8 +502,8 @@ def create_app(
     app = FastAPI(
         title="ttr-rules web API",
         version="1",
-        description="Play Ticket to Ride Europe games held by the server; each seat sees "
-        "only its own view. Authenticate a seat with `Authorization: Bearer TOKEN`.",
+        description="Play Ticket to Ride games (any installed board) held by the server; each "
+        "seat sees only its own view. Authenticate a seat with `Authorization: Bearer TOKEN`.",
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
         docs_url=None,  # served below from the package's own copy of Swagger UI
