@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -73,3 +74,30 @@ def test_openspiel_ismcts_example_plays_whole_games(capsys: pytest.CaptureFixtur
     tally = load_example("openspiel_ismcts").play(games=1, simulations=2)
     assert sum(tally.values()) == 1
     assert "ISMCTS in seat 0" in capsys.readouterr().out
+
+
+def test_self_play_example_parts_that_need_no_torch(capsys: pytest.CaptureFixture[str]) -> None:
+    """The pool holds ``random``, ``greedy`` and past selves as picklable opponents; the
+    evaluation plays any policy against ``greedy``; ``--help`` needs no torch (training
+    does: it is measured in docs/rl.md, not here)."""
+    import pickle
+
+    import numpy as np
+
+    from ttr_rules.rl import PolicyOpponent
+
+    example = load_example("self_play")
+    assert example.opponent_pool([]) == {"random": 1.0, "greedy": 2.0}
+    pool = example.opponent_pool(["ttr_rules.agents:RandomAgent", "ttr_rules.agents:EasyAgent"])
+    assert pool[PolicyOpponent("ttr_rules.agents:EasyAgent")] == 1.0
+    assert pickle.loads(pickle.dumps(pool)) == pool
+
+    def first_legal(observation: Any, mask: Any) -> int:
+        return int(np.flatnonzero(mask)[0])
+
+    tally = example.evaluate(first_legal, "nordic", games=2)
+    assert sum(tally.values()) == 2
+    with pytest.raises(SystemExit):
+        example.main(["--help"])
+    assert "--minutes" in capsys.readouterr().out
+    assert "torch" not in sys.modules

@@ -28,13 +28,19 @@ True
   learner, so a multi-step turn takes several steps.
 * The reward is 0 until the game ends, then ``reward="win"`` (+1 win, −1 loss, 0 when all
   tie) or ``reward="score"`` (the learner's score minus the mean of the others').
-* ``opponents``: one opponent for every other seat, or a list with one per other seat in seat
-  order. An opponent is an agent name of :mod:`ttr_rules.agents` (made afresh at every
-  ``reset`` with seeds derived from the game's, so a seeded reset replays exactly), an
-  :class:`~ttr_rules.agents.Agent`, or any callable ``(observation, mask) -> index`` given
-  its own seat's observation (in the env's form) and int8 mask: a frozen policy, for
-  self-play and leagues. :meth:`TicketToRideEnv.set_opponents` changes them for the next
-  ``reset`` (``vec_env.env_method("set_opponents", ...)``). ``seat`` is the learner's seat.
+* ``opponents``: one opponent for every other seat, or a sequence with one per other seat
+  in seat order. An opponent is an agent's name with options (``"mcts:iterations=200"``), an
+  agent factory, an :class:`~ttr_rules.agents.Agent`, a callable ``(observation, mask) ->
+  index`` given its own seat's observation (in the env's form) and int8 mask (a frozen
+  policy, for self-play and leagues), or a :class:`~ttr_rules.rl.PolicyOpponent` (a saved
+  model or an importable callable, which pickles into subprocess workers); a mapping
+  ``{opponent: weight}`` is a pool drawn from at every reset
+  (:mod:`ttr_rules.rl.opponents`). Every opponent is rebuilt at each ``reset`` with seeds
+  derived from the game's, so a seeded reset replays exactly.
+  :meth:`TicketToRideEnv.set_opponents` changes them for the next ``reset``
+  (``vec_env.env_method("set_opponents", ...)``). ``seat`` is the learner's seat.
+* The mask of each state the learner meets is computed once, however often it is asked for
+  (the step's check, ``info`` and ``action_masks()``).
 * An illegal action (one the mask excludes) ends the episode with ``illegal_reward`` (−1) and
   ``info["illegal_action"] = True``, as PettingZoo's classic environments do; with
   ``illegal_reward=None`` it raises :class:`~ttr_rules.IllegalActionError` instead.
@@ -43,8 +49,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, SupportsFloat, TypeAlias
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -61,7 +67,7 @@ from ttr_rules import (
     new_game,
 )
 from ttr_rules import observe as observe_view
-from ttr_rules.agents import Agent, make_agent
+from ttr_rules.agents import Agent
 
 from ._common import (
     action_index,
@@ -76,17 +82,13 @@ from .observation import (
     encode_state_observation,
     scale_observation,
 )
+from .opponents import Choice, Opponent, Policy, build_opponents, check_choices
 from .registration import env_id, register_envs
 
 __all__ = ["ENV_ID", "Opponent", "Policy", "TicketToRideEnv"]
 
 #: The registered id of the Europe environment.
 ENV_ID = env_id("europe")
-
-#: A policy: its seat's observation and int8 mask to an action index.
-Policy: TypeAlias = Callable[[NDArray[np.float32], NDArray[np.int8]], Any]
-#: What may sit in an opponent's seat.
-Opponent: TypeAlias = "str | Agent | Policy"
 
 
 class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
@@ -100,7 +102,7 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         players: int = 2,
         *,
         seat: int = 0,
-        opponents: Opponent | Sequence[Opponent] = "random",
+        opponents: Choice | Sequence[Choice] = "random",
         reward: str = "win",
         observation: ObservationForm = "scaled",
         render_mode: str | None = None,
@@ -118,39 +120,30 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be from 0 to {players - 1}")
         self.seat = seat
-        self.opponents: list[Opponent] = []
+        self.opponents: list[Choice] = []
+        self._choices: list[Any] = []
         self.set_opponents(opponents)
         self._seeder = random.Random()
         self.state = new_game(self.game_map, players, 0, self.rules)
         self._agents: dict[int, Agent | Policy] = {}
         self._ended = False
         self._all_actions = np.ones(self.space.size, dtype=bool)
+        #: The state whose mask ``_mask`` is.
+        self._mask_of: GameState | None = None
+        self._mask = self._all_actions
 
-    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
-        """The opponents from the next ``reset`` on (see the module documentation)."""
-        others = self.players - 1
-        if isinstance(opponents, str | Agent) or callable(opponents):
-            chosen: list[Opponent] = [opponents] * others
+    def set_opponents(self, opponents: Choice | Sequence[Choice]) -> None:
+        """The opponents from the next ``reset`` on (see the module documentation); a name or
+        an option that no agent has is refused now."""
+        self._choices = check_choices(opponents, self.players - 1)
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            self.opponents = list(opponents)
         else:
-            chosen = list(opponents)
-        if len(chosen) != others:
-            raise ValueError(
-                f"need {others} opponent{'s' if others != 1 else ''}, got {len(chosen)}"
-            )
-        for who in chosen:
-            if not (isinstance(who, str | Agent) or callable(who)):
-                raise TypeError(
-                    "an opponent is an agent name, an Agent or a callable "
-                    "(observation, mask) -> action index"
-                )
-        self.opponents = chosen
+            self.opponents = [opponents] * (self.players - 1)
 
     def _make_agents(self, game: int) -> dict[int, Agent | Policy]:
         others = [s for s in range(self.players) if s != self.seat]
-        agents: dict[int, Agent | Policy] = {}
-        for i, (seat, who) in enumerate(zip(others, self.opponents, strict=True)):
-            agents[seat] = make_agent(who, seed=game * 7919 + i) if isinstance(who, str) else who
-        return agents
+        return dict(zip(others, build_opponents(self._choices, game), strict=True))
 
     def _opponent_action(self, state: GameState) -> Any:
         seat = state.current
@@ -187,12 +180,20 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         raw = encode_state_observation(state, seat)
         return scale_observation(raw, self.layout) if self.observation_form == "scaled" else raw
 
+    def _legal(self) -> NDArray[np.bool_]:
+        """The learner's mask of the present state (computed once per state): not to be
+        handed out, since it is kept."""
+        if self._ended or self.state.is_terminal:
+            return self._all_actions
+        if self._mask_of is not self.state:
+            self._mask = self.space.mask(self.state)
+            self._mask_of = self.state
+        return self._mask
+
     def action_masks(self) -> NDArray[np.bool_]:
         """The learner's legal actions as a bool array (every action once the episode is
         over): what sb3-contrib's ``MaskablePPO`` asks for."""
-        if self._ended or self.state.is_terminal:
-            return self._all_actions.copy()
-        return self.space.mask(self.state).copy()
+        return self._legal().copy()
 
     def _observation(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
         return self._encode(self.state, self.seat), {
@@ -223,7 +224,7 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             raise IllegalActionError(Reason.GAME_OVER, None, "the episode is over: call reset()")
         index = action_index(action)
         if self.illegal_reward is not None and not (
-            0 <= index < self.space.size and self.space.mask(state)[index]
+            0 <= index < self.space.size and self._legal()[index]
         ):
             self._ended = True
             observation, info = self._observation()

@@ -34,8 +34,9 @@ environments (chess, connect four).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -67,7 +68,7 @@ from .observation import (
 )
 from .space import INT8
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "metadata_name", "raw_env"]
 
 Observation = dict[str, NDArray[Any]]
 _GAME_OVER = Phase.GAME_OVER
@@ -96,10 +97,23 @@ def env(
     )
 
 
-class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
-    """The unwrapped AEC environment; see the module documentation."""
+def metadata_name(map_name: str) -> str:
+    """The environment's PettingZoo name on a map (``metadata["name"]``), after the classic
+    environments' ``chess_v6``: the map's name in lower case, with ``_`` for any other
+    character than a letter or a digit.
 
-    metadata: ClassVar[dict[str, Any]] = {
+    >>> metadata_name("europe"), metadata_name("usa-1910")
+    ('ttr_europe_v0', 'ttr_usa_1910_v0')
+    """
+    return "ttr_" + re.sub(r"[^a-z0-9]", "_", map_name.lower()) + "_v0"
+
+
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
+    """The unwrapped AEC environment; see the module documentation. ``metadata["name"]``
+    names the map (:func:`metadata_name`)."""
+
+    #: Every map's metadata but its name (each instance names its map).
+    metadata: dict[str, Any] = {  # noqa: RUF012
         "render_modes": render_modes(),
         "name": "ttr_europe_v0",
         "is_parallelizable": False,
@@ -119,6 +133,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         setup = env_setup(map, players, rules, reward, observation, render_mode, illegal_reward)
+        self.metadata = {**raw_env.metadata, "name": metadata_name(setup.game_map.name)}
         self.illegal_reward = setup.illegal_reward
         self.game_map, self.rules, self.space = setup.game_map, setup.rules, setup.space
         self.layout, self.render_mode = setup.layout, setup.render_mode

@@ -7,8 +7,11 @@ ttr_rules/USA-v0")`` imports it on demand, and subprocess vector environments st
 script that imports it at the top (forkserver and spawn children import the script's module
 first) find them too.
 
->>> env_id("europe"), env_id("usa"), env_id("nordic_countries")
-('ttr_rules/Europe-v0', 'ttr_rules/USA-v0', 'ttr_rules/NordicCountries-v0')
+>>> env_id("europe"), env_id("usa"), env_id("nordic")
+('ttr_rules/Europe-v0', 'ttr_rules/USA-v0', 'ttr_rules/Nordic-v0')
+
+A plugin map's name of several words gives one word each: ``swiss_alps`` and ``swiss-alps``
+become ``SwissAlps``, ``usa-1910`` becomes ``USA1910``.
 """
 
 from __future__ import annotations
