@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostile_plugins import AGENTS, GROUPS, MAPS, install, module_names
+from hostile_plugins import GROUPS, MAPS, install, module_names
 
 from ttr_rules.cli import main
 from ttr_rules.errors import AgentError

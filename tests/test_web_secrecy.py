@@ -188,3 +188,41 @@ def _same_to(seat: int | None, a: GameState, b: GameState) -> bool:
     if seat is None:
         return public_view(a) == public_view(b)
     return observe(a, seat) == observe(b, seat)
+
+
+def test_the_cards_picked_for_a_payment_stay_private_until_the_claim(
+    worlds: tuple[TestClient, TestClient],
+) -> None:
+    """Issue 44 T8: another seat and a spectator see a payment's picks as ``null`` in the log
+    and the stream (as the view hides them); the claim shows the cards, once."""
+    from ttr_rules import ClaimRoute, Color, scenario
+    from ttr_rules.maps import load_map
+
+    client, _ = worlds
+    nordic = load_map("nordic")
+    ferry = next(r.id for r in nordic.routes if {r.a, r.b} == {"Narvik", "Tromsø"})
+    hand = {Color.YELLOW: 2, Color.RED: 2, Color.BLUE: 1}
+    game_id = f"pay{next(_ids)}"
+    _install(client, game_id, scenario(nordic, hands=[hand, {}]))
+    picks = ["pay blue", "pay yellow", "pay yellow", "pay red", "pay red"]
+    for text in [f"claim #{ferry} sets", *picks]:
+        answer = client.post(
+            f"/api/games/{game_id}/actions", json={"action": text}, headers=_headers(0)
+        )
+        assert answer.status_code == 200, answer.text
+    for seat in (1, None):
+        log = client.get(f"/api/games/{game_id}/log", headers=_headers(seat)).json()
+        assert [step["action"] for step in log] == ["claim Narvik-Tromsø sets", *[None] * 5]
+        seen = " ".join(text for _, _, text in _seen(client, game_id, seat))
+        assert "pay " not in seen
+    own = client.get(f"/api/games/{game_id}/log", headers=_headers(0)).json()
+    assert [step["action"] for step in own][1:] == picks
+    paid = ClaimRoute(ferry, Color.YELLOW, 0, (Color.RED, Color.RED, Color.BLUE))
+    claim = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": format_action(paid, nordic)},
+        headers=_headers(0),
+    )
+    assert claim.status_code == 200, claim.text
+    log = client.get(f"/api/games/{game_id}/log?since=6", headers=_headers(1)).json()
+    assert [step["action"] for step in log] == [format_action(paid, nordic)]

@@ -256,6 +256,39 @@ def test_data_naming_a_file_is_refused_at_start(tmp_path: Path) -> None:
     assert "is not a directory" in done.stderr and path.read_text() == "mine\n"
 
 
+def test_a_second_server_on_a_data_folder_in_use_refuses_to_start(tmp_path: Path) -> None:
+    """Issue 44 T3: one owner per data folder; the lock goes with the server (at its stop, or
+    with its process however it ends), and nothing it acknowledged is lost."""
+    with _client(str(tmp_path)) as first:
+        game_id, tokens = _create(first, seed=4)
+        offered = _store(first).get(game_id).state.players[0].offered
+        kept = _act(first, game_id, tokens[0], "tickets keep " + ",".join(map(str, offered)))
+        assert kept.status_code == 200
+        with pytest.raises(DataDirError, match="is in use by another server"):
+            create_app(str(tmp_path))
+        done = _ttr("serve", "--data", str(tmp_path), "--port", "0")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "is in use by another server" in done.stderr and not done.stdout
+        state = _store(first).get(game_id).state
+    with _client(str(tmp_path)) as second:  # released at the stop
+        assert _store(second).get(game_id).state == state
+
+
+def test_a_crashed_server_leaves_no_stale_lock(tmp_path: Path) -> None:
+    crash = (
+        "import os, sys\n"
+        "from ttr_rules.web import create_app\n"
+        "create_app(sys.argv[1])\n"
+        "os._exit(9)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", crash, str(tmp_path)], capture_output=True, timeout=120
+    )
+    assert done.returncode == 9, done.stderr
+    with _client(str(tmp_path)) as client:
+        assert client.get("/api/games").json() == []
+
+
 def test_an_action_that_cannot_be_saved_is_not_applied(tmp_path: Path) -> None:
     with _client(str(tmp_path)) as client:
         game_id, tokens = _create(client, seed=4)
@@ -448,6 +481,33 @@ def test_expired_games_lose_their_files(tmp_path: Path) -> None:
         store = _store(client)
         assert store.expire(now=time.monotonic() + 120) == [game_id]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_stream_of_an_expired_game_ends_with_a_last_event() -> None:
+    """Issue 44 T4: a game dropped by the idle timeout ends its streams with a ``closed``
+    event, and the server lets the stream go (it used to wait for the game for ever)."""
+    import httpx
+    from web_helpers import running_server
+
+    app = create_app(agent_workers=0, idle_seconds=0.5)
+    with running_server(app) as base, httpx.Client(base_url=base, timeout=8.0) as http:
+        game = http.post("/api/games", json={"players": 2, "seed": 1}).json()
+        store: GameStore = app.state.store
+        events = []
+        with http.stream("GET", f"/api/games/{game['id']}/stream") as stream:
+            kind = ""
+            for line in stream.iter_lines():
+                if line.startswith("event:"):
+                    kind = line.partition(":")[2].strip()
+                elif line.startswith("data:"):
+                    events.append((kind, json.loads(line.partition(":")[2])))
+        assert [kind for kind, _ in events] == ["update", "closed"]
+        assert events[1][1] == {
+            "seq": 0,
+            "reason": "nobody played for 0.5 seconds: the game expired",
+        }
+        assert game["id"] not in store.games
+        assert http.get(f"/api/games/{game['id']}/stream").status_code == 404
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil", ""])

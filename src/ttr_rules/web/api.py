@@ -776,7 +776,9 @@ def create_app(
         response_class=Response,
         responses={
             200: {
-                "description": "`update` events: {seq, steps, view, over, agent_error}",
+                "description": "`update` events: {seq, steps, view, over, agent_error}; a "
+                "last `closed` event {seq, reason} when the server lets the game go (it "
+                "expired)",
                 "content": {"text/event-stream": {}},
             },
             **errors(401, 403),
@@ -796,6 +798,10 @@ def create_app(
             sent = min(since, game.seq)
             first = True
             while True:
+                if game.closed is not None:  # the server let the game go: say so, and end
+                    gone = {"seq": sent, "reason": game.closed}
+                    yield ServerSentEvent(data=json.dumps(gone), event="closed", id=str(sent))
+                    return
                 if first or game.seq > sent:
                     first = False
                     steps = game.log(seat, sent)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
 import hmac
 import json
@@ -25,6 +26,7 @@ import os
 import pickle
 import random
 import secrets
+import sys
 import tempfile
 import threading
 import time
@@ -66,6 +68,7 @@ from .labels import step_words
 from .secrecy import seat_step
 
 __all__ = [
+    "FolderLock",
     "Game",
     "GameNotFoundError",
     "GameSetupError",
@@ -258,6 +261,9 @@ class Game:
         self.texts: list[str] = []
         self.lock = asyncio.Lock()
         self.agent_error: str | None = None
+        #: Why the server let the game go (it expired, or made room), or None while it holds it;
+        #: its streams end with a last event saying so.
+        self.closed: str | None = None
         #: When a request or a move last touched the game (``time.monotonic()``).
         self.touched = time.monotonic()
         #: Human seats whose token has been shown to the server since it started.
@@ -413,6 +419,13 @@ class Game:
         self.touch()
         self.notify()
 
+    def close(self, why: str) -> None:
+        """The server lets the game go: its agent stops and its streams end, saying ``why``."""
+        self.closed = why
+        if self._driver is not None:
+            self._driver.cancel()
+        self.notify()
+
     def notify(self) -> None:
         """Wake the streams waiting for a change."""
         changed, self._changed = self._changed, asyncio.Event()
@@ -521,6 +534,46 @@ def check_data_dir(data_dir: str | os.PathLike[str]) -> Path:
     return path
 
 
+class FolderLock:
+    """One server per data folder: an exclusive, non-blocking ``flock`` on the folder itself,
+    held while the store lives. The operating system lets it go when the process ends, however
+    it ends (a crash leaves no stale lock, and no file behind); :meth:`release` lets it go
+    before. A folder already locked is a :class:`DataDirError` saying so. (Windows has no
+    ``flock``: there the folder is not locked.)
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._fd: int | None = None
+        if sys.platform == "win32":
+            return
+        import fcntl
+
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise DataDirError(
+                    f"the data directory {str(folder)!r} is in use by another server "
+                    "(one server per folder): stop it first, or choose another --data folder"
+                ) from None
+            raise DataDirError(
+                f"cannot lock the data directory {str(folder)!r}: {exc.strerror}"
+            ) from None
+        self._fd = fd
+
+    def release(self) -> None:
+        """Let the folder go (at once; also when the lock is collected)."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __del__(self) -> None:
+        self.release()
+
+
 class GameStore:
     """All games of a server, optionally saved under ``data_dir`` as records.
 
@@ -547,6 +600,8 @@ class GameStore:
         idle_seconds: float | None = 24 * 3600.0,
     ) -> None:
         self.data_dir = None if data_dir is None else check_data_dir(data_dir)
+        #: The lock that makes this store the one owner of ``data_dir`` (see :class:`FolderLock`).
+        self.folder_lock = None if self.data_dir is None else FolderLock(self.data_dir)
         self.max_games = max_games
         self.agent_delay = agent_delay
         self.agent_workers = agent_workers
@@ -634,6 +689,7 @@ class GameStore:
         finished = sorted((g for g in self.games.values() if g.over), key=lambda g: g.touched)
         for game in finished[: max(0, len(finished) - self.max_games + 1)]:
             del self.games[game.id]  # its files stay: a finished game is a record to keep
+            game.close("the server made room for new games")
 
     def expire(self, now: float | None = None) -> list[str]:
         """Drop the unfinished games nobody touched for ``idle_seconds`` (and their files);
@@ -648,8 +704,7 @@ class GameStore:
         ]
         for game in idle:
             del self.games[game.id]
-            if game._driver is not None:
-                game._driver.cancel()
+            game.close(f"nobody played for {self.idle_seconds:g} seconds: the game expired")
             self._delete_files(game.id)
             log.info("game %s expired after %.0f idle seconds", game.id, self.idle_seconds)
         return [game.id for game in idle]
@@ -804,6 +859,8 @@ class GameStore:
             self._pool.stop()  # type: ignore[no-untyped-call]  # kills the workers still thinking
             self._pool.join()
             self._pool = None
+        if self.folder_lock is not None:
+            self.folder_lock.release()  # every acknowledged move is on disk already
 
     # ------------------------------------------------------------------ saving and loading
 

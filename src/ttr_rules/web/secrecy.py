@@ -7,7 +7,10 @@ filtered here. Two things in a step are private to the player who took it:
 - the colour of a card drawn blind from the deck (:class:`~ttr_rules.CardDrawn` with ``slot``
   None) — others see that a card was drawn, with ``"color": null``;
 - which tickets were kept (:class:`~ttr_rules.KeepTickets`) — others see the action as
-  ``null`` and only the counts of the :class:`~ttr_rules.TicketsKept` event.
+  ``null`` and only the counts of the :class:`~ttr_rules.TicketsKept` event;
+- the cards picked one by one for a payment with substitute sets (:class:`~ttr_rules.PayCard`)
+  — others see each pick as ``null`` (the view hides them too): the claim that ends the
+  payment shows them all at once, and a payment that never claims shows nothing.
 
 Everything else in an event is public at the table: face-up cards, payments, tunnel reveals,
 reshuffles, counts of drawn and kept tickets.
@@ -19,7 +22,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from .. import Action, Event, GameMap, KeepTickets, events_for, format_action, to_json
+from .. import Action, Event, GameMap, KeepTickets, PayCard, events_for, format_action, to_json
 
 __all__ = ["seat_action", "seat_event", "seat_step"]
 
@@ -40,7 +43,8 @@ def seat_event(event: Event, viewer: int | None) -> dict[str, Any]:
 
 def seat_action(action: Action, actor: int, viewer: int | None, game_map: GameMap) -> str | None:
     """The notation of ``actor``'s ``action`` as ``viewer`` may see it: None for the tickets
-    another player kept, :func:`~ttr_rules.format_action` text otherwise.
+    another player kept and for the cards another player picks for a payment (until its
+    claim), :func:`~ttr_rules.format_action` text otherwise.
 
     >>> from ttr_rules import KeepTickets, load_map
     >>> europe = load_map("europe")
@@ -48,8 +52,12 @@ def seat_action(action: Action, actor: int, viewer: int | None, game_map: GameMa
     'tickets keep 3,4'
     >>> seat_action(KeepTickets({3, 4}), actor=0, viewer=1, game_map=europe) is None
     True
+    >>> from ttr_rules import Color, PayCard
+    >>> pick = PayCard(Color.BLUE)
+    >>> seat_action(pick, 0, 0, europe), seat_action(pick, 0, None, europe)
+    ('pay blue', None)
     """
-    if isinstance(action, KeepTickets) and actor != viewer:
+    if isinstance(action, KeepTickets | PayCard) and actor != viewer:
         return None
     return format_action(action, game_map)
 
