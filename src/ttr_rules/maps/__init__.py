@@ -3,7 +3,8 @@
 - :mod:`~ttr_rules.maps.model`: :class:`GameMap`, :class:`Route`, :class:`Ticket`,
   :class:`Geometry`, :class:`Countries` (plain immutable data);
 - :mod:`~ttr_rules.maps.file`: the JSON map format (:func:`load_map_file`, :func:`map_schema`);
-- :mod:`~ttr_rules.maps.check`: the content checks (:func:`validate_map`);
+- :mod:`~ttr_rules.maps.check`: the content checks (:func:`validate_map`, and
+  :func:`deal_problems`, whether the tickets suffice for a deal);
 - :mod:`~ttr_rules.maps.registry`: installed map plugins (:func:`available_maps`,
   :func:`load_map`, :func:`resolve_map`, :func:`playable_maps`, :func:`broken_maps`);
 - :mod:`~ttr_rules.maps.variant`: variant files, another deck and rules on an installed board
@@ -16,7 +17,7 @@ Each module imports only those listed before it.
 
 from __future__ import annotations
 
-from .check import Problem, validate_map
+from .check import Problem, deal_problems, validate_map
 from .file import (
     FORMAT,
     FORMAT_VERSION,
@@ -64,6 +65,7 @@ __all__ = [
     "broken_maps",
     "clear_cache",
     "compute_digest",
+    "deal_problems",
     "discover",
     "load_map",
     "load_map_file",
