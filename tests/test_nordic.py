@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -595,3 +596,108 @@ def test_greedy_pays_with_sets_and_beats_random(nordic: GameMap) -> None:
     claimed = [a for s, a in greedy if isinstance(a, ClaimRoute) and s.phase is Phase.PAYMENT]
     assert started and len(claimed) == len(started)
     assert margin > 0
+
+
+# ---------------------------------------------------------- payments from JSON (issue 44 T7)
+
+
+def _picking_json(nordic: GameMap) -> tuple[GameState, dict[str, Any], list[dict[str, Any]]]:
+    """A payment with sets being picked on Lieksa–Murmansk (one blue picked), as the JSON of
+    the state and of the payer's and the other seat's views."""
+    from ttr_rules import observe, to_json
+
+    route = route_between(nordic, "Lieksa", "Murmansk")
+    state = scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
+    picking = apply_action(apply_action(state, ClaimWithSets(route)), PayCard(Color.BLUE))
+    views = [json.loads(to_json(observe(picking, seat))) for seat in (0, 1)]
+    return picking, json.loads(to_json(picking)), views
+
+
+def _with_payment(data: dict[str, Any], seats: str, payment: dict[str, Any]) -> str:
+    changed = json.loads(json.dumps(data))
+    changed[seats][0]["payment"] = payment
+    return json.dumps(changed)
+
+
+@pytest.mark.parametrize(
+    ("payment", "documented"),
+    [
+        ({"route": 9999, "cards": []}, "route 9999 is not a route of the map"),
+        ({"route": -1, "cards": []}, "route -1 is not a route of the map"),
+        ({"route": 50, "cards": ["blue"] * 9}, "its cards are not all in the hand"),
+        ({"route": 50, "cards": ["red"] * 5}, "no payment with sets can follow its cards"),
+        ({"route": 0, "cards": []}, "route 0 (Ålborg–Århus) takes no substitute sets"),
+        ({"route": 50, "cards": ["red", "blue"]}, "its cards are not in card order"),
+    ],
+)
+def test_from_json_refuses_a_payment_no_game_reaches(
+    nordic: GameMap, payment: dict[str, Any], documented: str
+) -> None:
+    """A payment for a route that does not exist, picks beyond the hand or leading nowhere,
+    sets on a route that takes none: refused by ``from_json`` of the state and of the payer's
+    view with the documented error (it was an IndexError, or a game with no legal action)."""
+    from ttr_rules import PlayerView, SerializationError, from_json
+
+    assert nordic.routes[50].card_substitute  # Lieksa–Murmansk
+    _, state, (own, other) = _picking_json(nordic)
+    for data, seats, cls in ((state, "players", GameState), (own, "seats", PlayerView)):
+        with pytest.raises(SerializationError) as refused:
+            from_json(_with_payment(data, seats, payment), cls)
+        assert any(documented in p for p in refused.value.problems), refused.value.problems
+        assert all(p.startswith("$.") for p in refused.value.problems)
+    if payment["cards"]:  # another seat's view never shows the picks
+        with pytest.raises(SerializationError, match="shown to their player only"):
+            from_json(_with_payment(other, "seats", payment), PlayerView)
+    elif "takes no" in documented or "not a route" in documented:
+        with pytest.raises(SerializationError, match=re.escape(documented)):
+            from_json(_with_payment(other, "seats", payment), PlayerView)
+
+
+def test_from_json_refuses_a_view_whose_payment_and_phase_disagree(nordic: GameMap) -> None:
+    from ttr_rules import PlayerView, SerializationError, from_json
+
+    _, _, (own, other) = _picking_json(nordic)
+    for view in (own, other):
+        with pytest.raises(SerializationError, match="phase: payment, and no payment"):
+            from_json(_with_payment(view, "seats", None), PlayerView)  # type: ignore[arg-type]
+        moved = json.loads(json.dumps(view))
+        moved["seats"][1]["payment"], moved["seats"][0]["payment"] = {"route": 50}, None
+        with pytest.raises(SerializationError, match="player 1 pays with sets out of turn"):
+            from_json(json.dumps(moved), PlayerView)
+
+
+def test_every_payment_from_json_is_refused_or_has_a_legal_action(nordic: GameMap) -> None:
+    """A sweep of routes and picks: whatever ``from_json`` accepts has a legal action (in the
+    state, and in the payer's view), never an IndexError."""
+    from ttr_rules import (
+        PlayerView,
+        SerializationError,
+        determinize,
+        from_json,
+        view_legal_actions,
+    )
+
+    _, state, (own, other) = _picking_json(nordic)
+    routes = [-1, len(nordic.routes), *range(len(nordic.routes))]
+    picks: list[list[str]] = [[], ["blue"], ["blue"] * 4, ["red"] * 9, ["locomotive"]]
+    accepted = 0
+    for route in routes:
+        for cards in picks:
+            payment = {"route": route, "cards": cards}
+            for data, seats, cls in (
+                (state, "players", GameState),
+                (own, "seats", PlayerView),
+                (other, "seats", PlayerView),
+            ):
+                try:
+                    loaded: Any = from_json(_with_payment(data, seats, payment), cls)
+                except SerializationError:
+                    continue
+                accepted += 1
+                if isinstance(loaded, GameState):
+                    assert legal_actions(loaded), payment
+                elif loaded.player == loaded.current:
+                    assert view_legal_actions(loaded), payment
+                else:
+                    determinize(loaded, 1)  # the hidden hand is dealt anew
+    assert accepted > 10  # the real payments, on the ferries and on Lieksa–Murmansk

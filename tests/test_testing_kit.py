@@ -20,6 +20,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 import ttr_rules
 from ttr_rules import (
+    ClaimWithSets,
     Color,
     GameMap,
     GameState,
@@ -33,7 +34,7 @@ from ttr_rules import (
     new_game,
     scenario,
 )
-from ttr_rules.state import PendingTunnel, evolve
+from ttr_rules.state import PendingPayment, PendingTunnel, evolve
 from ttr_rules.testing import (
     INVARIANTS,
     TARGETS,
@@ -274,11 +275,23 @@ def test_phase_allows_offered_tickets_of_players_still_to_choose() -> None:
     assert state.phase is Phase.INITIAL_TICKETS and state.current == 1
 
 
+def test_payment_fires_on_picks_no_payment_follows_or_a_route_without_sets() -> None:
+    nordic = load_map("nordic")
+    murmansk = next(r for r in nordic.routes if r.card_substitute)
+    state = scenario(nordic, players=2, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
+    picking = apply_action(state, ClaimWithSets(murmansk.id))
+    check_invariants(picking)
+    stuck = PendingPayment(murmansk.id, (Color.RED,) * 5)  # the blues can no longer pay
+    assert broken(with_player(picking, 0, payment=stuck)) == {"payment"}
+    plain = next(r for r in nordic.routes if not r.card_substitute and not r.ferry_locomotives)
+    assert broken(with_player(picking, 0, payment=PendingPayment(plain.id))) == {"payment"}
+
+
 def test_every_invariant_has_a_test() -> None:
     names = {name for name, _ in INVARIANTS}
     tested = {
-        "cards", "tickets", "trains", "stations", "station cities", "routes", "double routes",
-        "route points", "face-up row", "face-up locomotives", "phase",
+        "cards", "tickets", "trains", "stations", "station cities", "routes", "payment",
+        "double routes", "route points", "face-up row", "face-up locomotives", "phase",
     }  # fmt: skip
     assert names == tested
 

@@ -30,8 +30,11 @@ The invariants, by name (the ``invariant`` of each :class:`Violation`):
 ``station cities``
     No two stations share a city.
 ``routes``
-    Route owners are seats; a pending tunnel's route is an unclaimed tunnel; a payment being
-    picked is for an unclaimed route, its cards in card order and in the hand.
+    Route owners are seats; a pending tunnel's route is an unclaimed tunnel.
+``payment``
+    A payment with sets being picked is the current player's, for a route of the map that is
+    open to them, within their trains and takes substitute sets; its cards are in card order,
+    in the hand, and a payment can still follow them (else no action would be legal).
 ``double routes``
     No player owns both tracks of a double route; below ``double_route_min_players`` players at
     most one track of each double route is owned.
@@ -66,6 +69,7 @@ from typing import Any, NamedTuple
 
 from .cards import COLORS, Color
 from .moves.common import payment_cards
+from .moves.payments import pending_payment_problems
 from .moves.turn import reset_feasible as _engine_reset_feasible
 from .state import GameState, Phase
 from .words import joined
@@ -314,30 +318,32 @@ def _route_problems(state: GameState) -> Iterator[str]:
             yield f"the pending tunnel's route {route} is not a tunnel"
         elif state.route_owner[route] is not None:
             yield f"the pending tunnel's route {route} is already claimed"
-    yield from _payment_problems(state)
 
 
 def _payment_problems(state: GameState) -> Iterator[str]:
-    """A payment being picked is for an open route, its cards in card order and in the hand."""
+    """A payment being picked is the current player's, for a route open to them that takes
+    sets, its cards in card order, in the hand and leading to a payment."""
     for seat, player in enumerate(state.players):
         if player.payment is not None and seat != state.current:
             yield f"player {seat} pays with sets out of turn"
-    if not 0 <= state.current < len(state.players):
+    if not 0 <= state.current < len(state.players) or len(state.route_owner) != len(
+        state.map.routes
+    ):
         return
-    payment = state.payment
-    if payment is None:
+    payer = state.players[state.current]
+    if payer.payment is None:
         return
-    route, cards = payment.route, payment.cards
-    if not 0 <= route < len(state.map.routes):
-        yield f"the pending payment's route {route} is not a route of the map"
-    elif state.route_owner[route] is not None:
-        yield f"the pending payment's route {route} is already claimed"
-    codes = [card.code for card in cards]
-    if codes != sorted(codes):
-        yield "the pending payment's cards are not in card order"
-    hand = state.players[state.current].hand if 0 <= state.current < len(state.players) else None
-    if hand is not None and any(cards.count(card) > hand[card] for card in set(cards)):
-        yield f"the pending payment's cards are not all in the hand ({hand})"
+    yield from pending_payment_problems(
+        payer.payment,
+        state.map,
+        state.rules,
+        state.route_owner,
+        seat=state.current,
+        players=len(state.players),
+        trains=payer.trains,
+        hand=payer.hand.counts,
+        hand_size=len(payer.hand),
+    )
 
 
 def _double_route_problems(state: GameState) -> Iterator[str]:
@@ -467,6 +473,7 @@ INVARIANTS: tuple[tuple[str, Callable[[GameState], Iterator[str]]], ...] = (
     ("stations", _station_problems),
     ("station cities", _station_city_problems),
     ("routes", _route_problems),
+    ("payment", _payment_problems),
     ("double routes", _double_route_problems),
     ("route points", _route_point_problems),
     ("face-up row", _row_problems),

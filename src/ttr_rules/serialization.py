@@ -478,6 +478,7 @@ _INVARIANT_PATHS = {
     "stations": "$.players",
     "station cities": "$.players",
     "routes": "$.route_owner",
+    "payment": "$.players",
     "double routes": "$.route_owner",
     "route points": "$.players",
     "face-up row": "$.face_up",
@@ -525,6 +526,7 @@ def view_problems(view: Any) -> list[str]:
         *_view_card_problems(view),
         *_view_ticket_problems(view),
         *_view_board_problems(view),
+        *_view_payment_problems(view),
     ]
 
 
@@ -657,6 +659,39 @@ def _view_board_problems(view: Any) -> Iterator[str]:
             elif city in built:
                 yield f"{where}.stations[{i}]: a second station in {city}"
             built.add(city)
+
+
+def _view_payment_problems(view: Any) -> Iterator[str]:
+    """A payment with sets is the player to act's, in phase ``PAYMENT`` only, its picks shown
+    to that player alone, and one some position reaches (as ``from_json`` of a state checks
+    it: :func:`~ttr_rules.moves.payments.pending_payment_problems`)."""
+    from .moves.payments import pending_payment_problems
+
+    picking = view.seats[view.current].payment is not None
+    if (view.phase is Phase.PAYMENT) != picking:
+        yield f"$.phase: {view.phase.value}, and {'a' if picking else 'no'} payment is picked"
+    for seat, player in enumerate(view.seats):
+        payment = player.payment
+        if payment is None:
+            continue
+        where = f"$.seats[{seat}].payment"
+        if seat != view.current:
+            yield f"{where}: player {seat} pays with sets out of turn"
+            continue
+        if seat != view.player and payment.cards:
+            yield f"{where}.cards: the picked cards are shown to their player only"
+        for problem in pending_payment_problems(
+            payment,
+            view.map,
+            view.rules,
+            view.route_owner,
+            seat=seat,
+            players=len(view.seats),
+            trains=player.trains,
+            hand=player.hand.counts if seat == view.player and player.hand else None,
+            hand_size=player.hand_size,
+        ):
+            yield f"{where}: {problem}"
 
 
 def _clipped(text: str) -> str:

@@ -29,15 +29,15 @@ restricted (``tests/test_nordic.py`` compares them).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..actions import ClaimRoute
 from ..cards import CARD_COLORS, COLORS, LOCOMOTIVE_CODE, Color
 from ..errors import Reason
 from ..maps.index import map_index
-from ..maps.model import Route
+from ..maps.model import GameMap, Route
 from ..rules import Rules
-from ..state import GameState
+from ..state import GameState, PendingPayment
 from ..words import counted
 from .common import LOCOMOTIVE, Problem
 from .common import payment_problem as common_payment_problem
@@ -49,6 +49,7 @@ __all__ = [
     "payment_cards_of",
     "payment_counts",
     "payment_problem",
+    "pending_payment_problems",
     "route_kind",
     "route_payments",
     "set_payment_choices",
@@ -341,6 +342,78 @@ def _completable(
             if max(lack_l, 0) + max(lack_c, 0) <= missing:
                 return True
     return False
+
+
+def pending_payment_problems(
+    payment: PendingPayment,
+    game_map: GameMap,
+    rules: Rules,
+    owners: Sequence[int | None],
+    *,
+    seat: int,
+    players: int,
+    trains: int,
+    hand: tuple[int, ...] | None,
+    hand_size: int,
+) -> Iterator[str]:
+    """Why ``payment``, picked by ``seat`` of ``players`` (holding ``trains``, and ``hand`` as
+    counts by card code, or None when unseen, of ``hand_size`` cards), is no payment any game
+    reaches: a route the map has not, or that is taken, closed to the seat or beyond its
+    trains; a route that takes no substitute sets, or more cards than the seat holds; picks
+    out of card order, beyond the hand, or that no payment can follow. ``ClaimWithSets``
+    starts only where a payment can end, and each pick keeps one reachable, so such a
+    position would have no legal action. ``from_json`` of a state and of a view ask it.
+
+    >>> from ttr_rules import load_map
+    >>> nordic = load_map("nordic")
+    >>> owners = [None] * len(nordic.routes)
+    >>> list(pending_payment_problems(
+    ...     PendingPayment(0), nordic, nordic.rules, owners,
+    ...     seat=0, players=2, trains=40, hand=None, hand_size=12))
+    ["the pending payment's route 0 (Ålborg–Århus) takes no substitute sets"]
+    """
+    routes, r = game_map.routes, payment.route
+    if not 0 <= r < len(routes):
+        yield f"the pending payment's route {r} is not a route of the map"
+        return
+    route = routes[r]
+    name = f"the pending payment's route {r} ({route.a}–{route.b})"
+    other = route.double_of
+    if owners[r] is not None:
+        yield f"{name} is already claimed"
+    elif (
+        other is not None
+        and owners[other] is not None
+        and (owners[other] == seat or players < rules.double_route_min_players)
+    ):
+        yield f"{name} is a double route closed to player {seat}"
+    if trains < route.trains:
+        yield f"{name} needs {route.trains} trains; player {seat} has {trains}"
+    per_set = set_size(route, rules)
+    if per_set < 2:
+        yield f"{name} takes no substitute sets"
+        return
+    smallest = route.length + per_set - 1
+    if hand_size < smallest:
+        yield f"{name} takes at least {smallest} cards; player {seat} holds {hand_size}"
+    elif hand is not None:
+        yield from _picked_problems(name, payment.cards, route, rules, hand)
+
+
+def _picked_problems(
+    name: str, picked: tuple[Color, ...], route: Route, rules: Rules, hand: tuple[int, ...]
+) -> Iterator[str]:
+    codes = [card.code for card in picked]
+    if codes != sorted(codes):
+        yield f"{name}: its cards are not in card order"
+        return
+    chosen = payment_counts(picked)
+    if any(chosen[code] > hand[code] for code in range(_KINDS)):
+        yield f"{name}: its cards are not all in the hand"
+        return
+    cards, claim = set_payment_choices(route, rules, hand, picked)
+    if not cards and claim is None:
+        yield f"{name}: no payment with sets can follow its cards"
 
 
 def general_payments(state: GameState) -> bool:
