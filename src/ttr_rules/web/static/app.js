@@ -283,7 +283,7 @@ async function refresh() {
     const [legal, tickets, board, view] = await Promise.all([
       mine ? api(`/api/games/${G.id}/legal`) : Promise.resolve([]),
       mine ? api(`/api/games/${G.id}/tickets`) : Promise.resolve([]),
-      fetch(`/api/games/${G.id}/board.svg?legend=false${symbolsOn() ? "&symbols=true" : ""}`, { headers: authHeaders() }).then((r) => r.text()),
+      fetch(`/api/games/${G.id}/board.svg?legend=false&size=${boardRequestSize()}${symbolsOn() ? "&symbols=true" : ""}`, { headers: authHeaders() }).then((r) => r.text()),
       api(`/api/games/${G.id}`),
     ]);
     if (ticket !== G.refreshing) return;  // a newer refresh is under way
@@ -383,6 +383,7 @@ function phaseText(phase) {
 function renderBoard(svgText) {
   const board = $("board");
   board.innerHTML = svgText;
+  showBoard(board);
   const claims = byType("claim_route");
   const claimable = new Set(claims.map((a) => a.route));
   for (const node of board.querySelectorAll("[data-route], g.route")) {
@@ -464,12 +465,11 @@ function markTunnel(board) {
 }
 
 function bringIntoView(frame, node) {
-  // Pan ``frame`` (a scrolling box) so that ``node`` sits in its middle, if it is out of view.
+  // Pan the board so that ``node`` sits in its middle, if it is out of view.
   const f = frame.getBoundingClientRect();
   const b = node.getBoundingClientRect();
   if (b.left >= f.left && b.right <= f.right && b.top >= f.top && b.bottom <= f.bottom) return;
-  frame.scrollLeft += b.left + b.width / 2 - (f.left + f.width / 2);
-  frame.scrollTop += b.top + b.height / 2 - (f.top + f.height / 2);
+  panBoardBy(b.left + b.width / 2 - (f.left + f.width / 2), b.top + b.height / 2 - (f.top + f.height / 2));
 }
 
 function lastSteps() {
@@ -687,6 +687,143 @@ function renderTickets() {
       el("span", { text: `${t.a} – ${t.b}` }),
       el("span", { class: "state", text: { done: "✓ completed", failed: "✗ failed", open: "open" }[ticketState(t)] }),
       el("span", { class: "pts", text: String(t.points) }))) : [el("li", { class: "hint", text: "No tickets kept yet." })]));
+}
+
+// ------------------------------------------------------------------ board view: pan and zoom
+// The board is asked for at the width it is shown at, so that its labels (never under 11 px
+// of the picture) are at least 11 px on the screen; zooming and panning change only its
+// viewBox, so the vector picture stays sharp at every zoom. Wheel, pinch, drag and the
+// buttons zoom and pan; a drag never counts as a click on a route.
+
+// The narrowest board asked for: a tall board may shrink to fit the window's height, down to
+// 400 px; a phone pans a board 560 px wide rather than shrink its labels.
+const BOARD_MIN = [400, 560];
+const ZOOM_MAX = 5;
+const Z = { z: 1, cx: null, cy: null, docW: 0, docH: 0, pointers: new Map(), dragged: false, moved: 0 };
+
+function boardHeightLimit() {
+  return Math.max(320, window.innerHeight - 110);
+}
+
+function boardRequestSize() {
+  // As wide as the board's frame, or narrower so that a tall board fits the window's height,
+  // but never under BOARD_MIN (a phone pans the board rather than shrink its labels).
+  const width = Math.floor(boardBox().w) || 800;
+  const frame = G.map && G.map.frame;
+  const aspect = Z.docW ? Z.docH / Z.docW : frame ? frame.height / frame.width : 0.7;
+  const fit = Math.min(width, boardHeightLimit() / aspect);
+  return Math.floor(Math.min(4000, Math.max(BOARD_MIN[width >= 600 ? 0 : 1], fit)));
+}
+
+function showBoard(board) {
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  const docW = Number(svg.getAttribute("width")); const docH = Number(svg.getAttribute("height"));
+  if (docW !== Z.docW || docH !== Z.docH) Object.assign(Z, { z: 1, cx: null, cy: null, docW, docH });
+  svg.setAttribute("width", "100%"); svg.setAttribute("height", "100%");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  board.style.height = `${Math.round(Math.min(docH, boardHeightLimit()))}px`;
+  if (!board.dataset.zoomable) listenToBoard(board);
+  applyBoardView();
+}
+
+function boardBox() {
+  // The board's inner size in screen pixels, unrounded (clientWidth rounds: a picture 671 px
+  // wide would then be shown at 670.8 / 671 of its size).
+  const board = $("board");
+  const r = board.getBoundingClientRect();
+  const border = board.offsetWidth - board.clientWidth;
+  return { w: Math.max(1, r.width - border), h: Math.max(1, r.height - (board.offsetHeight - board.clientHeight)) };
+}
+
+function zoomLimits() {
+  const { w, h } = boardBox();
+  return [Math.min(1, w / Z.docW, h / Z.docH), ZOOM_MAX];
+}
+
+function applyBoardView() {
+  const svg = $("board").querySelector("svg");
+  if (!svg || !Z.docW) return;
+  const { w, h } = boardBox();
+  const [low, high] = zoomLimits();
+  Z.z = Math.min(high, Math.max(low, Z.z));
+  const vw = w / Z.z; const vh = h / Z.z;
+  const clamp = (c, view, doc) => (view >= doc ? doc / 2 : Math.min(doc - view / 2, Math.max(view / 2, c)));
+  Z.cx = clamp(Z.cx ?? vw / 2, vw, Z.docW);
+  Z.cy = clamp(Z.cy ?? vh / 2, vh, Z.docH);
+  svg.setAttribute("viewBox", `${Z.cx - vw / 2} ${Z.cy - vh / 2} ${vw} ${vh}`);
+  $("board").dataset.zoom = Z.z.toFixed(3);
+}
+
+function zoomBoardAt(factor, clientX, clientY) {
+  // Zoom by ``factor`` keeping the point under (clientX, clientY) where it is.
+  const r = $("board").getBoundingClientRect();
+  const { w, h } = boardBox();
+  const px = (clientX ?? r.left + w / 2) - r.left; const py = (clientY ?? r.top + h / 2) - r.top;
+  const before = Z.z;
+  const [low, high] = zoomLimits();
+  Z.z = Math.min(high, Math.max(low, Z.z * factor));
+  Z.cx += (px - w / 2) * (1 / before - 1 / Z.z);
+  Z.cy += (py - h / 2) * (1 / before - 1 / Z.z);
+  applyBoardView();
+}
+
+function panBoardBy(dx, dy) {
+  // Move the view by (dx, dy) screen pixels.
+  Z.cx += dx / Z.z; Z.cy += dy / Z.z;
+  applyBoardView();
+}
+
+function fitBoard() {
+  Z.z = zoomLimits()[0]; Z.cx = Z.docW / 2; Z.cy = Z.docH / 2;
+  applyBoardView();
+}
+
+function listenToBoard(board) {
+  board.dataset.zoomable = "1";
+  board.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    zoomBoardAt(Math.exp(-Math.max(-100, Math.min(100, e.deltaY)) * 0.004), e.clientX, e.clientY);
+  }, { passive: false });
+  board.addEventListener("pointerdown", (e) => {
+    Z.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (Z.pointers.size === 1) { Z.dragged = false; Z.moved = 0; }
+  });
+  board.addEventListener("pointermove", (e) => {
+    const last = Z.pointers.get(e.pointerId);
+    if (!last) return;
+    const points = [...Z.pointers.values()];
+    if (points.length === 2) {
+      const other = points.find((p) => p !== last);
+      const before = Math.hypot(last.x - other.x, last.y - other.y);
+      const after = Math.hypot(e.clientX - other.x, e.clientY - other.y);
+      if (before > 0) zoomBoardAt(after / before, (e.clientX + other.x) / 2, (e.clientY + other.y) / 2);
+      Z.dragged = true;
+    } else {
+      Z.moved += Math.hypot(e.clientX - last.x, e.clientY - last.y);
+      if (Z.moved > 6) {
+        if (!Z.dragged) board.setPointerCapture(e.pointerId);
+        Z.dragged = true;
+        panBoardBy(last.x - e.clientX, last.y - e.clientY);
+      }
+    }
+    Z.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+  });
+  const up = (e) => { Z.pointers.delete(e.pointerId); };
+  board.addEventListener("pointerup", up);
+  board.addEventListener("pointercancel", up);
+  // A drag or a pinch ends with a click on what is under the finger: it is not one.
+  board.addEventListener("click", (e) => {
+    if (Z.dragged) { e.stopPropagation(); e.preventDefault(); Z.dragged = false; }
+  }, true);
+  $("zoom-in").addEventListener("click", () => zoomBoardAt(1.4));
+  $("zoom-out").addEventListener("click", () => zoomBoardAt(1 / 1.4));
+  $("zoom-fit").addEventListener("click", fitBoard);
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => { if (G.id && !$("game").hidden && Math.abs(boardRequestSize() - Z.docW) > 40) refresh(); else applyBoardView(); }, 250);
+  });
 }
 
 // ------------------------------------------------------------------ log
