@@ -635,3 +635,123 @@ def test_the_issues_record_is_refused_in_one_line(
         "ttr: error: action 0 ('claim #3 red any:99999999blue') does not replay: "
         "substitute cards must be at most 36 on map nordic, got 99999999\n"
     )
+
+
+# --------------------------------------------------------------------------- every option
+
+#: At least one hostile value for every option and argument of every command that takes a
+#: value: (command, option) -> (argv, exit status, words of the refusal). ``@name`` is one of
+#: the ``files``; ``{out}`` a fresh path. :func:`test_every_option_of_every_command_is_swept`
+#: fails when a command gains an option that is not here.
+OPTION_SWEEP: dict[tuple[str, str], tuple[list[str], int, str]] = {
+    ("maps", "--json"): (["maps", "--json", "x"], 2, "unrecognized arguments"),
+    ("map-info", "name"): (["map-info", "no\nsuch"], 1, "no\\nsuch"),
+    ("validate-map", "file"): (["validate-map", "--render"], 2, "required: MAP"),
+    ("simulate", "--map"): (["simulate", "--map", "@deep_array"], 1, "nested too deeply"),
+    ("simulate", "--players"): (["simulate", "--players", "0"], 1, "--players must be between"),
+    ("simulate", "--games"): (["simulate", "--games", "0"], 1, "--games must be at least 1"),
+    ("simulate", "--seed"): (["simulate", "--seed", "-1"], 1, "--seed must be between 0 and"),
+    ("simulate", "--agents"): (["simulate", "--agents", "rand\nom"], 1, "rand\\nom"),
+    ("simulate", "--jobs"): (["simulate", "--workers", "0"], 1, "--workers must be at least 1"),
+    ("simulate", "--ray"): (["simulate", "--ray", "nowhere"], 1, "expected auto, host:port"),
+    ("simulate", "--batch-size"): (["simulate", "--batch-size", "0"], 1, "--batch-size must be"),
+    ("simulate", "--record"): (["simulate", "--record", "@record"], 1, "is not a folder"),
+    ("stats", "--map"): (["stats", "-o", "{out}", "--map", "nosuch"], 1, "nosuch"),
+    ("stats", "--players"): (["stats", "-o", "{out}", "--players", "-1"], 1, "--players must"),
+    ("stats", "--games"): (["stats", "-o", "{out}", "--games", "0"], 1, "--games must be"),
+    ("stats", "--seed"): (["stats", "-o", "{out}", "--seed", str(2**63)], 1, "--seed must be"),
+    ("stats", "--agents"): (["stats", "-o", "{out}", "--agents", "mcts:bogus=1"], 1, "bogus"),
+    ("stats", "--jobs"): (["stats", "-o", "{out}", "--workers", "0"], 1, "--workers must"),
+    ("stats", "--ray"): (["stats", "-o", "{out}", "--ray", "a\nb:1"], 1, ""),
+    ("stats", "--batch-size"): (["stats", "-o", "{out}", "--batch-size", "0"], 1, "--batch"),
+    ("stats", "--record"): (["stats", "-o", "{out}", "--record", "/dev/null/x"], 1, "not a folder"),
+    ("stats", "--output"): (["stats", "-o", "@record"], 1, "is not a folder"),
+    ("stats", "--merge"): (["stats", "--merge", "@deep_object", "-o", "{out}"], 1, ""),
+    ("replay", "file"): (["replay", "/dev/zero"], 1, "not a regular file"),
+    ("replay", "--map"): (["replay", "@record", "--map", "/dev/zero"], 1, "/dev/zero"),
+    ("show", "file"): (["show", "@nan"], 1, ""),
+    ("show", "--turn"): (["show", "@record", "--turn", "-1"], 1, "--turn must be >= 0"),
+    ("show", "--player"): (["show", "@record", "--player", "-1"], 1, "seat"),
+    ("show", "--map"): (["show", "@record", "--map", "no\nsuch"], 1, "no\\nsuch"),
+    ("render", "file"): (["render", "@folder", "-o", "{out}"], 1, ""),
+    ("render", "--turn"): (["render", "@record", "--turn", "-1", "-o", "{out}"], 1, "--turn"),
+    ("render", "--player"): (["render", "@record", "--player", "9", "-o", "{out}"], 1, "seat"),
+    ("render", "--output"): (["render", "@record", "-o", ""], 1, "-o names no file"),
+    ("render", "--map"): (["render", "@record", "--map", "nosuch", "-o", "{out}"], 1, "nosuch"),
+    ("render", "--size"): (["render", "@record", "--size", "0", "-o", "{out}"], 1, "at least 100"),
+    ("play", "--map"): (["play", "--map", "@non_utf8", "--no-record"], 1, "not UTF-8"),
+    ("play", "--players"): (["play", "--players", "0", "--no-record"], 1, "--players must"),
+    ("play", "--seat"): (["play", "--seat", "-1", "--no-record"], 1, "--seat must be"),
+    ("play", "--agents"): (["play", "--agents", ",", "--no-record"], 1, "--agents needs"),
+    ("play", "--seed"): (["play", "--seed", "-1", "--no-record"], 1, "--seed must be"),
+    ("play", "--record"): (["play", "--record", "/dev/null/x"], 1, "/dev/null is not a folder"),
+    ("tournament", "--agents"): (["tournament", "--agents", "random"], 1, "two agents"),
+    ("tournament", "--games"): (["tournament", "--games", str(10**12)], 1, "at most"),
+    ("tournament", "--players"): (["tournament", "--players", "9"], 1, "--players must"),
+    ("tournament", "--seed"): (["tournament", "--seed", "-1"], 1, "--seed must be"),
+    ("tournament", "--map"): (["tournament", "--map", "/dev/null"], 1, "/dev/null"),
+    ("tournament", "--jobs"): (["tournament", "--workers", str(10**12)], 1, "--workers must"),
+    ("tournament", "--ray"): (["tournament", "--ray", "127.0.0.1:99999"], 1, "expected auto"),
+    ("tournament", "--batch-size"): (["tournament", "--batch-size", "0"], 1, "--batch-size"),
+    ("serve", "--host"): (["serve", "--host", "bad\nhost", "--port", "0"], 1, "cannot listen"),
+    ("serve", "--port"): (["serve", "--port", "٣"], 2, "argument --port"),
+    ("serve", "--data"): (["serve", "--data", "@record"], 2, "is not a directory"),
+    ("serve", "--agent-delay"): (["serve", "--agent-delay", "inf"], 2, "--agent-delay must"),
+    ("serve", "--agent-workers"): (["serve", "--agent-workers", "65"], 2, "--agent-workers"),
+    ("serve", "--move-seconds"): (["serve", "--move-seconds", "-1"], 2, "--move-seconds"),
+    ("serve", "--idle-timeout"): (["serve", "--idle-timeout", "nan"], 2, "--idle-timeout"),
+    ("serve", "--max-games"): (["serve", "--max-games", "1_000"], 2, "argument --max-games"),
+    ("serve", "--games-per-minute"): (["serve", "--games-per-minute", "-1"], 2, "--games-per"),
+    ("serve", "--allow-host"): (["serve", "--allow-host", "evil\nhost"], 2, "--allow-host"),
+}
+
+
+def _options_taking_values() -> set[tuple[str, str]]:
+    """Every (command, option) of ``ttr`` that takes a value (positionals by their name),
+    and each command's first flag for commands that take none."""
+    import argparse
+
+    from ttr_rules.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    found = set()
+    for name, sub in commands.choices.items():
+        actions = [a for a in sub._actions if not isinstance(a, argparse._HelpAction)]
+        taking = [a for a in actions if a.nargs != 0]
+        for action in taking or actions[:1]:
+            found.add((name, action.option_strings[-1] if action.option_strings else action.dest))
+    return found
+
+
+def test_every_option_of_every_command_is_swept() -> None:
+    options = _options_taking_values()
+    assert ("serve", "--port") in options and ("render", "file") in options
+    missing = sorted(options - set(OPTION_SWEEP))
+    assert not missing, f"options without a hostile case in OPTION_SWEEP: {missing}"
+    assert not set(OPTION_SWEEP) - options, "OPTION_SWEEP names options that do not exist"
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "words"),
+    list(OPTION_SWEEP.values()),
+    ids=[" ".join(key) for key in OPTION_SWEEP],
+)
+def test_every_option_refuses_a_hostile_value_in_one_line(
+    argv: list[str],
+    status: int,
+    words: str,
+    files: dict[str, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    no_games: None,
+) -> None:
+    before = _digests(files["folder"])
+    expanded = [a.replace("{out}", str(tmp_path / "out")) for a in _expand(argv, files)]
+    line = _refused(
+        [*expanded, "--quiet"] if argv[0] in ("simulate", "stats", "tournament") else expanded,
+        capsys,
+        status,
+    )
+    assert words in line, (words, line)
+    assert _digests(files["folder"]) == before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import error, shown
+from .common import error, integer, shown
 
 __all__ = ["configure", "run"]
 
@@ -19,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1: this machine only)",
     )
-    parser.add_argument("--port", type=int, default=8000, help="port, 0-65535 (default 8000)")
+    parser.add_argument("--port", type=integer, default=8000, help="port, 0-65535 (default 8000)")
     parser.add_argument(
         "--data",
         metavar="DIR",
@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--agent-workers",
-        type=int,
+        type=integer,
         default=2,
         metavar="N",
         help="processes the agents think in (default 2; 0: a thread of the server)",
@@ -56,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-games",
-        type=int,
+        type=integer,
         default=1000,
         metavar="N",
         help="unfinished games held at once (default 1000)",
@@ -92,7 +92,25 @@ def _check(args: argparse.Namespace) -> str | None:
         return f"--agent-workers must be 0-64, got {args.agent_workers}"
     if args.max_games < 1:
         return f"--max-games must be at least 1, got {args.max_games}"
+    for name in args.allow_host:
+        if name != "*" and not _host_name_ok(name):
+            return f"--allow-host takes a host name, got '{shown(name)[:100]}'"
     return None
+
+
+def _host_name_ok(name: str) -> bool:
+    """A name a ``Host`` header can carry: 1 to 255 printable ASCII characters, no space, no
+    slash, no ``@``.
+
+    >>> _host_name_ok("games.example.org"), _host_name_ok("[::1]"), _host_name_ok("a b")
+    (True, True, False)
+    """
+    return (
+        0 < len(name) <= 255
+        and name.isascii()
+        and name.isprintable()
+        and not any(c in name for c in " /@\\")
+    )
 
 
 def _in_url(host: str) -> str:
