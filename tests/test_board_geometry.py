@@ -183,7 +183,9 @@ def test_every_label_sits_by_its_city_or_is_tied_to_it(name: str) -> None:
         x, y = g.points[city]
         x0, y0, x1, y1 = label.box
         gap = math.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
-        assert gap <= 7 * g.city_radius, city
+        # The farthest label place tried: 6.5 gaps of a radius and a bit of the board's font
+        # (a crowded printed board, Legendary Asia's Calcutta, needs it).
+        assert gap <= max(7 * g.city_radius, 6.5 * (g.city_radius + 0.15 * g.font)) + 1e-6, city
         assert (label.leader is not None) == (gap > LEADER_FROM * g.city_radius), city
         if label.leader:
             (ax, ay), _ = label.leader

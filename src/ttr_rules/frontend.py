@@ -100,6 +100,9 @@ def route_label(game_map: GameMap, route: int) -> str:
     ['Berlin – Frankfurt #1, black, 3', 'Berlin – Frankfurt #2, red, 3']
     >>> [route_label(europe, r.id) for r in europe.route_between("London", "Amsterdam")]
     ['Amsterdam – London, gray, 2, ferry (2 locomotives)']
+    >>> asia = load_map("legendary-asia")
+    >>> [route_label(asia, r.id) for r in asia.route_between("Lhasa", "Mandalay")]
+    ['Lhasa – Mandalay, black, 2, mountain (2 X: 2 more trains, +4)']
     """
     r = game_map.routes[route]
     track = ""
@@ -110,6 +113,9 @@ def route_label(game_map: GameMap, route: int) -> str:
     kind = ", tunnel" if r.tunnel else ""
     if r.is_ferry:
         kind += f", ferry ({counted(r.ferry_locomotives, 'locomotive')})"
+    if r.mountain:
+        points = r.mountain * game_map.rules.mountain_points
+        kind += f", mountain ({r.mountain} X: {counted(r.mountain, 'more train')}, +{points})"
     return f"{r.a} – {r.b}{track}, {colour}, {r.length}{kind}"
 
 
@@ -356,6 +362,8 @@ def _route_cost(route: Route) -> str:
     cost = f"{route.length} {colour}"
     if route.ferry_locomotives:
         cost += f" (with {counted(route.ferry_locomotives, 'locomotive')})"
+    if route.mountain:
+        cost += f", and {counted(route.mountain, 'more train')} for its X marks"
     return cost
 
 
@@ -380,7 +388,8 @@ def planning_graph(view: PlayerView, seat: int | None = None) -> nx.MultiGraph:
     it may still claim (``owned`` False). Routes of other players are left out, and so is the
     second track of a double route whose first the seat owns (E31) or, with fewer players
     than ``double_route_min_players``, that anyone owns (E32). Edge data: ``length``,
-    ``color`` (None: gray), ``tunnel``, ``ferry`` (locomotives needed) and ``owned``.
+    ``color`` (None: gray), ``tunnel``, ``ferry`` (locomotives needed), ``mountain`` (X marks:
+    trains beyond the length) and ``owned``.
 
     >>> from ttr_rules import new_game, observe
     >>> graph = planning_graph(observe(new_game("europe", 2, seed=1), 0))
@@ -409,6 +418,7 @@ def planning_graph(view: PlayerView, seat: int | None = None) -> nx.MultiGraph:
             color=route.color,
             tunnel=route.tunnel,
             ferry=route.ferry_locomotives,
+            mountain=route.mountain,
             owned=owner == seat,
         )
     return graph
@@ -474,8 +484,13 @@ def ticket_status(
     return tuple(_status(graph, view.map.tickets[t]) for t in ids)
 
 
+def _trains(data: dict[str, object]) -> int:
+    """The trains a route takes: its length and its X marks (U27)."""
+    return int(str(data["length"])) + int(str(data["mountain"]))
+
+
 def _weight(u: str, v: str, edges: dict[int, dict[str, object]]) -> int:
-    return min(0 if d["owned"] else int(str(d["length"])) for d in edges.values())
+    return min(0 if d["owned"] else _trains(d) for d in edges.values())
 
 
 def _status(graph: nx.MultiGraph, ticket: Ticket) -> TicketStatus:
@@ -487,12 +502,12 @@ def _status(graph: nx.MultiGraph, ticket: Ticket) -> TicketStatus:
     missing = []
     for u, v in pairwise(path):
         key, data = min(
-            graph[u][v].items(), key=lambda kv: (not kv[1]["owned"], kv[1]["length"], kv[0])
+            graph[u][v].items(), key=lambda kv: (not kv[1]["owned"], _trains(kv[1]), kv[0])
         )
         if data["owned"]:
-            connected += data["length"]
+            connected += _trains(data)
         else:
-            missing_trains += data["length"]
+            missing_trains += _trains(data)
             missing.append(key)
     return TicketStatus(ticket, not missing, True, connected, missing_trains, tuple(missing))
 

@@ -454,7 +454,8 @@ def _last_turn_claim(situation: Situation, legal: Sequence[Action], plan: Plan) 
         if isinstance(action, ClaimRoute | ClaimWithSets):
             r = action.route
             key = (
-                situation.rules.route_score(t.length[r]) + completes.get(r, 0),
+                situation.rules.claim_points(t.length[r], t.trains[r] - t.length[r])
+                + completes.get(r, 0),
                 -_locomotives(action),
             )
             if best is None or key > best_key:
@@ -603,7 +604,7 @@ def _target_demand(situation: Situation) -> list[int]:
     best = -1
     for r in range(len(t.length)):
         if (
-            t.length[r] <= situation.my_trains
+            t.trains[r] <= situation.my_trains
             and situation.claimable(r)
             and (best < 0 or t.length[r] > t.length[best])
         ):

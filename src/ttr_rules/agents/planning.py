@@ -70,6 +70,8 @@ class MapTables:
     tunnel: tuple[bool, ...]
     ferry: tuple[int, ...]
     double: tuple[int, ...]
+    #: The trains each route's claim takes: its length and its X marks (U27).
+    trains: tuple[int, ...]
     #: For each city: ``(neighbour city, route id)`` pairs.
     adjacent: tuple[tuple[tuple[int, int], ...], ...]
     #: Routes touching each city.
@@ -154,9 +156,11 @@ def style_tables(game_map: GameMap, rules: Rules, style: Style) -> MapTables:
             w
             + extra
             + (tunnel_extra if tunnel else 0.0)
-            - style.points_weight * rules.route_score(length),
+            - style.points_weight * rules.claim_points(length, trains - length),
         )
-        for w, length, tunnel in zip(tables.open_weight, tables.length, tables.tunnel, strict=True)
+        for w, length, trains, tunnel in zip(
+            tables.open_weight, tables.length, tables.trains, tables.tunnel, strict=True
+        )
     )
     return evolve(tables, open_weight=weights, paths={})
 
@@ -179,6 +183,7 @@ def map_tables(game_map: GameMap) -> MapTables:
         tunnel=tuple(r.tunnel for r in routes),
         ferry=tuple(r.ferry_locomotives for r in routes),
         double=tuple(-1 if r.double_of is None else r.double_of for r in routes),
+        trains=tuple(r.trains for r in routes),
         adjacent=tuple(tuple(a) for a in adjacent),
         city_routes=tuple(tuple(rid for _, rid in a) for a in adjacent),
         ticket_a=tuple(index[t.a] for t in game_map.tickets),
@@ -189,6 +194,7 @@ def map_tables(game_map: GameMap) -> MapTables:
             + CLAIM_WEIGHT
             + (TUNNEL_WEIGHT if r.tunnel else 0.0)
             + FERRY_WEIGHT * r.ferry_locomotives
+            + r.mountain  # the trains the X marks take (their points: Style.points_weight)
             for r in routes
         ),
     )
@@ -637,8 +643,8 @@ class _Planner:
             else:
                 p.completed.add(k)
                 return
-        length = t.length
-        need = sum([length[r] for r in new])
+        trains = t.trains
+        need = sum([trains[r] for r in new])
         if p.trains + need > self.budget:
             p.lost.add(k)
             return

@@ -47,6 +47,7 @@ from ..frontend import (
     ticket_status,
 )
 from ..game import apply_action, check_player_count, legal_actions, new_game, step
+from ..maps import map_groups
 from ..notation import parse_action, resolve_city
 from ..records import record_game, write_record
 from ..render import counted, describe_event, svg, text
@@ -85,7 +86,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Play a game in the terminal against agents: choose what to do, then the route or "
         "city, then the payment; or type an action in notation (? for help)."
     )
-    parser.add_argument("--map", default="europe", help="an installed map (default: europe)")
+    parser.add_argument(
+        "--map",
+        default="europe",
+        help="an installed map or variant (default: europe); see `ttr play --list-maps`",
+    )
     parser.add_argument(
         "--players", type=integer, default=2, help="the number of players, you included (default 2)"
     )
@@ -119,11 +124,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--list-agents", action="store_true", help="list the available agents and exit"
     )
+    parser.add_argument(
+        "--list-maps",
+        action="store_true",
+        help="list the maps, each board with its variants (other ticket decks), and exit",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if args.list_agents:
         print("\n".join(available_agents()))
+        return 0
+    if args.list_maps:
+        for board, names in map_groups():
+            variants = [name for name in names if name != board]
+            print(board + (f"  (variants: {', '.join(variants)})" if variants else ""))
         return 0
     seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
     check_game_count(1, seed)

@@ -178,16 +178,16 @@ def playable_maps() -> tuple[str, ...]:
     return tuple(name for name in available_maps() if name not in broken)
 
 
-def map_groups() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The playable maps grouped by board (``GameMap.board``), boards sorted by name: each
-    board with its own name first when it is playable, then its variants' names, sorted. What
-    menus show (``ttr maps``, the web lobby).
+def map_groups(names: Iterable[str] | None = None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The playable maps (or ``names``, installed maps) grouped by board (``GameMap.board``),
+    boards sorted by name: each board with its own name first when it is among them, then its
+    variants' names, sorted. What menus show (``ttr maps``, the web lobby).
 
     >>> dict(map_groups())["usa"]
     ('usa', 'usa-1910', 'usa-big-cities', 'usa-mega')
     """
     groups: dict[str, list[str]] = {}
-    for name in playable_maps():
+    for name in playable_maps() if names is None else names:
         board = load_map(name).board
         groups.setdefault(board or name, []).append(name)
     return tuple(

@@ -14,6 +14,7 @@ city from the element's id. The output depends only on its input (no clock, no r
 from __future__ import annotations
 
 import functools
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator, Sequence
@@ -194,6 +195,22 @@ class _Board:
                     "fill": "url(#locomotive)",
                     "stroke": "#111111",
                     "stroke-width": _n(0.8 * self.unit),
+                    **_INERT,
+                },
+            )
+        # A mountain route's X marks (U27), on the spaces at its b end (the data say how many
+        # X marks a track has, not which of its spaces carry them).
+        ink = "#ffffff" if route.color is Color.BLACK else "#111111"
+        for space in spaces[len(spaces) - route.mountain :] if route.mountain else ():
+            yield (
+                "path",
+                {
+                    "class": "mountain-mark",
+                    "d": _cross(space),
+                    "fill": "none",
+                    "stroke": ink,
+                    "stroke-width": _n(1.6 * self.unit),
+                    "stroke-linecap": "round",
                     **_INERT,
                 },
             )
@@ -421,6 +438,7 @@ class _Drawing(_Board):
             colour = "gray" if route.color is None else route.color.value
             classes = ["route", f"route-{route.id}", f"color-{colour}"]
             classes += ["tunnel"] * route.tunnel + ["ferry"] * route.is_ferry
+            classes += ["mountain"] * (route.mountain > 0)
             classes += ["double"] * (route.double_of is not None)
             classes += ["claimed", f"owner-{owner}"] if owner is not None else ["open"]
             group = ET.SubElement(
@@ -812,6 +830,18 @@ def _is_dark(colour: str) -> bool:
     """Whether white reads better than black on ``colour`` (``#rrggbb``)."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return 0.299 * r + 0.587 * g + 0.114 * b < 140
+
+
+def _cross(space: Space) -> str:
+    """The path of an X drawn over ``space``: two diagonals of a square as wide as the space
+    is thick, centred on it and turned with it."""
+    a = math.radians(space.angle)
+    h = space.thickness * 0.42
+    ux, uy = math.cos(a) * h, math.sin(a) * h
+    vx, vy = -math.sin(a) * h, math.cos(a) * h
+    cx, cy = space.cx, space.cy
+    first = f"M{_n(cx - ux - vx)} {_n(cy - uy - vy)}L{_n(cx + ux + vx)} {_n(cy + uy + vy)}"
+    return first + f"M{_n(cx - ux + vx)} {_n(cy - uy + vy)}L{_n(cx + ux - vx)} {_n(cy + uy - vy)}"
 
 
 def _box(space: Space, radius: float) -> dict[str, str]:

@@ -34,7 +34,7 @@ from .. import (
     load_map,
     to_json,
 )
-from ..maps import map_to_dict
+from ..maps import map_groups, map_to_dict
 from .games import (
     MAX_SEED,
     Game,
@@ -539,6 +539,15 @@ def create_app(
     @app.get("/api/maps", summary="The maps a game can be played on", responses=ERROR_RESPONSES)
     def maps() -> list[str]:
         return list(store.offer().maps)  # installed plugins that fail to load are left out
+
+    @app.get(
+        "/api/map-groups",
+        summary="The maps grouped by board: each board, then its variants (other ticket decks)",
+        responses=ERROR_RESPONSES,
+    )
+    def map_group_list() -> list[dict[str, Any]]:
+        groups = map_groups(store.offer().maps)
+        return [{"board": board, "maps": list(names)} for board, names in groups]
 
     @app.get(
         "/api/maps/{name}",

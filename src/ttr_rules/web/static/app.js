@@ -87,9 +87,12 @@ async function showLobby() {
   $("lobby").hidden = false;
   $("status").textContent = "Create a game or watch one.";
   $("status").className = "status";
-  const [maps, agents, games] = await Promise.all([api("/api/maps"), api("/api/agents"), api("/api/games")]);
+  const [groups, agents, games] = await Promise.all([api("/api/map-groups"), api("/api/agents"), api("/api/games")]);
   const mapSelect = $("map-select");
-  mapSelect.replaceChildren(...maps.map((m) => el("option", { value: m, text: m, selected: m === "europe" })));
+  // Each board with its variants (other ticket decks on the same board) under it.
+  const option = (m) => el("option", { value: m, text: m, selected: m === "europe" });
+  mapSelect.replaceChildren(...groups.map((g) => g.maps.length === 1 ? option(g.maps[0])
+    : el("optgroup", { label: g.board }, ...g.maps.map(option))));
   G.agentNames = agents;
   renderSeatChoices();
   renderPlayerCounts();
@@ -506,7 +509,7 @@ function openRouteMenu(routeId, event) {
   // Lieksa – Murmansk): its cards are then picked one at a time in the payment panel.
   const options = [...byType("claim_route"), ...byType("claim_with_sets")].filter((a) => a.route === routeId);
   menu.replaceChildren(
-    el("div", { class: "menu-title", text: `${route.a} – ${route.b} (${route.length}${route.tunnel ? ", tunnel" : ""}${route.ferry_locomotives ? `, ferry ${route.ferry_locomotives}` : ""})` }),
+    el("div", { class: "menu-title", text: `${route.a} – ${route.b} (${route.length}${route.tunnel ? ", tunnel" : ""}${route.ferry_locomotives ? `, ferry ${route.ferry_locomotives}` : ""}${route.mountain ? `, mountain ${route.mountain} X: ${route.mountain} more train${route.mountain > 1 ? "s" : ""}` : ""})` }),
     ...options.map((a) => el("button", { type: "button", class: "claim-option", "data-action": a.action, onclick: () => play(a.action), text: a.label.replace(/^Claim .* with /, a.type === "claim_with_sets" ? "Pay with " : "Pay ") })),
     el("button", { type: "button", class: "cancel", onclick: closeMenu, text: "Cancel" }));
   const panel = menu.parentElement.getBoundingClientRect();
