@@ -226,6 +226,42 @@ def test_the_sweep_covers_every_route_of_the_app(world: World) -> None:
     assert any(isinstance(r, APIRoute) for r in world.client.app.routes)  # type: ignore[attr-defined]
 
 
+def _parameters(dependant: Any) -> Iterator[tuple[str, str]]:
+    """Every (kind, name) a route reads from the request, its dependencies' included."""
+    for kind in ("query", "header", "cookie"):
+        for param in getattr(dependant, f"{kind}_params"):
+            yield kind, str(param.alias or param.name).lower()
+    for sub in dependant.dependencies:
+        yield from _parameters(sub)
+
+
+#: The headers the sweep sends odd values of (test_hypothesis_headers, the token tests).
+_SWEPT_HEADERS = {"authorization", "last-event-id", "host", "content-type"}
+
+
+def test_the_sweep_covers_every_parameter_of_every_route(world: World) -> None:
+    """A new query parameter or header of any route must get odd values in _PARAMS or the
+    header tests before it is served."""
+    swept_queries = {query.partition("=")[0] for query in _PARAMS}
+    read = {
+        parameter
+        for route in world.client.app.routes  # type: ignore[attr-defined]
+        if isinstance(route, APIRoute)
+        for parameter in _parameters(route.dependant)
+    }
+    assert {("query", "since"), ("query", "size"), ("header", "authorization")} <= read
+    for route in world.client.app.routes:  # type: ignore[attr-defined]
+        if not isinstance(route, APIRoute):
+            continue
+        for kind, name in _parameters(route.dependant):
+            if kind == "query":
+                assert name in swept_queries, f"{route.path}: query parameter {name!r} unswept"
+            else:
+                assert kind == "header" and name.replace("_", "-") in _SWEPT_HEADERS, (
+                    f"{route.path}: {kind} {name!r} unswept"
+                )
+
+
 # --------------------------------------------------------------------------- tokens
 
 
