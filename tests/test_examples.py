@@ -101,3 +101,36 @@ def test_self_play_example_parts_that_need_no_torch(capsys: pytest.CaptureFixtur
         example.main(["--help"])
     assert "--minutes" in capsys.readouterr().out
     assert "torch" not in sys.modules
+
+
+def test_hot_seat_example_plays_with_the_kit(capsys: pytest.CaptureFixture[str]) -> None:
+    hot_seat = load_example("hot_seat")
+    ticket_answers = iter(["2 2", "9", "1 3"])  # a ticket twice, then too few, then a choice
+
+    def ask(prompt: str) -> str:
+        if prompt.startswith("keep which"):
+            return next(ticket_answers, "")
+        return ""  # Enter: the first option
+
+    end = hot_seat.play(2, 4, ask=ask)
+    assert end.phase is Phase.GAME_OVER
+    out = capsys.readouterr().out
+    assert "ticket 16 (Amsterdam – Pamplona) is named twice" in out
+    assert "keep at least 2 tickets of the 4 offered" in out
+    assert "player 0 keeps 2 tickets" in out  # what player 1 missed, before its choice
+    assert "trains to lay, via" in out  # a ticket's cheapest way left
+
+
+def test_hot_seat_example_reads_a_station_city_by_name() -> None:
+    from ttr_rules import KeepTickets, apply_action, new_game, observe
+    from ttr_rules.frontend import group_actions
+
+    hot_seat = load_example("hot_seat")
+    state = new_game("europe", 2, seed=1)
+    state = apply_action(state, KeepTickets((4, 32)))
+    state = apply_action(state, KeepTickets((2, 19)))
+    view = observe(state, 0)
+    (stations,) = [g for g in group_actions(view) if g.kind == "station"]
+    answers = iter(["Atlantis", "munich"])
+    target = hot_seat.choose_target(lambda prompt: next(answers), view, stations)
+    assert target.city == "München"

@@ -7,9 +7,12 @@ import itertools
 import random
 import unicodedata
 
+import attrs
 import pytest
 
 from ttr_rules import (
+    CardDrawn,
+    Event,
     GameMap,
     IllegalActionError,
     InvalidActionError,
@@ -22,8 +25,10 @@ from ttr_rules import (
     new_game,
     observe,
     public_view,
+    scenario,
+    step,
 )
-from ttr_rules.frontend import choose_tickets, find_place
+from ttr_rules.frontend import EventBuffer, cheapest_path, choose_tickets, find_place, ticket_status
 from ttr_rules.maps import validate_map
 
 SHIPPED = ("europe", "usa", "nordic")
@@ -61,7 +66,7 @@ def test_ticket_choices_refused_in_plain_words() -> None:
     assert offered == (4, 32, 16, 26)
     with pytest.raises(IllegalActionError, match=r"tickets 7 and 8 were not offered"):
         choose_tickets(view, [7, 8, 4])
-    with pytest.raises(InvalidActionError, match="ticket 4 is named twice"):
+    with pytest.raises(InvalidActionError, match="ticket 4 \\(Cadiz – Stockholm\\) is named twice"):
         choose_tickets(view, [4, 16, 4])
     with pytest.raises(InvalidActionError, match="a ticket id is a whole number, got bool"):
         choose_tickets(view, [True, 4])
@@ -136,3 +141,79 @@ def test_countries_are_places_by_name_alias_case_and_accents() -> None:
     assert find_place(board, "österreich 1") == "Österreich 1"  # a border end-point is a city
     with pytest.raises(InvalidActionError, match="unknown place 'Itali x'; did you mean Italia"):
         find_place(board, "Itali x")
+
+
+def test_cheapest_path_uses_own_routes_free_and_never_others() -> None:
+    europe = load_map("europe")
+    paris_frankfurt = europe.route_between("Paris", "Frankfurt")[0].id
+    bruxelles_frankfurt = europe.route_between("Bruxelles", "Frankfurt")[0].id
+    state = scenario("europe", 2, routes={paris_frankfurt: 0, bruxelles_frankfurt: 1})
+    mine = cheapest_path(observe(state, 0), "Paris", "Frankfurt")
+    assert mine is not None and mine.done and mine.routes == (paris_frankfurt,)
+    theirs = cheapest_path(observe(state, 1), "Paris", "Frankfurt")
+    assert theirs is not None and paris_frankfurt not in theirs.routes  # closed to seat 1
+    assert theirs.connected == 0 or bruxelles_frankfurt in theirs.routes
+    # seat 0 asked about from seat 1's view: the same plan as seat 0 sees
+    assert cheapest_path(observe(state, 1), "Paris", "Frankfurt", seat=0) == mine
+
+
+@pytest.mark.parametrize("map_name", SHIPPED)
+def test_cheapest_path_agrees_with_ticket_status_in_played_games(map_name: str) -> None:
+    rng = random.Random(7)
+    state = new_game(map_name, 2, seed=7)
+    for _ in range(120):
+        if state.is_terminal:
+            break
+        state = apply_action(state, rng.choice(legal_actions(state)))
+    for seat in range(2):
+        view = observe(state, seat)
+        for status in ticket_status(view):
+            ticket = status.ticket
+            plan = cheapest_path(view, ticket.a, ticket.b)
+            if plan is None:
+                assert not status.reachable
+                continue
+            assert (plan.missing, plan.missing_trains, plan.connected, plan.done) == (
+                status.missing,
+                status.missing_trains,
+                status.connected,
+                status.done,
+            )
+            routes = [view.map.routes[r] for r in plan.routes]
+            assert all(view.route_owner[r.id] in (None, seat) for r in routes)
+            for (u, v), route in zip(itertools.pairwise(plan.cities), routes, strict=True):
+                assert {u, v} == {route.a, route.b}
+            assert plan.connected + plan.missing_trains == sum(r.length for r in routes)
+
+
+def test_cheapest_path_to_a_country_and_when_none_is_left() -> None:
+    board = _alpine_board()
+    view = observe(scenario(board, 2), 0)
+    plan = cheapest_path(view, "zurich", "Austria")
+    assert plan is not None and plan.cities == ("Zürich", "Chur", "Österreich 1")
+    closed = scenario(board, 2, routes={1: 1})  # seat 1 owns Chur - Lugano
+    assert cheapest_path(observe(closed, 0), "Zürich", "Italy") is None
+    with pytest.raises(InvalidActionError, match="unknown place"):
+        cheapest_path(view, "Zürich", "Atlantis")
+
+
+def test_the_event_buffer_holds_what_each_seat_missed() -> None:
+    rng = random.Random(3)
+    state = new_game("europe", 3, seed=3)
+    buffer = EventBuffer.for_players(3)
+    missed: list[list[Event]] = [[], [], []]
+    for _ in range(40):
+        seat = state.current
+        result = step(state, rng.choice(legal_actions(state)))
+        buffer = buffer.record(seat, result.events)
+        for other in range(3):
+            missed[other] = [] if other == seat else missed[other] + list(result.events)
+            seen = buffer.since_last_move(other)
+            assert len(seen) == len(missed[other])
+            for mine, event in zip(seen, missed[other], strict=True):
+                if isinstance(event, CardDrawn) and event.slot is None and event.player != other:
+                    assert mine == attrs.evolve(event, color=None)  # a blind draw's colour
+                else:
+                    assert mine == event
+        state = result.state
+    assert buffer.since_last_move(state.current)  # the next person is shown something

@@ -13,7 +13,9 @@ One home for the words and structures a terminal game, a web page or a remote cl
   :mod:`networkx` multigraph;
 - :func:`cards_needed`: the cards the missing routes of a seat's open tickets still ask for;
 - :func:`choose_tickets`: the ticket ids a person picked, as the action that keeps them;
-- :func:`find_place`: the place a person typed (any case, accents or not, an alias).
+- :func:`find_place`: the place a person typed (any case, accents or not, an alias);
+- :func:`cheapest_path`: the cheapest way left for a seat between two places;
+- :class:`EventBuffer`: for each seat, what happened since its last move (hot-seat play).
 
 Everything takes a :class:`~ttr_rules.PlayerView`, so a client holding only its view (for
 instance from ``ttr serve``) computes the same as the host.
@@ -44,22 +46,26 @@ from .actions import (
 )
 from .cards import Color, Hand
 from .errors import IllegalActionError, InvalidActionError, Reason
+from .events import Event
 from .maps.index import resolve_place
 from .maps.model import GameMap, Route, Ticket
 from .moves.payments import payment_cards_of, set_size
 from .moves.tickets import keep_at_least
 from .notation import format_action
 from .state import Phase
-from .views import PlayerView, view_legal_actions
+from .views import PlayerView, events_for, view_legal_actions
 from .words import counted, joined
 
 __all__ = [
     "ActionGroup",
     "Choice",
+    "EventBuffer",
+    "PathPlan",
     "Target",
     "TicketStatus",
     "action_label",
     "cards_needed",
+    "cheapest_path",
     "choose_tickets",
     "find_place",
     "group_actions",
@@ -494,22 +500,80 @@ def _weight(u: str, v: str, edges: dict[int, dict[str, object]]) -> int:
 
 
 def _status(graph: nx.MultiGraph, ticket: Ticket) -> TicketStatus:
-    try:
-        path = nx.dijkstra_path(graph, ticket.a, ticket.b, weight=_weight)
-    except nx.NetworkXNoPath:
+    plan = _cheapest(graph, (ticket.a,), (ticket.b,))
+    if plan is None:
         return TicketStatus(ticket, False, False, 0, 0, ())
+    return TicketStatus(ticket, plan.done, True, plan.connected, plan.missing_trains, plan.missing)
+
+
+@frozen
+class PathPlan:
+    """The cheapest way for a seat to join two places (:func:`cheapest_path`): the ``cities``
+    along it in order, its ``routes`` (one track between each two cities), the ``missing``
+    ones still to claim and their ``missing_trains``, and ``connected``, the trains of the
+    seat's own routes it uses."""
+
+    cities: tuple[str, ...]
+    routes: tuple[int, ...]
+    missing: tuple[int, ...]
+    connected: int
+    missing_trains: int
+
+    @property
+    def done(self) -> bool:
+        """Whether the seat's own routes already join the two places."""
+        return not self.missing
+
+
+def cheapest_path(view: PlayerView, a: str, b: str, seat: int | None = None) -> PathPlan | None:
+    """The cheapest way for ``seat`` (default: the viewer) to join places ``a`` and ``b``, in
+    trains still to lay: its own routes are free, the routes of other seats closed, the
+    double-route rule applied (:func:`planning_graph`). None when no way is left.
+
+    ``a`` and ``b`` are read by :func:`find_place` (any case, aliases); a country stands for
+    any of its border end-points, as on a ticket to a country.
+
+    >>> from ttr_rules import observe, scenario
+    >>> state = scenario("europe", 2, routes={59: 0})  # seat 0 owns Paris - Frankfurt
+    >>> plan = cheapest_path(observe(state, 0), "paris", "Berlin")
+    >>> plan.cities, plan.connected, plan.missing_trains, plan.done
+    (('Paris', 'Frankfurt', 'Berlin'), 3, 3, False)
+    >>> cheapest_path(observe(state, 1), "Paris", "Frankfurt").cities  # seat 1 goes round
+    ('Paris', 'Bruxelles', 'Frankfurt')
+    """
+    seat = _seat(view, seat)
+    game_map = view.map
+    ends = [
+        game_map.countries.get(p, (p,)) for p in (find_place(game_map, a), find_place(game_map, b))
+    ]
+    return _cheapest(planning_graph(view, seat), *ends)
+
+
+def _cheapest(
+    graph: nx.MultiGraph, sources: Sequence[str], targets: Sequence[str]
+) -> PathPlan | None:
+    """The cheapest path from any of ``sources`` to any of ``targets`` on a planning graph
+    (the first target of the least cost when several tie); between two cities the seat's own
+    track, else the shortest, else the lowest id."""
+    costs, paths = nx.multi_source_dijkstra(graph, set(sources), weight=_weight)
+    reached = [t for t in targets if t in costs]
+    if not reached:
+        return None
+    cities = paths[min(reached, key=lambda t: costs[t])]
+    routes: list[int] = []
+    missing: list[int] = []
     connected = missing_trains = 0
-    missing = []
-    for u, v in pairwise(path):
+    for u, v in pairwise(cities):
         key, data = min(
             graph[u][v].items(), key=lambda kv: (not kv[1]["owned"], _trains(kv[1]), kv[0])
         )
+        routes.append(key)
         if data["owned"]:
             connected += _trains(data)
         else:
             missing_trains += _trains(data)
             missing.append(key)
-    return TicketStatus(ticket, not missing, True, connected, missing_trains, tuple(missing))
+    return PathPlan(tuple(cities), tuple(routes), tuple(missing), connected, missing_trains)
 
 
 def cards_needed(view: PlayerView, seat: int | None = None) -> Counter[Color | None]:
@@ -567,7 +631,7 @@ def choose_tickets(view: PlayerView, ids: Iterable[int]) -> KeepTickets:
     """
     seat = view.player
     offered = view.seats[seat].offered if seat is not None else None
-    chosen = _ticket_ids(ids, offered or ())
+    chosen = _ticket_ids(ids, offered or (), view.map)
     action = KeepTickets(frozenset(chosen))
     if seat is None or offered is None:
         raise IllegalActionError(Reason.NOT_YOUR_TURN, action, "a spectator keeps no tickets")
@@ -591,7 +655,7 @@ def choose_tickets(view: PlayerView, ids: Iterable[int]) -> KeepTickets:
     return action
 
 
-def _ticket_ids(ids: Iterable[int], offered: Sequence[int]) -> list[int]:
+def _ticket_ids(ids: Iterable[int], offered: Sequence[int], game_map: GameMap) -> list[int]:
     """``ids`` as a list of distinct ticket ids, read no further than a legal choice can go (one
     more than the offered tickets), so that a huge input costs no more than a short one."""
     if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
@@ -601,7 +665,9 @@ def _ticket_ids(ids: Iterable[int], offered: Sequence[int]) -> list[int]:
         if type(ticket) is not int:  # True == 1, but is not ticket 1
             raise InvalidActionError(f"a ticket id is a whole number, got {type(ticket).__name__}")
         if ticket in chosen:
-            raise InvalidActionError(f"ticket {ticket} is named twice")
+            named = game_map.tickets[ticket] if ticket in offered else None
+            words = f" ({named.a} – {named.b})" if named is not None else ""
+            raise InvalidActionError(f"ticket {ticket}{words} is named twice")
         chosen.append(ticket)
         if len(chosen) > len(offered):
             break
@@ -633,3 +699,53 @@ def find_place(game_map: GameMap, text: str) -> str:
     ttr_rules.errors.InvalidActionError: unknown city 'Londn'; did you mean London?
     """
     return resolve_place(text, game_map)
+
+
+# --------------------------------------------------------------------------- hot seat
+
+
+@frozen
+class EventBuffer:
+    """For each seat, the events since its last move, as that seat may see them: what a
+    hot-seat front end shows the person who takes the seat. A value: :meth:`record` returns
+    a new buffer.
+
+    >>> from ttr_rules import DrawBlind, new_game, step
+    >>> state = new_game("europe", 2, seed=1)
+    >>> buffer = EventBuffer.for_players(2)
+    >>> moves = [KeepTickets((4, 32)), KeepTickets((2, 19)), DrawBlind(), DrawBlind()]
+    >>> for move in moves:  # both keep tickets, then seat 0 draws two cards
+    ...     seat = state.current
+    ...     result = step(state, move)
+    ...     buffer, state = buffer.record(seat, result.events), result.state
+    >>> [type(e).__name__ for e in buffer.since_last_move(1)]
+    ['CardDrawn', 'CardDrawn', 'TurnEnded']
+    >>> buffer.since_last_move(1)[0].color is None  # a blind draw's colour is seat 0's secret
+    True
+    >>> buffer.since_last_move(0)
+    ()
+    """
+
+    #: By seat: the events since that seat's last move, oldest first.
+    pending: tuple[tuple[Event, ...], ...]
+
+    @classmethod
+    def for_players(cls, players: int) -> EventBuffer:
+        """An empty buffer for a game of ``players`` seats."""
+        return cls(((),) * players)
+
+    def record(self, seat: int, events: Iterable[Event]) -> EventBuffer:
+        """The buffer after ``seat`` moved and caused ``events`` (of :func:`~ttr_rules.step`):
+        every other seat gets them as it may see them (:func:`~ttr_rules.events_for`), and
+        ``seat`` has seen everything up to its move."""
+        happened = tuple(events)
+        return EventBuffer(
+            tuple(
+                () if other == seat else pending + events_for(happened, other)
+                for other, pending in enumerate(self.pending)
+            )
+        )
+
+    def since_last_move(self, seat: int) -> tuple[Event, ...]:
+        """What happened since ``seat`` last moved (since the start before its first move)."""
+        return self.pending[seat]
