@@ -178,5 +178,5 @@ def test_ttr_play_prints_hints(tmp_path: Path) -> None:
         timeout=600,
     )
     assert result.returncode == 0, result.stderr
-    assert "1. tickets keep " in result.stdout
-    assert "expected margin" in result.stdout
+    assert "1. Keep " in result.stdout and "(the best of these)" in result.stdout
+    assert "tickets keep" not in result.stdout and "margin" not in result.stdout

@@ -72,12 +72,28 @@ RULES: dict[str, re.Pattern[str]] = {
     # (not the end of a name such as Xi'an)
     "an before a consonant": re.compile(r"(?<!['’])\b[Aa]n (?![aeiouAEIOU8])[a-z]\w*"),
     "a line break or a traceback": re.compile(r"\n|Traceback|File \""),
+    "a verb that disagrees with 'you'": re.compile(
+        r"\b[Yy]ou (?:has|is|was|\w+(?<!ha)(?<![^s]s)s)\b(?<!\bthis)"
+    ),
+    "a verb that disagrees with a player": re.compile(
+        r"\b(?:[Pp]layer \d+|P\d+)(?: \([\w -]+\))? "
+        r"(?:have|are|draw|claim|keep|take|build|pass|give|win)\b"
+    ),
 }
 
+#: What a sentence for a player must not show: the action notation, which is for programs.
+NOTATION = re.compile(
+    r"draw faceup|draw blind|tickets (?:keep|draw)\b|claim [^ ]+-[^ ]|\b\d+L\b|expected margin"
+)
 
-def breaches(message: str) -> list[str]:
-    """The names of the rules ``message`` breaks."""
-    return [name for name, pattern in RULES.items() if pattern.search(message)]
+
+def breaches(message: str, *, for_players: bool = False) -> list[str]:
+    """The names of the rules ``message`` breaks; ``for_players``: also no notation (a
+    sentence of the game log, a hint, ``ttr play``'s narration)."""
+    broken = [name for name, pattern in RULES.items() if pattern.search(message)]
+    if for_players and NOTATION.search(message):
+        broken.append("raw notation")
+    return broken
 
 
 @pytest.mark.parametrize(
@@ -92,6 +108,9 @@ def breaches(message: str) -> list[str]:
         ("[Errno 2] No such file or directory: 'x'", "an error number"),
         ("unexpected TypeError: f() got an unexpected keyword", "a Python exception name"),
         ("locomotives must be 0..2 with a colour", "a range written as 0..2"),
+        ("You has 1 trains left", "a verb that disagrees with 'you'"),
+        ("final round: you draws", "a verb that disagrees with 'you'"),
+        ("Player 2 (medium) have 3 trains left", "a verb that disagrees with a player"),
     ],
 )
 def test_the_rules_catch_the_messages_of_the_issue(message: str, rule: str) -> None:
@@ -107,6 +126,10 @@ def test_the_rules_catch_the_messages_of_the_issue(message: str, rule: str) -> N
         "a European Express bonus",
         "an 8-card hand",
         "with a colour, at most 2 locomotives of the 3 cards",
+        "You have 1 train left: final round",
+        "you pass",
+        "Player 2 has 3 trains left",
+        "you keep 2 tickets (1 returned)",
     ],
 )
 def test_the_rules_let_plain_sentences_pass(message: str) -> None:
@@ -225,3 +248,80 @@ def test_every_message_speaks_plainly(capsys: pytest.CaptureFixture[str]) -> Non
     assert len(messages) >= 2000
     broken = {m: breaches(m) for m in messages if breaches(m)}
     assert broken == {}
+
+
+# --------------------------------------------------------------------------- what players read
+
+
+def _log_sentences(map_name: str, games: int) -> Iterator[str]:
+    """The web page's log (the server's words for each step), as each seat and a spectator
+    read it, with an agent named in a seat; and the hints, in words."""
+    from ttr_rules import observe
+    from ttr_rules.agents import compared, suggest
+    from ttr_rules.web.labels import step_words
+
+    rnd = random.Random(map_name)
+    game_map = load_map(map_name)
+    for seed in range(games):
+        state = new_game(game_map, players=game_map.rules.min_players + seed % 2, seed=seed)
+        agents = {1: "medium"}
+        while not is_terminal(state):
+            if rnd.random() < 0.02:
+                hints = suggest(observe(state, state.current))
+                for hint in hints:
+                    yield f"{hint.label} ({compared(hint, hints[0])}): {hint.reason}"
+            result = step(state, rnd.choice(legal_actions(state)))
+            for viewer in (0, 1, None):
+                yield step_words(result.events, game_map, viewer, agents)
+            state = result.state
+
+
+def _play_output(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """Every line ``ttr play`` prints in a game played by Enter, with a few wrong answers."""
+    import io
+
+    script = "xyzzy\n0 9\n1\n\nclaim Paris-Atlantis red\n999\n" + "\n" * 2000
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    assert main(["play", "--seed", "4", "--plain"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("you claim ") for line in lines)
+    # (an answer is echoed after the prompt when the input is not a terminal: the person's words)
+    return [line.strip() for line in lines if line.strip() and not line.startswith("P0> ")]
+
+
+def _web_errors() -> Iterator[str]:
+    from fastapi.testclient import TestClient
+
+    from ttr_rules.web import create_app
+
+    client = TestClient(create_app())
+    for body in (
+        '{"seed": 123456789012345678901234567890}',
+        '{"seed": 1.5}',
+        '{"seed": -1}',
+        '{"players": 1}',
+        '{"players": "two"}',
+        '{"map": "atlantis"}',
+        '{"agents": {"7": "medium"}}',
+    ):
+        answer = client.post(
+            "/api/games", content=body, headers={"Content-Type": "application/json"}
+        )
+        assert answer.status_code >= 400, body
+        yield answer.json()["message"]
+
+
+def test_what_players_read_speaks_plainly_without_notation(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The web log, the hints and ``ttr play``'s lines (its menus, narration and complaints)
+    keep the house rules and show no notation; the web API's errors keep the house rules."""
+    said: list[str] = []
+    for map_name in available_maps():
+        said.extend(_log_sentences(map_name, games=2))
+    said.extend(_play_output(monkeypatch, capsys))
+    assert len(said) >= 1000
+    broken = {m: breaches(m, for_players=True) for m in said if breaches(m, for_players=True)}
+    assert broken == {}
+    errors = list(_web_errors())
+    assert {m: breaches(m) for m in errors if breaches(m)} == {}

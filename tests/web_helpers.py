@@ -180,10 +180,10 @@ def server_process(*args: str) -> Iterator[str]:
             process.wait()
 
 
-#: In the page: each visible, enabled button whose text contrasts less than 3:1 (WCAG's least
-#: for large text) with the background colour it is drawn on (its own, or the nearest
-#: ancestor's); a button on a gradient or picture is not judged.
-_LOW_CONTRAST_JS = """() => {
+#: In the page, for one button: its name, text and contrast ratio when its text contrasts less
+#: than 3:1 (WCAG's least for large text) with the background colour it is drawn on (its own,
+#: or the nearest ancestor's), else null; a button on a gradient or picture is not judged.
+_LOW_CONTRAST_ONE = """(b) => {
   const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
   const lum = ([r, g, b]) => {
     const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
@@ -197,21 +197,36 @@ _LOW_CONTRAST_JS = """() => {
     }
     return [255, 255, 255];
   };
-  const found = [];
-  for (const b of document.querySelectorAll("button")) {
-    if (b.disabled || !b.offsetParent || !b.innerText.trim()) continue;
-    const behind = background(b);
-    if (!behind) continue;
-    const a = lum(rgb(getComputedStyle(b).color)), c = lum(behind);
-    const ratio = (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);
-    const name = b.id || b.className;
-    if (ratio < 3) found.push(`${name}: "${b.innerText.trim()}" ${ratio.toFixed(2)}:1`);
-  }
-  return found;
+  if (b.disabled || !b.offsetParent || !b.innerText.trim()) return null;
+  const behind = background(b);
+  if (!behind) return null;
+  const a = lum(rgb(getComputedStyle(b).color)), c = lum(behind);
+  const ratio = (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);
+  const name = b.id || b.className;
+  return ratio < 3 ? `${name}: "${b.innerText.trim()}" ${ratio.toFixed(2)}:1` : null;
 }"""
 
+_LOW_CONTRAST_JS = f"""() => {{
+  const one = {_LOW_CONTRAST_ONE};
+  return [...document.querySelectorAll("button")].map(one).filter((x) => x);
+}}"""
 
-def low_contrast_buttons(page: Any) -> list[str]:
-    """The page's visible buttons whose text is hard to read on their background."""
+
+def low_contrast_buttons(page: Any, *, hover: bool = False) -> list[str]:
+    """The page's visible buttons whose text is hard to read on their background; with
+    ``hover``, each is also judged with the pointer over it."""
     found: list[str] = page.evaluate(_LOW_CONTRAST_JS)
+    if not hover:
+        return found
+    buttons = page.locator("button:visible")
+    for index in range(buttons.count()):
+        button = buttons.nth(index)
+        try:
+            button.hover(force=True, timeout=2_000)
+        except Exception:  # drawn off screen, or gone since it was counted
+            continue
+        problem = button.evaluate(_LOW_CONTRAST_ONE)
+        if problem:
+            found.append(f"{problem} (hover)")
+    page.mouse.move(0, 0)
     return found

@@ -25,7 +25,7 @@ from .base import (
     register_agent,
 )
 from .greedy import GreedyAgent
-from .hints import Suggestion, hint_lines, suggest
+from .hints import Suggestion, compared, hint_lines, suggest
 from .levels import LEVELS, EasyAgent
 from .mcts import MctsAgent
 from .options import AgentOptionError
@@ -46,6 +46,7 @@ __all__ = [
     "RandomAgent",
     "Suggestion",
     "available_agents",
+    "compared",
     "hint_lines",
     "make_agent",
     "play_game",

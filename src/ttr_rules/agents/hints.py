@@ -32,17 +32,19 @@ from ..actions import (
     KeepTickets,
     PayTunnel,
 )
+from ..frontend import action_label
 from ..game import apply_action
 from ..notation import format_action
 from ..state import Phase
 from ..views import PlayerView, determinize, view_legal_actions
+from ..words import counted
 from .base import make_agent
 from .greedy import RESERVE, greedy_action
 from .mcts import candidate_actions, rollout, seat_styles
 from .planning import STRONG_STYLE, Plan, Situation, make_plan
 from .protocol import check_view
 
-__all__ = ["HINT_DEPTH", "HINT_WORLDS", "Suggestion", "hint_lines", "suggest"]
+__all__ = ["HINT_DEPTH", "HINT_WORLDS", "Suggestion", "compared", "hint_lines", "suggest"]
 
 #: Sampled deals each candidate is played out in when no ``think_time`` is given.
 HINT_WORLDS = 4
@@ -61,7 +63,8 @@ class Suggestion:
     ``score`` is the mean margin (points over the best other player) the rollouts reached
     after this action; ``reason`` says what it serves, ``points`` what it scores at
     once (route points), ``tickets`` the names of the tickets it works toward, ``risk`` what
-    can go wrong (empty when nothing notable), ``text`` the action in the game's notation.
+    can go wrong (empty when nothing notable), ``text`` the action in the game's notation and
+    ``label`` in words (:func:`ttr_rules.frontend.action_label`).
     """
 
     action: Action
@@ -71,6 +74,7 @@ class Suggestion:
     points: int
     tickets: tuple[str, ...]
     risk: str
+    label: str = ""
 
 
 def suggest(
@@ -114,17 +118,39 @@ def suggest(
     return [_explain(view, situation, plan, options[i], scores[i]) for i in ranked]
 
 
+def compared(hint: Suggestion, best: Suggestion) -> str:
+    """How ``hint`` compares with the ``best`` suggestion, in words a player reads: the
+    scores are margins after a few rounds played out, which mean little alone, but their
+    differences are points.
+
+    >>> import attrs
+    >>> from ttr_rules.actions import DrawBlind
+    >>> best = Suggestion(DrawBlind(), "draw blind", -2.5, "", 0, (), "")
+    >>> compared(best, best), compared(attrs.evolve(best, score=-6.1), best)
+    ('the best of these', 'about 4 points less than the first')
+    >>> compared(attrs.evolve(best, score=-2.8), best)
+    'about as good as the first'
+    """
+    if hint is best:
+        return "the best of these"
+    behind = round(best.score - hint.score)
+    if behind <= 0:
+        return "about as good as the first"
+    return f"about {counted(behind, 'point')} less than the first"
+
+
 def hint_lines(hints: Sequence[Suggestion]) -> list[str]:
     """One line per suggestion, best first, for a terminal or a log.
 
+    >>> import attrs
     >>> from ttr_rules.actions import DrawBlind
     >>> hint = Suggestion(DrawBlind(), "draw blind", 2.5, "draws a card from the deck", 0, (), "")
-    >>> hint_lines([hint])
-    ['1. draw blind (expected margin +2.5): draws a card from the deck']
+    >>> hint_lines([attrs.evolve(hint, label="Draw a card from the deck")])
+    ['1. Draw a card from the deck (the best of these): draws a card from the deck']
     """
     lines = []
     for rank, hint in enumerate(hints, 1):
-        line = f"{rank}. {hint.text} (expected margin {hint.score:+.1f}): {hint.reason}"
+        line = f"{rank}. {hint.label or hint.text} ({compared(hint, hints[0])}): {hint.reason}"
         if hint.risk:
             line += f"; risk: {hint.risk}"
         lines.append(line)
@@ -217,6 +243,7 @@ def _explain(
         points=points,
         tickets=tuple(served),
         risk=risk,
+        label=action_label(action, view),
     )
 
 

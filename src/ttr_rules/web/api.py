@@ -844,6 +844,61 @@ def _printable(part: object) -> str:
     return text if text.isprintable() else repr(text)
 
 
+#: Pydantic's error types for a number of the wrong kind or out of its range.
+_NUMBER_ERRORS = frozenset(
+    {
+        "int_type",
+        "int_parsing",
+        "int_from_float",
+        "int_parsing_size",
+        "less_than_equal",
+        "greater_than_equal",
+        "less_than",
+        "greater_than",
+    }
+)
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    """One validation problem in words: ``body.map: String should have at most 100
+    characters``; a number of the wrong kind or out of range is told with its range, as
+    people read it (``seed must be a whole number from 0 to 9223372036854775807``).
+
+    >>> _problem({"type": "int_type", "loc": ("body", "seed"), "msg": "Input should be..."})
+    'seed must be a whole number from 0 to 9223372036854775807'
+    >>> _problem({"type": "greater_than_equal", "loc": ("query", "size"), "ctx": {"ge": 200}})
+    'size must be a whole number of at least 200'
+    >>> _problem({"type": "missing", "loc": ("body", "action"), "msg": "Field required"})
+    'body.action: Field required'
+    """
+    loc = tuple(error.get("loc", ()))
+    if error.get("type") in _NUMBER_ERRORS and loc:
+        low, high = _range_of(loc)
+        ctx = error.get("ctx") or {}
+        low = ctx.get("ge", low) if low is None else low
+        high = ctx.get("le", high) if high is None else high
+        name = _printable(loc[-1])
+        if low is not None and high is not None:
+            return f"{name} must be a whole number from {low} to {high}"
+        if low is not None:
+            return f"{name} must be a whole number of at least {low}"
+        if high is not None:
+            return f"{name} must be a whole number of at most {high}"
+        return f"{name} must be a whole number"
+    return f"{'.'.join(_printable(p) for p in loc)}: {error.get('msg', 'invalid')}"
+
+
+def _range_of(loc: tuple[Any, ...]) -> tuple[int | None, int | None]:
+    """The bounds a request body's number field declares (``ge``, ``le``), if any."""
+    if len(loc) != 2 or loc[0] != "body" or loc[1] not in NewGame.model_fields:
+        return None, None
+    low = high = None
+    for rule in NewGame.model_fields[str(loc[1])].metadata:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+    return low, high
+
+
 def _is_count(text: str) -> bool:
     """ASCII digits, not too many (``"²"`` is ``isdigit()``; 5,000 digits are no step)."""
     return text.isascii() and text.isdigit() and len(text) <= 18
@@ -893,10 +948,7 @@ def _install_error_handlers(app: FastAPI) -> None:
                 f"send the body as JSON with 'Content-Type: application/json', not {media[:100]!r}"
             )
             return ApiError(422, "invalid_request", problem, problems=[problem]).response()
-        problems = [
-            f"{'.'.join(_printable(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
-            for e in errors
-        ]
+        problems = [_problem(e) for e in errors]
         return ApiError(
             422, "invalid_request", "; ".join(problems) or "invalid request", problems=problems
         ).response()

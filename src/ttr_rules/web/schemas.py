@@ -203,6 +203,8 @@ class LegalAction(Body):
 
 class Hint(Body):
     action: str = Field(description="the suggested action in notation")
+    label: str = Field(description="the suggested action in words")
+    compared: str = Field(description="how it compares with the first suggestion, in words")
     score: float
     reason: str
     points: int

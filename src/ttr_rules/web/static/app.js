@@ -82,8 +82,19 @@ async function route() {
 
 // ------------------------------------------------------------------ lobby
 
+// A game the server does not hold (a wrong link, or a game that expired): say so, offer the lobby.
+function showMissing(id) {
+  $("game").hidden = true;
+  $("lobby").hidden = true;
+  $("missing").hidden = false;
+  $("missing-text").textContent = `There is no game “${id}” on this server: the link may be wrong, or the game has expired.`;
+  $("status").textContent = "No such game.";
+  $("status").className = "status";
+}
+
 async function showLobby() {
   $("game").hidden = true;
+  $("missing").hidden = true;
   $("lobby").hidden = false;
   $("status").textContent = "Create a game or watch one.";
   $("status").className = "status";
@@ -156,6 +167,13 @@ function renderSeatChoices() {
   }
 }
 
+// The largest seed the server takes (ttr_rules.web.games.MAX_SEED).
+const MAX_SEED = "9223372036854775807";
+
+function seedInRange(text) {
+  return /^\d+$/.test(text) && BigInt(text) <= BigInt(MAX_SEED);
+}
+
 async function createGame(event) {
   event.preventDefault();
   $("create-error").hidden = true;
@@ -165,9 +183,15 @@ async function createGame(event) {
   }
   const body = { map: $("map-select").value, players: Number($("players-select").value), agents };
   const seed = $("seed-input").value.trim();
-  if (seed) body.seed = Number(seed);
+  if (seed && !seedInRange(seed)) {
+    $("create-error").textContent = `The seed must be a whole number from 0 to ${MAX_SEED}, or left empty for a secret one.`;
+    $("create-error").hidden = false;
+    return;
+  }
+  // Sent as written: a JavaScript number would round a seed past 2^53.
+  const text = JSON.stringify({ ...body, ...(seed ? { seed: "SEED" } : {}) }).replace('"SEED"', seed ? BigInt(seed).toString() : "");
   try {
-    const created = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
+    const created = await api("/api/games", { method: "POST", body: text });
     sessionStorage.setItem(`ttr-web-seats:${created.id}`, JSON.stringify(created.seats));
     if (created.seats.length) localStorage.setItem(`ttr-web:${created.id}`, created.seats[0].token);
     location.hash = `#game/${created.id}`;
@@ -182,6 +206,7 @@ async function createGame(event) {
 async function openGame(id, token) {
   G.id = id; G.token = token; G.steps = []; G.seq = 0; G.scoresShown = false; G.selectedRoute = null; G.totals = null;
   $("lobby").hidden = true;
+  $("missing").hidden = true;
   $("game").hidden = false;
   $("scores").hidden = true;
   $("log").replaceChildren();
@@ -195,6 +220,7 @@ async function openGame(id, token) {
       toast("That seat link is not valid for this game; watching instead.");
       return openGame(id, null);
     }
+    if (err.status === 404) return showMissing(id);
     $("status").textContent = err.message;
     return;
   }
@@ -387,7 +413,8 @@ function renderBoard(svgText) {
   const board = $("board");
   board.innerHTML = svgText;
   showBoard(board);
-  const claims = byType("claim_route");
+  // A route that only substitute sets can pay (a Nordic ferry) is offered by claim_with_sets.
+  const claims = [...byType("claim_route"), ...byType("claim_with_sets")];
   const claimable = new Set(claims.map((a) => a.route));
   for (const node of board.querySelectorAll("[data-route], g.route")) {
     const id = Number(node.dataset.route ?? (node.id || "").replace(/^route-/, ""));
@@ -909,6 +936,7 @@ async function showHints() {
     const hints = await api(`/api/games/${G.id}/hint`);
     if (asked !== G.posted) return;
     list.replaceChildren(...(hints.length ? hints.map(hintItem) : [el("li", { text: "No hint: it is not your turn." })]));
+    list.scrollIntoView({ block: "nearest" });  // on a phone the list opens inside the bottom sheet
   } catch (err) {
     list.hidden = true;
     toast(err.message);
@@ -919,9 +947,9 @@ async function showHints() {
 
 function hintItem(hint) {
   const item = el("li", {});
-  const button = el("button", { type: "button", class: "hint-action", onclick: () => play(hint.action), text: hint.action });
-  const score = `${hint.score >= 0 ? "+" : ""}${hint.score.toFixed(1)}`;
-  const why = `${hint.reason} (expected margin ${score})${hint.risk ? `; risk: ${hint.risk}` : ""}`;
+  // The kit's words for the action, and how it compares with the first (ttr_rules.agents.compared).
+  const button = el("button", { type: "button", class: "hint-action", onclick: () => play(hint.action), text: hint.label || hint.action });
+  const why = `${hint.reason} (${hint.compared})${hint.risk ? `; risk: ${hint.risk}` : ""}`;
   item.append(button, el("span", { class: "hint-reason", text: why }));
   return item;
 }
