@@ -149,15 +149,24 @@ def _nordic_paid(store: GameStore) -> tuple[Game, str]:
 
 # --------------------------------------------------------------------------- clicking claims
 
-#: The screen point of the middle car of route ``id`` (scrolled into view first), or null.
+#: The screen point of the middle car of route ``id``, brought into view first (the page
+#: scrolled, the board panned as the page pans it), or null when it is not drawn.
 _ROUTE_POINT = """(id) => {
   const g = document.querySelector(`#board g.route[data-route="${id}"]`);
   if (!g) return null;
   const spaces = g.querySelectorAll('rect.space');
   const space = spaces[Math.floor(spaces.length / 2)];
-  space.scrollIntoView({ block: 'center', inline: 'center' });
-  const box = space.getBoundingClientRect();
-  return [box.left + box.width / 2, box.top + box.height / 2];
+  const centre = () => {
+    const box = space.getBoundingClientRect();
+    return [box.left + box.width / 2, box.top + box.height / 2];
+  };
+  const hits = () => {
+    const hit = document.elementFromPoint(...centre());
+    return hit && hit.closest('g.route') === g;
+  };
+  document.querySelector('#board').scrollIntoView({ block: 'start' });
+  if (!hits()) bringIntoView(document.querySelector('#board'), space);
+  return centre();
 }"""
 
 
