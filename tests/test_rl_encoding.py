@@ -513,7 +513,7 @@ def test_the_encoding_matches_a_plain_reference(state: GameState) -> None:
         assert (encode_observation(view) == _reference(view)).all()
 
 
-@pytest.mark.parametrize("map_name", ["usa", "nordic"])
+@pytest.mark.parametrize("map_name", ["usa", "nordic", "legendary-asia"])
 def test_the_encoding_matches_a_plain_reference_on_every_map(map_name: str) -> None:
     rules = load_map(map_name).rules
     for players in (rules.min_players, rules.max_players):

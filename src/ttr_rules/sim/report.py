@@ -44,6 +44,7 @@ def report_data(stats: BalanceStats, game_map: GameMap) -> dict[str, Any]:
                 "color": "gray" if route.color is None else route.color.value,
                 "tunnel": route.tunnel,
                 "ferry_locomotives": route.ferry_locomotives,
+                **({"mountain": route.mountain} if route.mountain else {}),
                 "double_of": route.double_of,
                 "claim_rate": claims / n,
                 "winner_share": by_winner / claims if claims else None,
@@ -115,6 +116,15 @@ def write_report(
 
 
 # --------------------------------------------------------------------------- the page
+
+
+def _route_kind(route: dict[str, Any]) -> str:
+    """A route's kind in the report's table: tunnel, ferry N, mountain N X, or nothing."""
+    if route["tunnel"]:
+        return "tunnel"
+    if route["ferry_locomotives"]:
+        return f"ferry {route['ferry_locomotives']}"
+    return f"mountain {route['mountain']} X" if route.get("mountain") else ""
 
 
 def _pct(x: float | None) -> str:
@@ -306,11 +316,7 @@ class _Page:
                 r["id"],
                 r["length"],
                 r["color"],
-                "tunnel"
-                if r["tunnel"]
-                else f"ferry {r['ferry_locomotives']}"
-                if r["ferry_locomotives"]
-                else "",
+                _route_kind(r),
                 _pct(r["claim_rate"]),
                 _pct(r["winner_share"]),
             )
