@@ -420,7 +420,8 @@ _BONUS_MEANINGS = {
 def _express_meaning(game_map: GameMap | None) -> str:
     if game_map is None:
         return dict(SCORE_COLUMNS)["express+"]
-    return f"{game_map.bonus_title('express')} bonus for the longest path (E72, E74)"
+    title = game_map.bonus_title("express").removesuffix(" bonus")
+    return f"{title} bonus for the longest path (E72, E74)"
 
 
 def _bonus_meaning(name: str, game_map: GameMap | None = None) -> str:
