@@ -185,3 +185,13 @@ def test_an_agent_failing_in_a_worker_ends_the_run_with_one_line(
     assert re.match(
         rf"ttr: error: agent '{agent}' in seat 1 failed in the game seeded \d+: ", lines[0]
     )
+
+
+def test_an_agent_that_ends_its_worker_process_ends_the_run_with_one_line(site: Path) -> None:
+    """``os._exit`` in a worker: the pool would wait for ever for its games."""
+    run = _ttr(site, "simulate", "--players", "2", "--agents", "aborting,random", "--games", "2",
+               "--workers", "2", "--quiet")  # fmt: skip
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith("ttr: error: a worker process exited with status 1 while ")
+    assert "(agents: aborting, random)" in run.stderr

@@ -21,7 +21,7 @@ import signal
 import socket
 import sys
 import tempfile
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -206,23 +206,24 @@ def _process(
     context.set_forkserver_preload(["ttr_rules.sim.games"])  # workers start with it imported
     # Ctrl-C lands only while waiting for results (_get): raised inside the pool's own code
     # (its task queue's lock held by apply_async, say), it could leave the pool unable to stop.
+    others = set(multiprocessing.active_children())
     with uninterrupted():
         pool = context.Pool(workers, initializer=_ignore_sigint)
+    started = [p for p in multiprocessing.active_children() if p not in others]
     done: queue.SimpleQueue[tuple[int, list[GameResult] | BaseException]] = queue.SimpleQueue()
     try:
-        in_flight = 0
+        in_flight: dict[int, list[GameSpec]] = {}
+        check = partial(_workers_alive, started, in_flight)
         order = _Reorder(ordered)
         for index, batch in enumerate(batches):
             report = partial(_report, done, index)
             with uninterrupted():
                 pool.apply_async(play_batch, (batch,), callback=report, error_callback=report)
-            in_flight += 1
-            while in_flight >= window:
-                in_flight -= 1
-                yield from order.release(*_get(done))
+            in_flight[index] = batch
+            while len(in_flight) >= window:
+                yield from order.release(*_landed(_get(done, check), in_flight))
         while in_flight:
-            in_flight -= 1
-            yield from order.release(*_get(done))
+            yield from order.release(*_landed(_get(done, check), in_flight))
         with uninterrupted():
             pool.close()
             pool.join()
@@ -239,8 +240,9 @@ def _report(done: Any, index: int, outcome: list[GameResult] | BaseException) ->
     done.put((index, outcome))
 
 
-def _get(done: Any) -> _Done:
-    """The next finished batch; short waits keep Ctrl-C prompt on every platform."""
+def _get(done: Any, check: Callable[[], None] = lambda: None) -> _Done:
+    """The next finished batch; short waits keep Ctrl-C prompt on every platform, and
+    ``check`` runs between them."""
     import queue
 
     while True:
@@ -248,7 +250,33 @@ def _get(done: Any) -> _Done:
             item: _Done = done.get(timeout=0.2)
             return item
         except queue.Empty:
+            check()
+
+
+def _landed(item: _Done, in_flight: dict[int, list[GameSpec]]) -> _Done:
+    in_flight.pop(item[0], None)
+    return item
+
+
+def _workers_alive(workers: Sequence[Any], in_flight: dict[int, list[GameSpec]]) -> None:
+    """Raise :class:`ChildProcessError` when a worker process ended while games were played:
+    the pool would replace it, and wait for ever for the games it held (an agent or a map
+    plugin that calls ``os._exit``, or crashes the interpreter). The error names the games in
+    flight and their agents (which of them ended the worker cannot be told)."""
+    for worker in workers:
+        code = worker.exitcode
+        if code is None:
             continue
+        specs = [spec for batch in in_flight.values() for spec in batch]
+        seeds = sorted(spec.seed for spec in specs)
+        agents = sorted({str(agent) for spec in specs for agent in spec.seat_agents()})
+        how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+        raise ChildProcessError(
+            f"a worker process {how} while playing the games seeded {seeds[0]} to {seeds[-1]} "
+            f"(agents: {', '.join(agents)}): an agent or a map plugin ended it"
+            if seeds
+            else f"a worker process {how}"
+        )
 
 
 class _Reorder:
