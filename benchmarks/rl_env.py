@@ -20,6 +20,7 @@ Prints decisions per second of each and the cost of an environment step relative
 engine decision (the target is at most 2).
 
     python benchmarks/rl_env.py [--players 2] [--games 10] [--rounds 5] [--seed 0]
+    python benchmarks/rl_env.py --gymnasium --map nordic
 
 ``--breakdown`` instead splits the wall time of an env step (``env()``, 4 games unless
 ``--games``, ``--rounds`` rounds) into its parts, each timed with ``time.perf_counter_ns``
@@ -46,6 +47,12 @@ and both ("neither"). A ceiling for what making a part cheaper can save; the par
 need not add up (together they may take the step under a cache's capacity). "neither" bounds
 the target: what it leaves over one engine decision is what the environment costs with a free
 observation and a free mask.
+
+``--gymnasium`` instead steps the Gymnasium environment (``--map``, against ``random``) the
+way sb3-contrib's MaskablePPO does: ``action_masks()``, a uniformly random index among its
+ones, ``step(index)`` (whose ``info`` carries the next mask too). It prints the CPU time per
+step (best of ``--rounds``) and how many masks were computed per step (issue 48 measured two
+where one does: each state's mask is now computed once).
 
 ``--regions engine,raw,env`` instead runs each named way once over the games, after a warm-up
 game, inside a call of ``math.prod`` (and nothing else there), and prints its decisions:
@@ -331,6 +338,50 @@ def marginal(game_map: GameMap, players: int, seeds: range, rounds: int) -> None
         )
 
 
+def gymnasium_games(e: Any, seeds: range) -> int:
+    """Learner steps played, MaskablePPO's way (see ``--gymnasium`` above)."""
+    steps = 0
+    for seed in seeds:
+        rnd = random.Random(seed)
+        e.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            legal = e.action_masks().nonzero()[0]
+            _, _, terminated, _, _ = e.step(int(legal[int(rnd.random() * len(legal))]))
+            steps += 1
+    return steps
+
+
+def gymnasium_steps(map_name: str, players: int, seeds: range, rounds: int) -> None:
+    """Print the Gymnasium environment's CPU time per step and masks per step."""
+    from ttr_rules.rl.gymnasium import TicketToRideEnv
+
+    e = TicketToRideEnv(map_name, players, opponents="random")
+    masks = 0
+    real_mask = e.space.mask
+
+    def counted(state: Any) -> Any:
+        nonlocal masks
+        masks += 1
+        return real_mask(state)
+
+    gymnasium_games(e, range(seeds.start + 1000, seeds.start + 1001))  # warm up
+    with swapped([(e.space, "mask", counted)]):
+        steps = gymnasium_games(e, seeds)
+    gc.collect()
+    gc.freeze()
+    best = float("inf")
+    for _ in range(rounds):
+        began = time.process_time()
+        gymnasium_games(e, seeds)
+        best = min(best, time.process_time() - began)
+    print(f"{map_name}, {players} players, {len(seeds)} games, best of {rounds} rounds")
+    print(
+        f"gymnasium {steps:6} steps {steps / best:10,.0f}/s  {best / steps * 1e6:6.1f} µs/step"
+        f"  {masks / steps:4.2f} masks/step"
+    )
+
+
 def run_regions(
     runs: dict[str, Callable[[range], int]],
     names: list[str],
@@ -359,8 +410,14 @@ def main() -> int:
     parser.add_argument("--regions", help="comma-separated runs, once each, for callgrind")
     parser.add_argument("--breakdown", action="store_true", help="wall time of a step's parts")
     parser.add_argument("--marginal", action="store_true", help="what each part costs in situ")
+    parser.add_argument("--gymnasium", action="store_true", help="the Gymnasium env's steps")
+    parser.add_argument("--map", default="europe", help="the map of --gymnasium")
     args = parser.parse_args()
     players = args.players
+    if args.gymnasium:
+        seeds = range(args.seed, args.seed + args.games)
+        gymnasium_steps(args.map, players, seeds, args.rounds)
+        return 0
     game_map = load_map("europe")
     if args.breakdown or args.marginal:
         games = args.games if "--games" in sys.argv else 4

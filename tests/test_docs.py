@@ -143,3 +143,34 @@ def test_the_api_reference_documents_where_each_public_name_lives() -> None:
         if getattr(getattr(ttr_rules, name), "__module__", "").startswith("ttr_rules")
     }
     assert homes - documented == set()
+
+
+def test_the_rl_maps_table_lists_every_installed_map() -> None:
+    """docs/rl.md's table of maps (ids, names, sizes) agrees with the installed maps; a map
+    added since it was written has no row. ``python benchmarks/rl_maps.py`` rewrites it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from rl_maps import problems
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    found = problems((ROOT / "docs" / "rl.md").read_text(encoding="utf-8"))
+    assert found == [], "run python benchmarks/rl_maps.py to rewrite the table:\n" + "\n".join(
+        found
+    )
+
+
+def test_every_gymnasium_id_the_docs_name_is_registered() -> None:
+    """No page names an id that does not exist (the registration's doc once named
+    ``NordicCountries-v0``, the id being ``Nordic-v0``)."""
+    import gymnasium
+
+    import ttr_rules.rl.gymnasium  # registers the ids
+    import ttr_rules.rl.registration
+
+    texts = [p.read_text(encoding="utf-8") for p in PAGES]
+    texts += [
+        inspect.getsource(ttr_rules.rl.registration),
+        inspect.getsource(ttr_rules.rl.gymnasium),
+    ]
+    named = {m for text in texts for m in re.findall(r"ttr_rules/[A-Za-z0-9]+-v\d+", text)}
+    assert named and named - set(gymnasium.registry) == set()

@@ -147,7 +147,9 @@ class PolicyOpponent:
         """What plays one game: the model's policy, or what the named callable builds (as any
         opponent: :func:`build_opponent`)."""
         if self.is_model:
-            return _ModelPolicy(_load_model(self), self.deterministic, seed)
+            policy = _ModelPolicy(_load_model(self), self.deterministic, seed)
+            policy.__name__ = f"the model {Path(self.source).name}"  # as messages name it
+            return policy
         return build_opponent(_import(self.source), seed)
 
 
@@ -175,6 +177,7 @@ class _ModelPolicy:
     with the illegal ones removed (what a masked policy's softmax gives)."""
 
     def __init__(self, model: Any, deterministic: bool, seed: int) -> None:
+        self.__name__ = "the model"
         self.model = model
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)

@@ -10,8 +10,8 @@ first) find them too.
 >>> env_id("europe"), env_id("usa"), env_id("nordic")
 ('ttr_rules/Europe-v0', 'ttr_rules/USA-v0', 'ttr_rules/Nordic-v0')
 
-A plugin map's name of several words gives one word each: ``swiss_alps`` and ``swiss-alps``
-become ``SwissAlps``, ``usa-1910`` becomes ``USA1910``.
+>>> env_id("usa-big-cities"), env_id("europe-1912-mega")
+('ttr_rules/USABigCities-v0', 'ttr_rules/Europe1912Mega-v0')
 """
 
 from __future__ import annotations
@@ -25,10 +25,13 @@ NAMESPACE = "ttr_rules"
 
 
 def env_id(map_name: str) -> str:
-    """The Gymnasium id of an installed map: each word of its name capitalised (a word of
-    three letters or fewer, an abbreviation such as ``usa`` or ``uk``, in capitals)."""
-    words = map_name.replace("-", "_").split("_")
-    title = "".join(w.upper() if len(w) <= 3 else w.capitalize() for w in words if w)
+    """The Gymnasium id of an installed map: each word of its name capitalised, and a first
+    word of three letters or fewer in capitals (the abbreviation of a board, such as ``usa``
+    or ``uk``; later short words, such as ``big``, are words)."""
+    words = [w for w in map_name.replace("-", "_").split("_") if w]
+    title = "".join(
+        w.upper() if i == 0 and len(w) <= 3 else w.capitalize() for i, w in enumerate(words)
+    )
     return f"{NAMESPACE}/{title}-v0"
 
 
