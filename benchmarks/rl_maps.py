@@ -14,11 +14,12 @@ other columns (:func:`rows` with ``speed=False``), never the speed.
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import sys
 import time
 from pathlib import Path
+
+from rl_env import gymnasium_games  # (run from benchmarks/, or with it on the path)
 
 from ttr_rules import available_maps, load_map
 from ttr_rules.rl import ActionSpace, observation_layout
@@ -42,19 +43,10 @@ def sizes(values: list[int]) -> str:
 
 def steps_per_second(name: str, games: int, rounds: int) -> float:
     e = TicketToRideEnv(name, 2, opponents="random")
-    best = float("inf")
-    steps = 0
+    best, steps = float("inf"), 0
     for _ in range(rounds):
-        steps = 0
         began = time.process_time()
-        for seed in range(games):
-            rnd = random.Random(seed)
-            e.reset(seed=seed)
-            terminated = False
-            while not terminated:
-                legal = e.action_masks().nonzero()[0]
-                _, _, terminated, _, _ = e.step(int(legal[int(rnd.random() * len(legal))]))
-                steps += 1
+        steps = gymnasium_games(e, range(games))
         best = min(best, time.process_time() - began)
     return steps / best
 
