@@ -148,15 +148,20 @@ MODULES = {
 GROUPS = {"ttr_rules.maps": MAPS, "ttr_rules.agents": AGENTS}
 
 
-def install(folder: Path) -> Path:
+def install(folder: Path, *, slow: bool = True) -> Path:
     """Write the fake distribution ``hostile-plugins`` into ``folder`` (created) and return it:
-    put it on ``sys.path`` (or ``PYTHONPATH``) to install the plugins."""
+    put it on ``sys.path`` (or ``PYTHONPATH``) to install the plugins. ``slow=False`` leaves
+    the slow map plugin out (a process that does not shorten the bound would wait for it)."""
     info = folder / "hostile_plugins-1.0.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hostile-plugins\nVersion: 1.0\n")
     sections = []
     for group, plugins in GROUPS.items():
-        lines = "".join(f"{name} = {value}\n" for name, (value, _) in plugins.items())
+        lines = "".join(
+            f"{name} = {value}\n"
+            for name, (value, _) in plugins.items()
+            if slow or not value.startswith("hostile_slow_map:")
+        )
         sections.append(f"[{group}]\n{lines}")
     (info / "entry_points.txt").write_text("\n".join(sections))
     for name, source in MODULES.items():

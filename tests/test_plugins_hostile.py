@@ -169,7 +169,7 @@ def _ttr(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize(
     ("command", "agent"),
-    [("simulate", "unpicklable"), ("simulate", "illegal"), ("tournament", "exiting")],
+    [("simulate", "unpicklable"), ("tournament", "exiting")],
 )
 def test_an_agent_failing_in_a_worker_ends_the_run_with_one_line(
     site: Path, command: str, agent: str
@@ -195,3 +195,45 @@ def test_an_agent_that_ends_its_worker_process_ends_the_run_with_one_line(site: 
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, run.stderr
     assert run.stderr.startswith("ttr: error: a worker process exited with status 1 while ")
     assert "(agents: aborting, random)" in run.stderr
+
+
+def test_a_failing_agent_stops_only_its_own_game_on_ttr_serve(tmp_path: Path) -> None:
+    """``ttr serve`` with its agents in one worker process: agents that raise, exit, answer
+    what does not pickle or end the worker each stop their own game with a short
+    ``agent_error``; a game of two agents beside them plays on."""
+    import httpx
+
+    site = install(tmp_path / "site-packages", slow=False)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ttr_rules", "serve", "--port", "0", "--agent-delay", "0",
+         "--agent-workers", "1"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None
+        base = server.stdout.readline().split()[2].rstrip("/")
+        http = httpx.Client(base_url=base, timeout=60)
+        failing = {}
+        for agent in ("crashing", "exiting", "unpicklable", "aborting", "illegal"):
+            made = http.post("/api/games", json={"players": 2, "agents": {"0": agent}})
+            assert made.status_code == 201, made.text
+            failing[agent] = made.json()["id"]
+        both = {"0": "random", "1": "random"}
+        other = http.post("/api/games", json={"players": 2, "agents": both}).json()["id"]
+        deadline = time.monotonic() + 120
+        while http.get(f"/api/games/{other}/info").json()["seq"] < 40:
+            assert time.monotonic() < deadline, "the other game stalled"
+            time.sleep(0.2)
+        for agent, game_id in failing.items():
+            info = http.get(f"/api/games/{game_id}/info").json()
+            while info["agent_error"] is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+                info = http.get(f"/api/games/{game_id}/info").json()
+            assert info["seq"] == 0 and not info["over"]
+            assert re.fullmatch(
+                rf"agent '{agent}' of seat 0 failed \(\w+\); the game waits", info["agent_error"]
+            ), info["agent_error"]
+    finally:
+        server.terminate()
+        server.wait(timeout=60)

@@ -444,5 +444,16 @@ def _ray_next(ray: Any, pending: dict[Any, int]) -> tuple[int, list[GameResult]]
     while not ready:  # short waits keep Ctrl-C prompt
         ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
     ref = ready[0]
-    result: list[GameResult] = ray.get(ref)
+    try:
+        result: list[GameResult] = ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        # The task's own error (an agent's AgentError...), not Ray's wrapping of it, whose
+        # text is the worker's traceback.
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, Exception):
+            raise cause from None
+        raise
+    except ray.exceptions.RayError as exc:  # a worker that died (os._exit, a crash)
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ChildProcessError(f"a Ray worker failed while playing games: {first}") from None
     return pending.pop(ref), result
