@@ -34,13 +34,20 @@ def error(message: str) -> None:
 
 
 def one_line(message: str) -> str:
-    """``message`` on one line: lines joined by ``; ``, other control characters escaped.
+    """``message`` on one line: lines joined by ``; `` (by a space after a line that ends
+    with a colon, which introduces the lines after it), other control characters escaped.
 
     >>> one_line("map.json: 2 problems\\n  routes[0]: no such city\\n  a\\tb")
     'map.json: 2 problems; routes[0]: no such city; a\\\\tb'
+    >>> one_line("the map 'toy' cannot deal 3 players:\\n  tickets: too few\\n  more")
+    "the map 'toy' cannot deal 3 players: tickets: too few; more"
     """
-    parts = [part.strip() for part in message.splitlines()]
-    return shown("; ".join(part for part in parts if part))
+    parts = [part.strip() for part in message.splitlines() if part.strip()]
+    text = "".join(
+        part if not i else (" " if parts[i - 1].endswith(":") else "; ") + part
+        for i, part in enumerate(parts)
+    )
+    return shown(text)
 
 
 def integer(text: str) -> int:
