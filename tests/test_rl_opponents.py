@@ -157,6 +157,8 @@ def test_policy_opponent_is_a_value_that_pickles_and_checks_its_source(tmp_path:
     assert pickle.loads(pickle.dumps(model)) == model
     with pytest.raises(ValueError, match="module:Class"):
         PolicyOpponent(saved, algorithm="MaskablePPO")
+    with pytest.raises(TypeError, match="deterministic must be True or False"):
+        PolicyOpponent(saved, deterministic="no")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="PolicyOpponent wraps"):
         PolicyOpponent(3)  # type: ignore[arg-type]
 

@@ -111,6 +111,12 @@ def _algorithm(value: str) -> str:
     return value
 
 
+def _flag(value: bool) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError("deterministic must be True or False")
+    return value
+
+
 @frozen
 class PolicyOpponent:
     """A frozen policy as an opponent that pickles: ``source`` is a saved stable-baselines3
@@ -136,7 +142,7 @@ class PolicyOpponent:
 
     source: str = field(converter=_source)
     algorithm: str = field(default="sb3_contrib:MaskablePPO", converter=_algorithm)
-    deterministic: bool = True
+    deterministic: bool = field(default=True, converter=_flag)
 
     @property
     def is_model(self) -> bool:
