@@ -142,20 +142,22 @@ def _cached_geometry(game_map: GameMap, _: tuple[object, ...], width: float) -> 
     points = {c: (pad + x * inner, pad + y * inner) for c, (x, y) in layout.positions.items()}
     track, radius = 8.5 * unit, 6.5 * unit
     spacing = track + 2.5 * unit
-    curves = _pair_curves(game_map, points, dict(game_map.bends))
     bundles: dict[tuple[str, str], list[int]] = {}
     for route in game_map.routes:
         bundles.setdefault(_pair(route), []).append(route.id)
-    margins = _end_margins(bundles, points, curves, track, spacing, radius + 1.5 * unit)
+    least = radius + 1.5 * unit
+    fans = _Fans(game_map, points, bundles, track, spacing, least)
+    curves = fans.curves(dict(game_map.bends))
+    margins = _end_margins(bundles, points, curves, track, spacing, least, fans.car)
     paths: list[tuple[Point, ...]] = []
-    spaces: list[tuple[Space, ...]] = []
+    rows: list[list[Space]] = []
     for route in game_map.routes:
         path = _track_path(bundles, route, curves, spacing)
         trimmed = _trim(path, margins[route.a, _pair(route)], margins[route.b, _pair(route)])
         paths.append(tuple(trimmed))
-        spaces.append(tuple(_spaces_along(trimmed, route.length, track, unit)))
+        rows.append(list(_spaces_along(trimmed, route.length, track, unit)))
     height = max(inner * layout.aspect, 120 * unit) + 2 * pad
-    shapes = (points, tuple(paths), tuple(spaces))
+    shapes = (points, tuple(paths), _apart(rows))
     return _assembled(game_map, (width, height, pad), track, radius, shapes)
 
 
@@ -213,33 +215,64 @@ def _printed(game_map: GameMap, printed: Geometry, width: float) -> BoardGeometr
 
 def _apart(rows: list[list[Space]]) -> tuple[tuple[Space, ...], ...]:
     """The rows of cars with every two cars of different routes apart: where two touch, both
-    are shortened, a tenth at a time (to half their length at most), keeping their centres and
-    angles (a printed board may draw two cars closer than this picture's car size)."""
+    are shortened, a tenth at a time (to half their length at most), keeping their angles and
+    the end that faces along the route (a route's end car gives way at its city's side, where
+    routes crowd; a printed board may draw two cars closer than this picture's car size)."""
     for _ in range(7):
         touching = _touching(rows)
         if not touching:
             break
-        for r, i in touching:
-            rows[r][i] = attrs.evolve(rows[r][i], length=rows[r][i].length * 0.9)
+        for (r, i), other in touching.items():
+            rows[r][i] = _shortened(rows[r][i], other)
     return tuple(tuple(row) for row in rows)
 
 
-def _touching(rows: Sequence[Sequence[Space]]) -> set[tuple[int, int]]:
-    """The cars (route, index) that share an area with a car of another route."""
+def _shortened(car: Space, other: Point) -> Space:
+    """``car`` a tenth shorter, keeping its end away from the car it touches (centred at
+    ``other``) when that car lies off towards one end, else its centre."""
+    cut = car.length * 0.1
+    a = math.radians(car.angle)
+    along = (other[0] - car.cx) * math.cos(a) + (other[1] - car.cy) * math.sin(a)
+    side = 0 if abs(along) < car.length / 4 else (-1 if along > 0 else 1)
+    shift = side * cut / 2
+    return attrs.evolve(
+        car,
+        cx=car.cx + math.cos(a) * shift,
+        cy=car.cy + math.sin(a) * shift,
+        length=car.length - cut,
+    )
+
+
+def _touching(rows: Sequence[Sequence[Space]]) -> dict[tuple[int, int], Point]:
+    """The cars (route, index) that share an area with a car of another route, each with the
+    centre of one such car."""
     cars = [(r, i, car) for r, row in enumerate(rows) for i, car in enumerate(row)]
     cell = max((car.length for _, _, car in cars), default=1.0)
     grid: dict[tuple[int, int], list[tuple[int, int, Space]]] = {}
     for item in cars:
         key = (math.floor(item[2].cx / cell), math.floor(item[2].cy / cell))
         grid.setdefault(key, []).append(item)
-    found: set[tuple[int, int]] = set()
+    found: dict[tuple[int, int], Point] = {}
     for r, i, car in cars:
         kx, ky = math.floor(car.cx / cell), math.floor(car.cy / cell)
         for dx, dy in itertools.product((-1, 0, 1), repeat=2):
             for r2, i2, other in grid.get((kx + dx, ky + dy), ()):
-                if r2 > r and _frames_overlap(_frame(car), _frame(other)):
-                    found |= {(r, i), (r2, i2)}
+                if r2 > r and _frames_overlap(_grown(car), _grown(other)):
+                    found[r, i] = (other.cx, other.cy)
+                    found[r2, i2] = (car.cx, car.cy)
     return found
+
+
+#: How far apart two cars of different routes are kept, in pixels (the document rounds every
+#: coordinate to a tenth of a pixel).
+_CLEARANCE = 0.4
+
+
+def _grown(car: Space) -> tuple[float, float, float, float, float, float]:
+    """A car's frame (:func:`_frame`) grown by half the clearance all round."""
+    cx, cy, ux, uy, half_length, half_width = _frame(car)
+    grow = _CLEARANCE / 2
+    return (cx, cy, ux, uy, half_length + grow, half_width + grow)
 
 
 def _margin(width: float, height: float, pad: float) -> Box:
@@ -267,18 +300,123 @@ def _pair(route: Route) -> tuple[str, str]:
     return a, b
 
 
-def _pair_curves(
-    game_map: GameMap, points: dict[str, Point], bend_of: dict[int, float]
-) -> dict[tuple[str, str], list[Point]]:
-    """The centre line of each bundle of tracks, from its alphabetically first city; the bend
-    is the first track's that has one (given from that route's ``a`` to its ``b``)."""
-    bends: dict[tuple[str, str], float] = {}
-    for route in game_map.routes:
-        pair = _pair(route)
-        if pair not in bends or (not bends[pair] and route.id in bend_of):
-            bend = bend_of.get(route.id, 0.0)
-            bends[pair] = bend if route.a == pair[0] else -bend
-    return {pair: _curve(points[pair[0]], points[pair[1]], b) for pair, b in bends.items()}
+#: How far a bundle's end may turn off its line to leave room beside the others at its city.
+_MAX_TURN = math.radians(50)
+
+
+class _Fans:
+    """The bundles of tracks leaving each city, turned apart where they leave too close to one
+    another for their first cars to stand side by side (each end by at most :data:`_MAX_TURN`),
+    so that every route starts at its city's circle and no two routes' cars overlap."""
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        points: dict[str, Point],
+        bundles: dict[tuple[str, str], list[int]],
+        track: float,
+        spacing: float,
+        least: float,
+    ) -> None:
+        self.points = points
+        self.least = least
+        self.half = {p: (track + (len(ids) - 1) * spacing) / 2 for p, ids in bundles.items()}
+        longest = {p: max(game_map.routes[i].length for i in ids) for p, ids in bundles.items()}
+        #: A car's length, roughly, on each bundle.
+        self.car = {p: math.dist(points[p[0]], points[p[1]]) / longest[p] for p in bundles}
+        self.map = game_map
+
+    def curves(self, bend_of: dict[int, float]) -> dict[tuple[str, str], list[Point]]:
+        """The centre line of each bundle, from its alphabetically first city: a cubic curve
+        leaving each end at its turned angle (straight, or bowed by the first track's
+        ``bend``, given from that route's ``a`` to its ``b``, where nothing is turned)."""
+        bends: dict[tuple[str, str], float] = {}
+        for route in self.map.routes:
+            pair = _pair(route)
+            if pair not in bends or (not bends[pair] and route.id in bend_of):
+                bend = bend_of.get(route.id, 0.0)
+                bends[pair] = bend if route.a == pair[0] else -bend
+        handles: dict[tuple[tuple[str, str], int], tuple[float, float]] = {}
+        for pair, bend in bends.items():
+            a, b = self.points[pair[0]], self.points[pair[1]]
+            middle = _curve(a, b, bend)[len(_curve(a, b, bend)) // 2] if bend else None
+            control = _control(a, b, bend) if middle is not None else None
+            for side, (start, end) in enumerate(((a, b), (b, a))):
+                toward = control or end
+                angle = math.atan2(toward[1] - start[1], toward[0] - start[0])
+                reach = (2 / 3 if control else 1 / 3) * math.dist(start, toward)
+                handles[pair, side] = (angle, reach)
+        angles = self._spread({key: angle for key, (angle, _) in handles.items()})
+        out = {}
+        for pair in bends:
+            a, b = self.points[pair[0]], self.points[pair[1]]
+            (ra, rb) = handles[pair, 0][1], handles[pair, 1][1]
+            ua, ub = angles[pair, 0], angles[pair, 1]
+            out[pair] = _cubic(
+                a,
+                (a[0] + math.cos(ua) * ra, a[1] + math.sin(ua) * ra),
+                (b[0] + math.cos(ub) * rb, b[1] + math.sin(ub) * rb),
+                b,
+            )
+        return out
+
+    def _spread(
+        self, base: dict[tuple[tuple[str, str], int], float]
+    ) -> dict[tuple[tuple[str, str], int], float]:
+        """Each end's angle, pushed away from its neighbours at its city until their first
+        cars have room side by side (a few relaxation rounds)."""
+        angles = dict(base)
+        at: dict[str, list[tuple[tuple[str, str], int]]] = {}
+        for pair, side in base:
+            at.setdefault(pair[side], []).append((pair, side))
+        for _ in range(40):
+            moved = False
+            for ends in at.values():
+                if len(ends) < 2:
+                    continue
+                ends.sort(key=lambda e: angles[e])
+                for i, one in enumerate(ends):
+                    other = ends[(i + 1) % len(ends)]
+                    gap = (angles[other] - angles[one]) % (2 * math.pi)
+                    # where the first cars start: at most a quarter car past ``least``
+                    room = self.least + 0.25 * min(self.car[one[0]], self.car[other[0]])
+                    need = 2.6 * math.atan((self.half[one[0]] + self.half[other[0]]) / (2 * room))
+                    if gap < need:
+                        push = (need - gap) / 4
+                        angles[one] = _turned(angles[one] - push, base[one])
+                        angles[other] = _turned(angles[other] + push, base[other])
+                        moved = True
+            if not moved:
+                break
+        return angles
+
+
+def _turned(angle: float, base: float) -> float:
+    """``angle``, at most :data:`_MAX_TURN` off ``base``."""
+    off = (angle - base + math.pi) % (2 * math.pi) - math.pi
+    return base + max(-_MAX_TURN, min(_MAX_TURN, off))
+
+
+def _control(a: Point, b: Point, bend: float) -> Point:
+    """The control point of the quadratic curve of :func:`_curve`."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    return ((a[0] + b[0]) / 2 - dy * bend * 2, (a[1] + b[1]) / 2 + dx * bend * 2)
+
+
+def _cubic(a: Point, c1: Point, c2: Point, b: Point) -> list[Point]:
+    """Points along the cubic Bézier curve from ``a`` to ``b`` with controls ``c1``, ``c2``."""
+    out = []
+    for i in range(_CURVE_SAMPLES + 1):
+        t = i / _CURVE_SAMPLES
+        s = 1 - t
+        w = (s * s * s, 3 * s * s * t, 3 * s * t * t, t * t * t)
+        out.append(
+            (
+                w[0] * a[0] + w[1] * c1[0] + w[2] * c2[0] + w[3] * b[0],
+                w[0] * a[1] + w[1] * c1[1] + w[2] * c2[1] + w[3] * b[1],
+            )
+        )
+    return out
 
 
 def _end_margins(
@@ -288,9 +426,11 @@ def _end_margins(
     track: float,
     spacing: float,
     least: float,
+    car: dict[tuple[str, str], float],
 ) -> dict[tuple[str, tuple[str, str]], float]:
     """How far from each city each bundle's spaces start: clear of the city's circle, and far
-    enough out that bundles leaving the city at a narrow angle have fanned apart."""
+    enough out that bundles leaving the city at a narrow angle have fanned apart, but never
+    more than a quarter of a car past the circle (a route stays attached to its city)."""
     tracks = {pair: len(bundles[pair]) for pair in curves}
     leaving: dict[str, list[tuple[tuple[str, str], float, float]]] = {}
     for pair, line in curves.items():
@@ -310,7 +450,9 @@ def _end_margins(
                     fan = (half + other_half) / 2 / math.tan(max(theta, 1e-3) / 2) * 1.15
                     need = max(need, fan)
             length = math.dist(points[pair[0]], points[pair[1]])
-            margins[city, pair] = min(need, length * 0.4)
+            # at most a quarter of the route's own car past ``least``: m = least + (d - 2m) / n / 4
+            count = length / car[pair]
+            margins[city, pair] = min(need, (least + length / count / 4) / (1 + 0.5 / count))
     return margins
 
 
@@ -633,7 +775,7 @@ def board_collisions(game_map: GameMap, width: float = 1000.0) -> list[str]:
     []
     """
     g = board_geometry(game_map, width)
-    problems: list[str] = []
+    problems: list[str] = list(_detached(game_map, g))
     polygons = [[(s, s.corners(), _bounds(s.corners())) for s in row] for row in g.spaces]
     routes = game_map.routes
     for r in routes:
@@ -657,6 +799,28 @@ def board_collisions(game_map: GameMap, width: float = 1000.0) -> list[str]:
         for rid in hit:
             problems.append(f"the label of {city} covers route {_name(routes[rid])}")
     return problems
+
+
+def _detached(game_map: GameMap, g: BoardGeometry) -> Iterator[str]:
+    """The route ends further than one car from their city: from the outer end of the car
+    nearest the city to the edge of its circle."""
+    for route, row in zip(game_map.routes, g.spaces, strict=True):
+        car = max(s.length for s in row)
+        for city in (route.a, route.b):
+            x, y = g.points[city]
+            gap = min(math.dist(end, (x, y)) for s in row for end in _car_ends(s)) - g.city_radius
+            if gap > car + 0.05:
+                yield (
+                    f"route {_name(route)} ends {gap:.1f} px from {city} "
+                    f"(more than a car, {car:.1f} px)"
+                )
+
+
+def _car_ends(space: Space) -> tuple[Point, Point]:
+    """The middles of a car's two short sides."""
+    a = math.radians(space.angle)
+    dx, dy = math.cos(a) * space.length / 2, math.sin(a) * space.length / 2
+    return (space.cx - dx, space.cy - dy), (space.cx + dx, space.cy + dy)
 
 
 def _name(route: Route) -> str:
