@@ -120,8 +120,9 @@ def checked_map(game_map: GameMap, where: str = "the map") -> GameMap:
     >>> checked_map(attrs.evolve(europe, routes=(route, *europe.routes[1:])))
     Traceback (most recent call last):
     ...
-    ttr_rules.errors.MapLoadError: the map 'europe' is invalid (2 problems):
+    ttr_rules.errors.MapLoadError: the map 'europe' is invalid (3 problems):
       routes[0].length: must be >= 1
+      routes[0].spaces: 1 spaces for a route of length 0
       digest: does not match the map's content
     """
     with _valid_lock:
@@ -168,7 +169,7 @@ def geometry_problems(game_map: GameMap) -> Iterator[Problem]:
     >>> g = europe.geometry
     >>> moved = attrs.evolve(g, positions=((0.9, 0.9), *g.positions[1:]))
     >>> [str(p) for p in geometry_problems(attrs.evolve(europe, geometry=moved))][0]
-    'routes[0].spaces[0]: 15.7 cars from Amsterdam, its city a (at most 2)'
+    'routes[0].spaces[0]: 19.0 cars from Amsterdam, its city a (at most 2)'
     """
     g = game_map.geometry
     if g is None:
