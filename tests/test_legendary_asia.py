@@ -250,3 +250,12 @@ def test_random_games_keep_every_invariant(seed: int, players: int) -> None:
             check_invariants(step.after)
         placed = [r.trains for r in asia.routes if step.after.route_owner[r.id] is not None]
         assert sum(p.trains for p in step.after.players) + sum(placed) == 45 * players
+
+
+def test_map_info_counts_the_mountains(capsys: pytest.CaptureFixture[str]) -> None:
+    from ttr_rules.cli import main
+
+    assert main(["map-info", "legendary-asia"]) == 0
+    assert "  mountains: 31 (39 X marks)" in capsys.readouterr().out.splitlines()
+    assert main(["map-info", "usa-1910"]) == 0
+    assert "a variant of the usa board" in capsys.readouterr().out

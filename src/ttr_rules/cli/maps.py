@@ -148,6 +148,7 @@ def map_info(game_map: GameMap) -> dict[str, Any]:
     ferries = [r for r in routes if r.ferry_locomotives]
     colours = Counter(r.color.value if r.color is not None else "gray" for r in routes)
     long_tickets = sum(t.long for t in m.tickets)
+    mountains = [r for r in routes if r.mountain]
     return {
         "name": m.name,
         "version": m.version,
@@ -162,6 +163,12 @@ def map_info(game_map: GameMap) -> dict[str, Any]:
         "ferries": len(ferries),
         "ferry_locomotives": sum(r.ferry_locomotives for r in ferries),
         "double_routes": sum(r.double_of is not None for r in routes) // 2,
+        **(
+            {"mountains": len(mountains), "mountain_marks": sum(r.mountain for r in mountains)}
+            if mountains
+            else {}
+        ),
+        **({"board": m.board} if m.board else {}),
         "tickets": len(m.tickets),
         "long_tickets": long_tickets,
         "regular_tickets": len(m.tickets) - long_tickets,
@@ -183,6 +190,7 @@ def map_info_lines(game_map: GameMap) -> list[str]:
     title = f" - {info['title']}" if info["title"] else ""
     return [
         f"{info['name']} {info['version']}{title}",
+        *([f"a variant of the {info['board']} board"] if "board" in info else []),
         f"digest: {info['digest']}",
         f"cities: {info['cities']}",
         f"routes: {info['routes']} tracks, {info['spaces']} spaces",
@@ -191,6 +199,11 @@ def map_info_lines(game_map: GameMap) -> list[str]:
         f"  tunnels: {info['tunnels']}",
         f"  ferries: {info['ferries']} ({info['ferry_locomotives']} locomotives)",
         f"  double routes: {info['double_routes']}",
+        *(
+            [f"  mountains: {info['mountains']} ({info['mountain_marks']} X marks)"]
+            if "mountains" in info
+            else []
+        ),
         f"tickets: {info['tickets']} ({info['long_tickets']} long, {info['regular_tickets']} "
         f"regular), {info['ticket_points']} points",
         "  by value: " + _counts(info["tickets_by_value"]),
