@@ -146,3 +146,11 @@ def test_variants_are_grouped_under_their_board() -> None:
     assert groups["usa"] == ("usa", "usa-1910", "usa-big-cities", "usa-mega")
     assert groups["europe"][0] == "europe" and "europe-1912-mega" in groups["europe"]
     assert groups["legendary-asia"] == ("legendary-asia",)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_check_map(name: str) -> None:
+    from ttr_rules.testing import check_map
+
+    report = check_map(load_map(name), games=1, players=[4], seed=3)
+    assert report.ok, report
