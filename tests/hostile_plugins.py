@@ -38,6 +38,7 @@ AGENTS: dict[str, tuple[str, str]] = {
     "unbuildable": ("hostile_agents:unbuildable", "its factory raises"),
     "exit-on-build": ("hostile_agents:exit_on_build", "its factory calls sys.exit(2)"),
     "noimport": ("no_such_module_xyz:Agent", "names a module that does not exist"),
+    "slowbuild": ("hostile_slow_agent:build", "its factory waits (past the bound)"),
 }
 
 _MAPS_MODULE = """
@@ -136,12 +137,22 @@ def exit_on_build(seed=0):
     sys.exit(2)
 """
 
+_SLOW_AGENT_MODULE = """
+import threading
+#: The test sets it when done, so that the thread left behind ends.
+release = threading.Event()
+def build(seed=0):
+    release.wait(120)
+    raise RuntimeError("too late")
+"""
+
 #: The modules above, by file name.
 MODULES = {
     "hostile_maps.py": _MAPS_MODULE,
     "hostile_import_fails.py": "raise ImportError('this plugin does not import')\n",
     "hostile_slow_map.py": _SLOW_MODULE,
     "hostile_agents.py": _AGENTS_MODULE,
+    "hostile_slow_agent.py": _SLOW_AGENT_MODULE,
 }
 
 #: The entry-point groups of the plugins above.
@@ -151,7 +162,7 @@ GROUPS = {"ttr_rules.maps": MAPS, "ttr_rules.agents": AGENTS}
 def install(folder: Path, *, slow: bool = True) -> Path:
     """Write the fake distribution ``hostile-plugins`` into ``folder`` (created) and return it:
     put it on ``sys.path`` (or ``PYTHONPATH``) to install the plugins. ``slow=False`` leaves
-    the slow map plugin out (a process that does not shorten the bound would wait for it)."""
+    the slow plugins out (a process that does not shorten the bound would wait for them)."""
     info = folder / "hostile_plugins-1.0.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hostile-plugins\nVersion: 1.0\n")
@@ -160,7 +171,7 @@ def install(folder: Path, *, slow: bool = True) -> Path:
         lines = "".join(
             f"{name} = {value}\n"
             for name, (value, _) in plugins.items()
-            if slow or not value.startswith("hostile_slow_map:")
+            if slow or not value.startswith("hostile_slow_")
         )
         sections.append(f"[{group}]\n{lines}")
     (info / "entry_points.txt").write_text("\n".join(sections))

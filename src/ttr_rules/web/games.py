@@ -175,30 +175,35 @@ def find_offer() -> Offer:
     >>> "europe" in offer.maps, offer.agents[:3]
     (True, ('easy', 'medium', 'hard'))
     """
-    return Offer(playable_maps(), tuple(name for name in agent_names() if _builds(name)))
-
-
-def _builds(name: str) -> bool:
-    """Whether the agent ``name`` can be built (in a thread of its own, waited for
-    :data:`~ttr_rules.maps.LOAD_SECONDS` at most: a plugin may hang or call ``sys.exit()``)."""
     from ..maps.registry import LOAD_SECONDS  # read at each call (tests shorten it)
 
-    built: list[bool] = []
+    # Every agent at once, each in a thread of its own: slow plugins cost one bound in all.
+    # (Map plugins load one after the other, each within its own bound: loaded at once, the
+    # maps that work would share the processor and could overrun it on a busy machine.)
+    names = agent_names()
+    built: dict[str, bool] = {}
+    agents = [threading.Thread(target=_build, args=(n, built), daemon=True) for n in names]
+    for thread in agents:
+        thread.start()
+    maps = playable_maps()
+    began = time.monotonic()
+    for thread in agents:
+        thread.join(max(0.0, began + LOAD_SECONDS - time.monotonic()))
+    for name in names:
+        if name not in built:
+            log.warning("agent %r is not offered: not built within %g s", name, LOAD_SECONDS)
+    return Offer(maps, tuple(name for name in names if built.get(name)))
 
-    def build() -> None:
-        try:
-            _make_agent(name, 0)
-            built.append(True)
-        except BaseException as exc:  # an agent plugin's sys.exit() included
-            log.warning("agent %r is not offered: it cannot be built (%s)", name, _kind(exc))
-            built.append(False)
 
-    worker = threading.Thread(target=build, name=f"agent plugin {name}", daemon=True)
-    worker.start()
-    worker.join(LOAD_SECONDS)
-    if not built:
-        log.warning("agent %r is not offered: not built within %g s", name, LOAD_SECONDS)
-    return built == [True]
+def _build(name: str, built: dict[str, bool]) -> None:
+    """Note in ``built`` whether the agent ``name`` can be built (a plugin may raise, call
+    ``sys.exit()`` or hang: the caller waits for a bound only)."""
+    try:
+        _make_agent(name, 0)
+        built[name] = True
+    except BaseException as exc:  # an agent plugin's sys.exit() included
+        log.warning("agent %r is not offered: it cannot be built (%s)", name, _kind(exc))
+        built[name] = False
 
 
 def _kind(exc: BaseException) -> str:
