@@ -62,6 +62,7 @@ ROUTES: list[tuple[str, str, str | None]] = [
     ("GET", "/api/openapi.json", None),
     ("GET", "/api/maps", None),
     ("GET", "/api/maps/{name}", None),
+    ("GET", "/api/map-groups", None),
     ("GET", "/api/agents", None),
     ("GET", "/api/games", None),
     ("POST", "/api/games", None),
