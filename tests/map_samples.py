@@ -50,3 +50,48 @@ def write_map(path: Path, data: Any) -> Path:
     """Write ``data`` as JSON to ``path`` and return the path."""
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     return path
+
+
+def grid_map_data(width: int, height: int, tickets: int, seed: int = 1) -> dict[str, Any]:
+    """A valid map of ``width`` × ``height`` cities joined to their grid neighbours by routes of
+    length 1 to 4, and ``tickets`` tickets between random cities at most 6 apart: a board that
+    grows with its arguments as a printed board would, for scaling measurements."""
+    import random
+
+    rnd = random.Random(seed)
+    colours = ["red", "blue", "green", "white", "black", "yellow", "orange", "pink"]
+
+    def name(x: int, y: int) -> str:
+        return f"C{x}x{y}"
+
+    cities = [
+        {"name": name(x, y), "lat": 10.0 + y * 0.1, "lon": 10.0 + x * 0.1}
+        for y in range(height)
+        for x in range(width)
+    ]
+    routes = [
+        {"a": name(x, y), "b": name(x + dx, y + dy), "length": rnd.randint(1, 4),
+         "color": rnd.choice(colours)}
+        for y in range(height)
+        for x in range(width)
+        for dx, dy in ((1, 0), (0, 1))
+        if x + dx < width and y + dy < height
+    ]  # fmt: skip
+    listed = []
+    for i in range(tickets):
+        x, y = rnd.randrange(width), rnd.randrange(height)
+        x2 = min(max(x + rnd.randint(-3, 3), 0), width - 1)
+        y2 = min(max(y + rnd.randint(-3, 3), 0), height - 1)
+        if (x2, y2) == (x, y):
+            x2 = x + 1 if x + 1 < width else x - 1
+        listed.append({"a": name(x, y), "b": name(x2, y2), "points": 1 + i})
+    return {
+        "format": "ttr-rules-map",
+        "format_version": 1,
+        "name": "grid",
+        "version": "1",
+        "cities": cities,
+        "routes": routes,
+        "tickets": listed,
+        "rules": {"max_players": 2},
+    }

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 import pytest
-from map_samples import small_map_data, write_map
+from map_samples import grid_map_data, small_map_data, write_map
 
 from ttr_rules.cards import Color
 from ttr_rules.errors import MapLoadError
@@ -393,3 +393,109 @@ def test_validate_map_checks_ids() -> None:
     shifted = attrs.evolve(game_map.tickets[0], id=5)
     broken = attrs.evolve(game_map, tickets=(shifted, *game_map.tickets[1:]))
     assert "tickets[0].id: is 5; must equal its position 0" in validate_map(broken)
+
+
+# ------------------------------------------------------------- linear checks (issue 44 T6)
+
+
+def _reach_steps(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any]) -> tuple[int, int]:
+    """The steps the ticket reach check spent on ``data`` and its budget (a counting hook on
+    ``maps.check._Steps``)."""
+    from ttr_rules.maps import check
+
+    budgets: list[Any] = []
+
+    class Counted(check._Steps):
+        def __init__(self, allowed: int) -> None:
+            super().__init__(allowed)
+            budgets.append(self)
+
+    monkeypatch.setattr(check, "_Steps", Counted)
+    map_problems(data)
+    (budget,) = budgets
+    return budget.spent, budget.allowed
+
+
+def test_the_reach_check_grows_with_the_tickets_not_their_square(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """50 times the tickets on one board: at most about 50 times the steps (one search per
+    ticket origin, cut at a player's trains), and within a budget linear in the file."""
+    few, _ = _reach_steps(monkeypatch, _short_trains(grid_map_data(12, 12, 40)))
+    many, allowed = _reach_steps(monkeypatch, _short_trains(grid_map_data(12, 12, 2000)))
+    assert few > 0 and many <= 50 * few
+    assert many <= allowed
+
+
+def test_the_reach_check_of_a_larger_board_stays_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board 25 times larger (cities, routes and tickets): about 25 times the steps, since
+    a search stops at a player's trains (here 12, so that the small board is already wider
+    than a search)."""
+    small, _ = _reach_steps(monkeypatch, _short_trains(grid_map_data(10, 10, 40)))
+    large, _ = _reach_steps(monkeypatch, _short_trains(grid_map_data(50, 50, 1000)))
+    assert large <= 25 * small * 1.5
+
+
+def _short_trains(data: dict[str, Any]) -> dict[str, Any]:
+    data["rules"].update(trains_per_player=12, stations_per_player=1)
+    return data
+
+
+def test_the_reach_budget_is_linear_in_the_map() -> None:
+    """Structure: the budget is a number of steps per item of the map (with a floor), and a
+    search charges every track it follows."""
+    from ttr_rules.maps import check
+
+    steps = check._Steps(3)
+    steps.spend(3)
+    with pytest.raises(check._OutOfSteps):
+        steps.spend()
+    assert check.REACH_STEPS_PER_ITEM <= 1000 and check.REACH_STEPS_FLOOR <= 5_000_000
+
+
+def test_unknown_names_get_a_bounded_number_of_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each hint compares a name with every city: a file of 400 unknown names asks for at
+    most HINTS_PER_CHECK of them per check, not 400 (which cost the square of the file)."""
+    import difflib
+
+    from ttr_rules.maps import check
+
+    calls = Counter[str]()
+    real = difflib.get_close_matches
+
+    def counted(word: str, *args: Any, **kwargs: Any) -> list[str]:
+        calls["hint"] += 1
+        return real(word, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    data = grid_map_data(20, 20, 0)
+    data["routes"] += [{"a": f"Nowhere{i}", "b": "C0x0", "length": 2} for i in range(200)]
+    data["tickets"] = [{"a": f"Elsewhere{i}", "b": "C0x0", "points": 3} for i in range(200)]
+    problems = map_problems(data)
+    assert sum("unknown city" in p for p in problems) == 400
+    assert sum("did you mean" in p for p in problems) <= 2 * check.HINTS_PER_CHECK
+    assert calls["hint"] <= 2 * check.HINTS_PER_CHECK
+
+
+def test_problems_about_unreadable_values_are_dropped_in_linear_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each content problem is matched against the unreadable (tainted) paths by look-ups of
+    the paths that hold it, not by a walk over every tainted path."""
+    from ttr_rules.maps import file
+
+    calls = Counter[str]()
+    real = file._holders
+
+    def counted(path: str) -> Any:
+        calls["holders"] += 1
+        return real(path)
+
+    monkeypatch.setattr(file, "_holders", counted)
+    data = grid_map_data(20, 20, 0)
+    for route in data["routes"][:300]:
+        route["length"] = "long"  # unreadable: tainted
+    data["tickets"] = [{"a": "C0x0", "b": "C0x0", "points": 3} for _ in range(300)]
+    problems = map_problems(data)
+    assert len(problems) >= 600
+    assert calls["holders"] <= 4 * len(problems)

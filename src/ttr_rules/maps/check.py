@@ -24,7 +24,10 @@ from .index import fold_name
 from .model import GameMap, Geometry, Route, Ticket, compute_digest, tracks_by_pair
 
 __all__ = [
+    "HINTS_PER_CHECK",
     "MAX_ROUTE_LENGTH",
+    "REACH_STEPS_FLOOR",
+    "REACH_STEPS_PER_ITEM",
     "Problem",
     "alias_collisions",
     "checked_map",
@@ -194,6 +197,7 @@ def geometry_problems(game_map: GameMap) -> Iterator[Problem]:
 
 def _space_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:
     where = dict(zip(game_map.cities, g.positions, strict=True))
+    number = {city: i for i, city in reversed(list(enumerate(game_map.cities)))}
     car = g.pitch()
     for route, row in zip(game_map.routes, g.spaces, strict=True):
         path = f"routes[{route.id}]"
@@ -218,7 +222,7 @@ def _space_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:
                 yield Problem(
                     f"{path}.spaces[{i}]",
                     f"{cars:.1f} cars from {city}, its city {side} (at most {MAX_END_CARS:g})",
-                    (f"cities[{game_map.cities.index(city)}]",),
+                    (f"cities[{number[city]}]",),
                 )
         for i in range(1, len(row)):
             cars = _pixels(g, row[i - 1], row[i]) / car
@@ -294,86 +298,157 @@ def _station_ticket_problems(game_map: GameMap, rules: Rules) -> Iterator[Proble
         )
 
 
+#: The ticket reach check (:func:`_ticket_reach_problems`) takes at most this many steps (a
+#: track followed, a place looked up) per city, route, ticket and country end-point of the
+#: map, and :data:`REACH_STEPS_FLOOR` on any map, so that it stays linear in the file; past
+#: that, the tickets left are not checked for reach. The boards played take under a third of
+#: it (Europe 130 per item, Europe 1912 145).
+REACH_STEPS_PER_ITEM = 500
+#: The steps the reach check may always take (a few seconds at most).
+REACH_STEPS_FLOOR = 2_000_000
+
+
+class _OutOfSteps(Exception):
+    """The reach check has spent its steps."""
+
+
+class _Steps:
+    """A budget of steps, spent one at a time (tests count them through this class)."""
+
+    def __init__(self, allowed: int) -> None:
+        self.allowed = allowed
+        self.spent = 0
+
+    def spend(self, steps: int = 1) -> None:
+        self.spent += steps
+        if self.spent > self.allowed:
+            raise _OutOfSteps
+
+
 def _ticket_reach_problems(game_map: GameMap, rules: Rules) -> Iterator[Problem]:
     """Tickets that no player can complete: even borrowing a route with each station, the
     cheapest path between the two cities (to the nearest destination of a ticket with several)
-    needs more trains than a player has."""
-    cheapest = _fewest_trains(game_map, rules.stations_per_player)
+    needs more trains than a player has.
+
+    Each search stops at a player's trains (a ticket beyond them needs "at least" one more),
+    and all of them together at :data:`REACH_STEPS_PER_ITEM` steps per item of the map."""
+    items = len(game_map.cities) + len(game_map.routes) + len(game_map.tickets)
+    items += sum(len(ends) for ends in game_map.countries.values())
+    steps = _Steps(max(REACH_STEPS_PER_ITEM * items, REACH_STEPS_FLOOR))
+    cap = rules.trains_per_player
+    reach = _Reach(game_map, max(rules.stations_per_player, 0), cap, steps)
     for t in game_map.tickets:
-        needs = [
-            cheapest(a, b)
-            for a in _places(game_map, t.a)
-            for place, _ in t.targets
-            for b in _places(game_map, place)
-        ]
-        known = [n for n in needs if n is not None]
-        need = min(known) if known else None
-        if need is not None and need > rules.trains_per_player:
+        try:
+            need = reach.need(t.a, [place for place, _ in t.targets])
+        except _OutOfSteps:
+            return
+        if need is not None and need > cap:
             yield Problem(
                 f"tickets[{t.id}]",
                 f"{t.a}–{t.targets[0][0]} needs at least {need} trains, more than the "
-                f"{rules.trains_per_player} a player has (rules.trains_per_player): "
-                "no player can complete it",
+                f"{cap} a player has (rules.trains_per_player): no player can complete it",
                 ("rules.trains_per_player",),
             )
 
 
-def _places(game_map: GameMap, name: str) -> tuple[str, ...]:
-    """The places of a ticket's end: a country's end-points, or the place itself."""
-    return game_map.countries.get(name, (name,))
+class _Reach:
+    """The fewest trains from a place to another when ``free`` routes on the way cost nothing
+    (stations), searched up to ``cap`` trains: one search per origin, every step counted."""
 
+    def __init__(self, game_map: GameMap, free: int, cap: int, steps: _Steps) -> None:
+        self.countries = game_map.countries
+        self.free, self.cap, self.steps = free, cap, steps
+        known = set(game_map.cities)
+        self.neighbours: dict[str, list[tuple[str, int]]] = {c: [] for c in game_map.cities}
+        self.component = _Components(game_map.cities)
+        for r in game_map.routes:
+            if r.a in known and r.b in known and r.length >= 1:
+                trains = r.length + max(r.mountain, 0)  # a mountain's X marks take trains too
+                self.neighbours[r.a].append((r.b, trains))
+                self.neighbours[r.b].append((r.a, trains))
+                self.component.join(r.a, r.b)
+        self.searched: dict[str, dict[str, int]] = {}
 
-def _fewest_trains(game_map: GameMap, free: int) -> Callable[[str, str], int | None]:
-    """``cheapest(a, b)``: the fewest trains joining ``a`` to ``b`` when ``free`` routes on the
-    way cost nothing (stations), or None when they are not joined; one search per source."""
-    known = set(game_map.cities)
-    neighbours: dict[str, list[tuple[str, int]]] = {c: [] for c in game_map.cities}
-    for r in game_map.routes:
-        if r.a in known and r.b in known and r.length >= 1:
-            trains = r.length + max(r.mountain, 0)  # a mountain's X marks take trains too
-            neighbours[r.a].append((r.b, trains))
-            neighbours[r.b].append((r.a, trains))
-    searched: dict[str, dict[str, int]] = {}
+    def _places(self, name: str) -> tuple[str, ...]:
+        """The cities of a ticket's end: a country's end-points, or the place itself."""
+        ends = self.countries.get(name, (name,))
+        self.steps.spend(len(ends))
+        return tuple(city for city in ends if city in self.neighbours)
 
-    def cheapest(a: str, b: str) -> int | None:
-        if a not in known or b not in known:
+    def need(self, origin: str, targets: Sequence[str]) -> int | None:
+        """The fewest trains from ``origin`` to the nearest of ``targets``; ``cap + 1`` when
+        more than ``cap`` (at least that many), None when they are not joined at all."""
+        if origin not in self.searched and len(targets) == 1 and targets[0] in self.searched:
+            origin, targets = targets[0], [origin]  # the same trains either way: search once
+        starts = self._places(origin)
+        if not starts:
             return None
-        if a not in searched:
-            searched[a] = _layered_dijkstra(neighbours, a, max(free, 0))
-        return searched[a].get(b)
+        costs = self.searched.get(origin)
+        if costs is None:
+            costs = self.searched[origin] = self._search(starts)
+        found: list[int] = []
+        joined = False
+        groups = {self.component.find(city) for city in starts}
+        for target in targets:
+            for city in self._places(target):
+                if city in costs:
+                    found.append(costs[city])
+                joined = joined or self.component.find(city) in groups
+        if found:
+            return min(found)
+        return self.cap + 1 if joined else None
 
-    return cheapest
+    def _search(self, starts: tuple[str, ...]) -> dict[str, int]:
+        """A layered Dijkstra from ``starts`` (layer: routes borrowed), cut at ``cap``."""
+        cap, free, spend = self.cap, self.free, self.steps.spend
+        best: dict[tuple[str, int], int] = {(city, 0): 0 for city in starts}
+        queue = [(0, city, 0) for city in starts]
+        heapq.heapify(queue)
+        costs: dict[str, int] = {}
+        while queue:
+            cost, city, used = heapq.heappop(queue)
+            if cost > best[(city, used)]:
+                continue
+            if cost < costs.get(city, cap + 1):
+                costs[city] = cost
+            tracks = self.neighbours[city]
+            spend(len(tracks))
+            for other, trains in tracks:
+                paid = cost + trains
+                if paid <= cap and paid < best.get((other, used), cap + 1):
+                    best[(other, used)] = paid
+                    heapq.heappush(queue, (paid, other, used))
+                if used < free and cost < best.get((other, used + 1), cap + 1):
+                    best[(other, used + 1)] = cost
+                    heapq.heappush(queue, (cost, other, used + 1))
+        return costs
 
 
-def _layered_dijkstra(
-    neighbours: dict[str, list[tuple[str, int]]], source: str, free: int
-) -> dict[str, int]:
-    """Fewest trains from ``source`` to every city, with up to ``free`` routes costing nothing."""
-    best: dict[tuple[str, int], int] = {(source, 0): 0}
-    queue = [(0, source, 0)]
-    while queue:
-        cost, city, used = heapq.heappop(queue)
-        if cost > best.get((city, used), cost):
-            continue
-        for other, length in neighbours[city]:
-            steps = [(cost + length, used)] + ([(cost, used + 1)] if used < free else [])
-            for new_cost, new_used in steps:
-                if new_cost < best.get((other, new_used), new_cost + 1):
-                    best[(other, new_used)] = new_cost
-                    heapq.heappush(queue, (new_cost, other, new_used))
-    result: dict[str, int] = {}
-    for (city, _), cost in best.items():
-        result[city] = min(cost, result.get(city, cost))
-    return result
+class _Components:
+    """Union-find over the cities: which are joined by tracks at all."""
+
+    def __init__(self, cities: Iterable[str]) -> None:
+        self.parent = {city: city for city in cities}
+
+    def find(self, city: str) -> str:
+        root = city
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[city] != root:  # path compression
+            self.parent[city], city = root, self.parent[city]
+        return root
+
+    def join(self, a: str, b: str) -> None:
+        self.parent[self.find(a)] = self.find(b)
 
 
-def _endpoint_problems(path: str, a: str, b: str, known: set[str]) -> Iterator[Problem]:
+def _endpoint_problems(
+    path: str, a: str, b: str, known: set[str], hint: Callable[[str], str]
+) -> Iterator[Problem]:
     """A route or ticket joins two different cities of the map."""
     for end, city in (("a", a), ("b", b)):
         if city not in known:
-            yield Problem(
-                f"{path}.{end}", f"unknown city {city!r}{did_you_mean(city, known)}", ("cities",)
-            )
+            yield Problem(f"{path}.{end}", f"unknown city {city!r}{hint(city)}", ("cities",))
     if a == b:
         yield Problem(path, f"joins {a!r} to itself")
 
@@ -383,9 +458,10 @@ def _route_problems(game_map: GameMap) -> Iterator[Problem]:
     scored = len(game_map.rules.route_scores) - 1
     if not game_map.routes:
         yield Problem("routes", "must list at least one route")
+    hint = _hints(known)
     for r in game_map.routes:
         path = f"routes[{r.id}]"
-        yield from _endpoint_problems(path, r.a, r.b, known)
+        yield from _endpoint_problems(path, r.a, r.b, known, hint)
         if r.length < 1:
             yield Problem(f"{path}.length", "must be >= 1")
         elif r.length > MAX_ROUTE_LENGTH:
@@ -489,13 +565,15 @@ def _double_of_problems(game_map: GameMap) -> Iterator[Problem]:
 
 def _ticket_problems(game_map: GameMap) -> Iterator[Problem]:
     known = set(game_map.cities)
+    places = _Places(game_map)
     seen: dict[tuple[frozenset[str], int], int] = {}
+    hint = _hints(known)
     for t in game_map.tickets:
         path = f"tickets[{t.id}]"
         if t.destinations:
-            yield from _multi_ticket_problems(game_map, t, path)
+            yield from _multi_ticket_problems(places, t, path)
             continue
-        yield from _endpoint_problems(path, t.a, t.b, known)
+        yield from _endpoint_problems(path, t.a, t.b, known, hint)
         if t.points < 1:
             yield Problem(f"{path}.points", "must be >= 1")
         key = (frozenset((t.a, t.b)), t.points)
@@ -509,28 +587,40 @@ def _ticket_problems(game_map: GameMap) -> Iterator[Problem]:
             seen[key] = t.id
 
 
-def _multi_ticket_problems(game_map: GameMap, ticket: Ticket, path: str) -> Iterator[Problem]:
+class _Places:
+    """The places of a map (cities and countries), each end-point's country, and hints for
+    unknown names: built once for all its tickets."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.names = {*game_map.cities, *game_map.countries}
+        self.country: dict[str, str] = {}
+        for country, ends in game_map.countries.items():
+            for end in ends:
+                self.country.setdefault(end, country)
+        self.hint = _hints(self.names)
+
+
+def _multi_ticket_problems(places: _Places, ticket: Ticket, path: str) -> Iterator[Problem]:
     """A ticket to several destinations: its origin and each destination a place or a country,
     no destination twice nor equal to the origin, values >= 1, the penalty the lowest value, and
     ``b``/``points`` as derived (empty, the highest value). Identical cards may be printed
     more than once (Switzerland prints each country-to-country card twice)."""
-    places = {*game_map.cities, *game_map.countries}
-    if ticket.a not in places:
+    if ticket.a not in places.names:
         yield Problem(
             f"{path}.a",
-            f"unknown city or country {ticket.a!r}{did_you_mean(ticket.a, places)}",
+            f"unknown city or country {ticket.a!r}{places.hint(ticket.a)}",
             ("cities", "countries"),
         )
     seen: set[str] = set()
     for k, (place, points) in enumerate(ticket.destinations):
         where = f"{path}.destinations[{k}]"
-        if place not in places:
+        if place not in places.names:
             yield Problem(
                 f"{where}.to",
-                f"unknown city or country {place!r}{did_you_mean(place, places)}",
+                f"unknown city or country {place!r}{places.hint(place)}",
                 ("cities", "countries"),
             )
-        elif place == ticket.a or _country_of(game_map, place) == ticket.a:
+        elif place == ticket.a or places.country.get(place) == ticket.a:
             yield Problem(f"{where}.to", f"{place!r} is the ticket's own origin")
         elif place in seen:
             yield Problem(f"{where}.to", f"{place!r} is listed twice")
@@ -561,13 +651,6 @@ def _bonus_title_problems(game_map: GameMap) -> Iterator[Problem]:
             )
 
 
-def _country_of(game_map: GameMap, place: str) -> str | None:
-    for country, ends in game_map.countries.items():
-        if place in ends:
-            return country
-    return None
-
-
 def _country_problems(game_map: GameMap) -> Iterator[Problem]:
     """Countries: names that are not places, at least one end-point each, end-points that are
     places of the map and of one country only, each ending the tracks of one neighbour (one
@@ -578,6 +661,7 @@ def _country_problems(game_map: GameMap) -> Iterator[Problem]:
         neighbours.setdefault(r.a, set()).add(r.b)
         neighbours.setdefault(r.b, set()).add(r.a)
     owner: dict[str, str] = {}
+    hint = _hints(known)
     for k, (country, ends) in enumerate(game_map.countries.items()):
         path = f"countries[{k}]"
         if not fold_name(country):
@@ -589,7 +673,7 @@ def _country_problems(game_map: GameMap) -> Iterator[Problem]:
         for n, end in enumerate(ends):
             where = f"{path}.end_points[{n}]"
             if end not in known:
-                yield Problem(where, f"unknown city {end!r}{did_you_mean(end, known)}", ("cities",))
+                yield Problem(where, f"unknown city {end!r}{hint(end)}", ("cities",))
             elif end in owner:
                 yield Problem(where, f"{end!r} is already an end-point of {owner[end]}")
             elif len(neighbours.get(end, ())) > 1:
@@ -668,6 +752,7 @@ def _alias_problems(game_map: GameMap) -> Iterator[Problem]:
 def alias_collisions(cities: list[str], aliases: list[tuple[str, str]]) -> Iterator[Problem]:
     """Aliases that are ambiguous: the name of another city, or an alias of two cities."""
     owner = {c.casefold(): c for c in cities}
+    where = {city: i for i, city in reversed(list(enumerate(cities)))}  # a name's first place
     positions = Counter[str]()
     for alias, city in aliases:
         index = positions[city]
@@ -675,16 +760,31 @@ def alias_collisions(cities: list[str], aliases: list[tuple[str, str]]) -> Itera
         key = alias.casefold()
         if owner.setdefault(key, city) != city:
             yield Problem(
-                _alias_path(cities, city, index),
+                f"cities[{where.get(city, -1)}].aliases[{index}]",
                 f"alias {alias!r} of {city} already names {owner[key]}",
             )
-
-
-def _alias_path(cities: list[str], city: str, index: int) -> str:
-    position = cities.index(city) if city in cities else -1
-    return f"cities[{position}].aliases[{index}]"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+#: How many unknown names of one check get a "did you mean" hint: each hint compares the name
+#: with every choice, so hints for every name of a file full of them would cost the square.
+HINTS_PER_CHECK = 20
+
+
+def _hints(choices: Iterable[str]) -> Callable[[str], str]:
+    """:func:`did_you_mean` over ``choices`` for the first :data:`HINTS_PER_CHECK` names
+    asked, then nothing."""
+    listed = list(choices)
+    left = [HINTS_PER_CHECK]
+
+    def hint(word: str) -> str:
+        if left[0] <= 0:
+            return ""
+        left[0] -= 1
+        return did_you_mean(word, listed)
+
+    return hint

@@ -346,27 +346,40 @@ class _Collector:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
         self.tainted: set[str] = set()
+        #: Every path that holds a tainted one (``routes`` and ``routes[3]`` for
+        #: ``routes[3].length``): with ``tainted``, a problem's overlap is a few set look-ups.
+        self.holding: set[str] = set()
 
     def add(self, path: str, message: str, *, taint: bool = False) -> None:
         self.problems.append(Problem(path, message))
         if taint:
             self.tainted.add(path)
+            self.holding.update(_holders(path))
 
     def add_checked(self, problems: Iterable[Problem]) -> None:
         """Add content problems, skipping those about values that could not be read."""
         for p in problems:
-            paths = (p.path, *p.involves)
-            if not any(_overlaps(q, t) for q in paths for t in self.tainted):
+            if not any(self._overlaps(q) for q in (p.path, *p.involves)):
                 self.problems.append(p)
 
+    def _overlaps(self, path: str) -> bool:
+        """Whether ``path`` is a tainted path, lies inside one or holds one."""
+        return (
+            path in self.tainted
+            or path in self.holding
+            or any(outer in self.tainted for outer in _holders(path))
+        )
 
-def _overlaps(path: str, other: str) -> bool:
-    """Whether one JSON path is the other or lies inside it."""
-    return _inside(path, other) or _inside(other, path)
 
+def _holders(path: str) -> Iterator[str]:
+    """The paths that hold ``path``, outermost first: ``a``, ``a.b`` for ``a.b[2]``.
 
-def _inside(path: str, outer: str) -> bool:
-    return path == outer or path.startswith((outer + ".", outer + "["))
+    >>> list(_holders("routes[3].length"))
+    ['routes', 'routes[3]']
+    """
+    for match in re.finditer(r"[.\[]", path):
+        if match.start():
+            yield path[: match.start()]
 
 
 #: The members whose values the content checks use: unreadable ones are *tainted*.
