@@ -499,8 +499,14 @@ def _reference(view: PlayerView) -> np.ndarray:
     for t in own.tickets or ():
         out["tickets_kept"][t] = 1
         ticket = view.map.tickets[t]
-        if mine.has_node(ticket.a) and mine.has_node(ticket.b):
-            out["tickets_completed"][t] = nx.has_path(mine, ticket.a, ticket.b)
+        countries = view.map.countries
+        starts = countries.get(ticket.a, (ticket.a,))
+        ends = [p for place, _ in ticket.targets for p in countries.get(place, (place,))]
+        out["tickets_completed"][t] = any(
+            mine.has_node(a) and mine.has_node(b) and nx.has_path(mine, a, b)
+            for a in starts
+            for b in ends
+        )
     for position, t in enumerate(own.offered or ()):
         out["offered"][position, t] = 1
     return np.concatenate([out[f.name].ravel() for f in layout.fields])
@@ -513,7 +519,7 @@ def test_the_encoding_matches_a_plain_reference(state: GameState) -> None:
         assert (encode_observation(view) == _reference(view)).all()
 
 
-@pytest.mark.parametrize("map_name", ["usa", "nordic", "legendary-asia"])
+@pytest.mark.parametrize("map_name", ["usa", "nordic", "legendary-asia", "switzerland", "india"])
 def test_the_encoding_matches_a_plain_reference_on_every_map(map_name: str) -> None:
     rules = load_map(map_name).rules
     for players in (rules.min_players, rules.max_players):

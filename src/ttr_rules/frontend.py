@@ -126,7 +126,7 @@ def route_label(game_map: GameMap, route: int) -> str:
 
 
 def _ticket_words(ticket: Ticket) -> str:
-    return f"{ticket.a} – {ticket.b} ({counted(ticket.points, 'point')})"
+    return ticket.words
 
 
 def action_label(action: Action, view: PlayerView) -> str:
@@ -442,7 +442,13 @@ class TicketStatus:
     """A kept ticket of a seat: ``done`` when the seat's own routes join its cities (stations
     count only at the end); otherwise ``missing``, the open routes of the cheapest way to finish
     it (empty with ``reachable`` False when none is left), ``missing_trains`` their total
-    length, and ``connected``, the trains of the seat's own routes that way already uses."""
+    length, and ``connected``, the trains of the seat's own routes that way already uses.
+
+    ``destination`` is the place or country the status is about: ``ticket.b``, or for a ticket
+    to several destinations the best one reached when done, else the nearest (U31); ``points``
+    what the ticket scores there; ``line`` the two places a picture joins for it (the ends
+    of that way; a country by the end-point the way reaches).
+    """
 
     ticket: Ticket
     done: bool
@@ -450,6 +456,9 @@ class TicketStatus:
     connected: int
     missing_trains: int
     missing: tuple[int, ...]
+    destination: str = ""
+    points: int = 0
+    line: tuple[str, str] = ("", "")
 
     @property
     def progress(self) -> str:
@@ -487,7 +496,7 @@ def ticket_status(
     if ids is None:
         raise ValueError(f"the view does not show the tickets of seat {seat}")
     graph = planning_graph(view, seat)
-    return tuple(_status(graph, view.map.tickets[t]) for t in ids)
+    return tuple(_status(graph, view.map, view.map.tickets[t]) for t in ids)
 
 
 def _trains(data: dict[str, object]) -> int:
@@ -499,11 +508,34 @@ def _weight(u: str, v: str, edges: dict[int, dict[str, object]]) -> int:
     return min(0 if d["owned"] else _trains(d) for d in edges.values())
 
 
-def _status(graph: nx.MultiGraph, ticket: Ticket) -> TicketStatus:
-    plan = _cheapest(graph, (ticket.a,), (ticket.b,))
-    if plan is None:
-        return TicketStatus(ticket, False, False, 0, 0, ())
-    return TicketStatus(ticket, plan.done, True, plan.connected, plan.missing_trains, plan.missing)
+def _status(graph: nx.MultiGraph, game_map: GameMap, ticket: Ticket) -> TicketStatus:
+    """A ticket's status: toward its best destination reached, else the nearest (fewest trains
+    still to lay; a tie goes to the higher value), a country by any of its end-points (U31)."""
+    places = game_map.countries
+    sources = places.get(ticket.a, (ticket.a,))
+    best: tuple[tuple[bool, int, int], str, int, PathPlan] | None = None
+    for destination, value in ticket.targets:
+        plan = _cheapest(graph, sources, places.get(destination, (destination,)))
+        if plan is not None:
+            key = (plan.done, -plan.missing_trains, value)
+            if best is None or key > best[0]:
+                best = (key, destination, value, plan)
+    if best is None:
+        first, value = ticket.targets[0]
+        line = (sources[0], places.get(first, (first,))[0])
+        return TicketStatus(ticket, False, False, 0, 0, (), first, value, line)
+    _, destination, value, plan = best
+    return TicketStatus(
+        ticket,
+        plan.done,
+        True,
+        plan.connected,
+        plan.missing_trains,
+        plan.missing,
+        destination,
+        value,
+        (plan.cities[0], plan.cities[-1]),
+    )
 
 
 @frozen

@@ -47,7 +47,10 @@ from ..actions import (
 )
 from ..cards import COLORS, LOCOMOTIVE_CODE, Color
 from ..game import is_legal
+from ..maps.index import map_index
 from ..moves.payments import general_payments
+from ..scoring.tickets import ticket_connected
+from ..scoring.unionfind import two_edge_labels
 from ..state import GameState, Phase
 from ..views import PlayerView, view_legal_actions
 from .options import check_number, check_whole
@@ -60,6 +63,7 @@ __all__ = [
     "best_keep",
     "best_scoring_claim",
     "draw_choice",
+    "grand_tour_claim",
     "greedy_action",
     "greedy_ordered",
     "keep_value",
@@ -414,6 +418,10 @@ def _start_choice(situation: Situation, options: Options, plan: Plan) -> Action:
     claims = _rank_claims(situation, options.claims, plan, demand, options.by_route)
     if claims:
         return claims[0]
+    if not plan.routes and "grand_tour" in situation.rules.bonuses:
+        loop = grand_tour_claim(situation, options.claims)
+        if loop is not None:
+            return loop
     if not plan.routes and not plan.links:
         if (
             situation.final_turns is None
@@ -521,6 +529,37 @@ def _rank_claims(
         best.values(),
         key=lambda a: (-t.length[a.route], t.tunnel[a.route], cost[a.route], a.route),
     )
+
+
+def grand_tour_claim(situation: Situation, legal: Sequence[Action]) -> Action | None:
+    """The claim that joins the most completed tickets by a second path (India's Grand Tour,
+    U35: the bonus grows with the tickets joined twice), fewest locomotives first; None when no
+    claim joins one more. Read when the plan needs no route: the tickets come first.
+
+    >>> from ttr_rules import load_map, observe, scenario
+    >>> state = scenario(load_map("india"), tickets=[[0], []])
+    >>> grand_tour_claim(Situation.of_view(observe(state, 0)), []) is None
+    True
+    """
+    index = map_index(situation.map)
+    ends = index.route_ends
+    mine = [r for r, owner in enumerate(situation.route_owner) if owner == situation.me]
+    size = len(index.city_routes)
+
+    def looped(extra: list[int]) -> int:
+        labels = two_edge_labels(size, [ends[r] for r in mine + extra])
+        return sum(ticket_connected(index, t, labels) for t in situation.tickets)
+
+    base = looped([])
+    best: tuple[int, int] = (0, 0)
+    choice: Action | None = None
+    for action in legal:
+        if isinstance(action, ClaimRoute | ClaimWithSets):
+            gain = looped([action.route]) - base
+            key = (gain, -_locomotives(action))
+            if gain > 0 and (choice is None or key > best):
+                best, choice = key, action
+    return choice
 
 
 def best_scoring_claim(situation: Situation, legal: Sequence[Action]) -> Action | None:

@@ -219,7 +219,7 @@ def _explain(
         risk = "a ticket left unconnected at the end costs its points"
     elif isinstance(action, KeepTickets):
         served = [names[t] for t in sorted(action.tickets)]
-        total = sum(game_map.tickets[t].points for t in action.tickets)
+        total = sum(game_map.tickets[t].loss for t in action.tickets)
         reason = f"keeps {', '.join(served)}"
         points = 0
         risk = f"{total} point{'s' if total != 1 else ''} lost if not connected"
@@ -248,5 +248,10 @@ def _explain(
 
 
 def _ticket_names(view: PlayerView) -> dict[int, str]:
-    """Ticket index -> ``"A–B (points)"``."""
-    return {i: f"{t.a}–{t.b} ({t.points})" for i, t in enumerate(view.map.tickets)}
+    """Ticket index -> ``"A–B (points)"`` (``"A–C/D (−penalty)"`` with several destinations)."""
+    return {
+        i: f"{t.a}–{t.b} ({t.points})"
+        if not t.destinations
+        else f"{t.a}–{'/'.join(place for place, _ in t.destinations)} (−{t.penalty})"
+        for i, t in enumerate(view.map.tickets)
+    }

@@ -26,6 +26,7 @@ from attrs import evolve, field, frozen
 
 from ..cards import Color, Hand
 from ..maps import GameMap
+from ..maps.index import MultiTicket, map_index
 from ..rules import Rules
 from ..state import GameState, PendingTunnel, Phase
 from ..views import PlayerView
@@ -43,6 +44,7 @@ __all__ = [
     "make_plans",
     "map_tables",
     "shortest",
+    "shortest_many",
 ]
 
 INF = float("inf")
@@ -76,9 +78,16 @@ class MapTables:
     adjacent: tuple[tuple[tuple[int, int], ...], ...]
     #: Routes touching each city.
     city_routes: tuple[tuple[int, ...], ...]
+    #: The two cities of each ticket (a stand-in pair for a ticket to several destinations).
     ticket_a: tuple[int, ...]
     ticket_b: tuple[int, ...]
+    #: The points a ticket is planned for: a ticket to several destinations is planned to
+    #: its cheapest end-point, and counts the value of the destination nearest on the open
+    #: board.
     points: tuple[int, ...]
+    #: For each ticket to several destinations, ``(origin places, destination places)``; None
+    #: for a two-city ticket.
+    ticket_places: tuple[tuple[tuple[int, ...], tuple[int, ...]] | None, ...]
     #: Planning weight of each route when open (length + claim turn + tunnel/ferry extras).
     open_weight: tuple[float, ...]
     #: The last connection found between two cities, by :func:`make_plan` (see
@@ -174,7 +183,9 @@ def map_tables(game_map: GameMap) -> MapTables:
     for r in routes:
         adjacent[index[r.a]].append((index[r.b], r.id))
         adjacent[index[r.b]].append((index[r.a], r.id))
-    return MapTables(
+    ends = map_index(game_map).ticket_ends
+    multi = map_index(game_map).ticket_multi
+    tables = MapTables(
         city_index=index,
         route_a=tuple(index[r.a] for r in routes),
         route_b=tuple(index[r.b] for r in routes),
@@ -186,9 +197,13 @@ def map_tables(game_map: GameMap) -> MapTables:
         trains=tuple(r.trains for r in routes),
         adjacent=tuple(tuple(a) for a in adjacent),
         city_routes=tuple(tuple(rid for _, rid in a) for a in adjacent),
-        ticket_a=tuple(index[t.a] for t in game_map.tickets),
-        ticket_b=tuple(index[t.b] for t in game_map.tickets),
+        ticket_a=tuple(a for a, _, _ in ends),
+        ticket_b=tuple(b for _, b, _ in ends),
         points=tuple(t.points for t in game_map.tickets),
+        ticket_places=tuple(
+            None if m is None else (m[0], tuple(p for places, _ in m[1] for p in places))
+            for m in multi
+        ),
         open_weight=tuple(
             r.length
             + CLAIM_WEIGHT
@@ -198,6 +213,22 @@ def map_tables(game_map: GameMap) -> MapTables:
             for r in routes
         ),
     )
+    if not any(m is not None for m in multi):
+        return tables
+    return evolve(tables, points=_planned_points(tables, multi))
+
+
+def _planned_points(tables: MapTables, multi: Sequence[MultiTicket | None]) -> tuple[int, ...]:
+    """:attr:`MapTables.points` with each ticket to several destinations worth the value of
+    its destination nearest on the open board (where its plan leads)."""
+    points = list(tables.points)
+    for k, spec in enumerate(multi):
+        places = tables.ticket_places[k]
+        if spec is None or places is None:
+            continue
+        reached = _search_many(tables, places[0], places[1], tables.open_weight)[2]
+        points[k] = next((v for ends, v in spec[1] if reached in ends), spec[2])
+    return tuple(points)
 
 
 def _tables(game_map: GameMap, rules: Rules, style: Style) -> MapTables:
@@ -419,6 +450,57 @@ def shortest(
     return INF, []
 
 
+def shortest_many(
+    tables: MapTables, sources: Sequence[int], targets: Sequence[int], weight: Sequence[float]
+) -> tuple[float, list[int]]:
+    """:func:`shortest` from the nearest of ``sources`` to the nearest of ``targets`` (a
+    ticket to several destinations, a country by its end-points): (weight, route ids, the
+    last route first).
+
+    >>> from ttr_rules import load_map
+    >>> tables = map_tables(load_map("europe"))
+    >>> paris, wien, brest = (tables.city_index[c] for c in ("Paris", "Wien", "Brest"))
+    >>> shortest_many(tables, [paris], [wien, brest], tables.open_weight)[0]
+    5.0
+    """
+    cost, path, _ = _search_many(tables, sources, targets, weight)
+    return cost, path
+
+
+def _search_many(
+    tables: MapTables, sources: Sequence[int], targets: Sequence[int], weight: Sequence[float]
+) -> tuple[float, list[int], int]:
+    """:func:`shortest_many` and the target reached (-1 when none is)."""
+    dist = [INF] * len(tables.adjacent)
+    via = [-1] * len(dist)
+    heap: list[tuple[float, int]] = []
+    for city in sources:
+        dist[city] = 0.0
+        heap.append((0.0, city))
+    heapq.heapify(heap)
+    wanted = set(targets)
+    adjacent = tables.adjacent
+    while heap:
+        d, city = heapq.heappop(heap)
+        if d > dist[city]:
+            continue
+        if city in wanted:
+            path: list[int] = []
+            end = city
+            while via[city] >= 0:
+                route = via[city]
+                path.append(route)
+                city = tables.route_a[route] + tables.route_b[route] - city
+            return d, path, end
+        for nxt, route in adjacent[city]:
+            nd = d + weight[route]
+            if nd < dist[nxt]:
+                dist[nxt] = nd
+                via[nxt] = route
+                heapq.heappush(heap, (nd, nxt))
+    return INF, [], -1
+
+
 def _shortest_memo(
     memo: dict[tuple[int, int, int], list[tuple[tuple[float, ...], float, list[int]]]],
     kind: int,
@@ -619,8 +701,12 @@ class _Planner:
         memo = t.paths
         links = p.links
         planned = p.planned
+        places = t.ticket_places[k]
+        if places is None:
+            cost, path = _shortest_memo(memo, 0, t, t.ticket_a[k], t.ticket_b[k], p.work)
+        else:  # to the cheapest end-point of any destination (no stations on such maps)
+            cost, path = shortest_many(t, places[0], places[1], p.work)
         a, b = t.ticket_a[k], t.ticket_b[k]
-        cost, path = _shortest_memo(memo, 0, t, a, b, p.work)
         p.touched.update(path)
         used_links: list[int] = []
         stations_left = self.stations_left

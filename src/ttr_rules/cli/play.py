@@ -39,6 +39,7 @@ from ..errors import IllegalActionError, InvalidActionError
 from ..frontend import (
     ActionGroup,
     Target,
+    TicketStatus,
     action_label,
     cards_needed,
     choose_tickets,
@@ -508,10 +509,7 @@ class _Game:
         for number, status in enumerate(ticket_status(view, offered=True), 1):
             t = status.ticket
             tag = "  <- suggested" if number in marked else ""
-            self.out.line(
-                f"  {number:>2}. {t.a} – {t.b} ({counted(t.points, 'point')}): "
-                f"{status.progress}{tag}"
-            )
+            self.out.line(f"  {number:>2}. {t.words}: {status.progress}{_toward(status)}{tag}")
         while True:
             answer = self._read()
             if answer == "" and suggested is not None:
@@ -824,8 +822,7 @@ def _ticket_lines(view: PlayerView) -> list[str]:
         return []
     lines = ["your tickets:"]
     for status in statuses:
-        t = status.ticket
-        lines.append(f"  {t.a} – {t.b} ({counted(t.points, 'point')}): {status.progress}")
+        lines.append(f"  {status.ticket.words}: {status.progress}{_toward(status)}")
     needed = cards_needed(view)
     if needed:
         parts = [
@@ -834,3 +831,11 @@ def _ticket_lines(view: PlayerView) -> list[str]:
         ]
         lines.append("cards you still need for them: " + ", ".join(parts))
     return lines
+
+
+def _toward(status: TicketStatus) -> str:
+    """Where a ticket to several destinations stands: the best one reached, else the nearest
+    (U31); nothing for a two-city ticket."""
+    if not status.ticket.destinations or not status.reachable:
+        return ""
+    return f" ({status.destination} for {counted(status.points, 'point')})"

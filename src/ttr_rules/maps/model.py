@@ -20,6 +20,7 @@ from attrs import asdict, evolve, field, frozen
 
 from ..cards import Color
 from ..rules import Rules
+from ..words import counted, joined
 
 __all__ = [
     "Countries",
@@ -119,6 +120,20 @@ class Ticket:
     def loss(self) -> int:
         """The points lost when the ticket is not completed."""
         return self.penalty if self.destinations else self.points
+
+    @property
+    def words(self) -> str:
+        """The ticket for people to read.
+
+        >>> Ticket(0, "Paris", "Wien", 8).words
+        'Paris – Wien (8 points)'
+        >>> Ticket(1, "Bern", "", 11, destinations=(("France", 5), ("Italia", 11)), penalty=5).words
+        'Bern – France 5 or Italia 11 (5 points lost if none)'
+        """
+        if not self.destinations:
+            return f"{self.a} – {self.b} ({counted(self.points, 'point')})"
+        ends = joined((f"{place} {points}" for place, points in self.destinations), last="or")
+        return f"{self.a} – {ends} ({counted(self.penalty, 'point')} lost if none)"
 
     def __str__(self) -> str:
         if self.destinations:

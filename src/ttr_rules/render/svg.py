@@ -22,7 +22,7 @@ from typing import cast
 
 from ..actions import ACTION_TYPES, Action, BuildStation, ClaimRoute
 from ..cards import COLORS, Color, Hand
-from ..maps import GameMap, Route
+from ..maps import GameMap, Route, Ticket
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
 from ..words import counted
@@ -515,15 +515,15 @@ class _Drawing(_Board):
 
     def _tickets(self, layer: ET.Element) -> None:
         tickets = self._shown_tickets()
-        for tid in tickets:
-            ticket = self.map.tickets[tid]
+        lines = self._ticket_ends(tickets)
+        for tid, (a, b) in zip(tickets, lines, strict=True):
             ET.SubElement(
                 layer,
                 "line",
                 {
                     "id": f"ticket-{tid}",
                     "class": "ticket",
-                    **_line(self.points[ticket.a], self.points[ticket.b]),
+                    **_line(self.points[a], self.points[b]),
                     "stroke": _TICKET,
                     "stroke-opacity": "0.6",
                     "stroke-width": _n(2 * self.unit),
@@ -531,10 +531,7 @@ class _Drawing(_Board):
                     **_INERT,
                 },
             )
-        ends = sorted(
-            {c for t in tickets for c in (self.map.tickets[t].a, self.map.tickets[t].b)},
-            key=self.map.cities.index,
-        )
+        ends = sorted({c for line in lines for c in line}, key=self.map.cities.index)
         for city in ends:
             x, y = self.points[city]
             ET.SubElement(
@@ -551,6 +548,18 @@ class _Drawing(_Board):
                     **_INERT,
                 },
             )
+
+    def _ticket_ends(self, tickets: Sequence[int]) -> list[tuple[str, str]]:
+        """The two places each ticket's line joins: its cities, or for a ticket to several
+        destinations the way to the best one reached, else to the nearest (U31)."""
+        lines = [(self.map.tickets[t].a, self.map.tickets[t].b) for t in tickets]
+        if not any(self.map.tickets[t].destinations for t in tickets):
+            return lines
+        from ..frontend import ticket_status  # the seat's progress: networkx, only when needed
+
+        statuses = ticket_status(self.view, self.ticket_seat)
+        by_ticket = {s.ticket.id: s.line for s in statuses}
+        return [by_ticket.get(t, line) for t, line in zip(tickets, lines, strict=True)]
 
     def _shown_tickets(self) -> tuple[int, ...]:
         seat = self.ticket_seat
@@ -650,10 +659,8 @@ class _Drawing(_Board):
         self, g: ET.Element, x0: float, y: float, seat: int, font: float, line: float
     ) -> float:
         s = self.view.seats[seat]
-        parts = [f"{t.a}–{t.b} {t.points}" for t in (self.map.tickets[i] for i in s.tickets or ())]
-        offered = [
-            f"{t.a}–{t.b} {t.points}" for t in (self.map.tickets[i] for i in s.offered or ())
-        ]
+        parts = [_ticket_short(self.map.tickets[i]) for i in s.tickets or ()]
+        offered = [_ticket_short(self.map.tickets[i]) for i in s.offered or ()]
         owner = "your" if seat == self.view.player else f"P{seat}'s"
         rows = _wrap(f"{owner} tickets: ", parts or ["none"], int(self.width / (6.6 * self.unit)))
         if offered:
@@ -920,3 +927,10 @@ def _wrap(prefix: str, parts: Sequence[str], width: int) -> list[str]:
         current += piece + " "
     rows.append(current.rstrip())
     return rows
+
+
+def _ticket_short(ticket: Ticket) -> str:
+    """``Paris–Wien 8``; ``Bern–France 5/Italia 11`` for a ticket to several destinations."""
+    if not ticket.destinations:
+        return f"{ticket.a}–{ticket.b} {ticket.points}"
+    return f"{ticket.a}–" + "/".join(f"{place} {points}" for place, points in ticket.destinations)

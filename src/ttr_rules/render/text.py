@@ -160,8 +160,9 @@ def route_text(game_map: GameMap, route: int) -> str:
 
 
 def ticket_text(ticket: Ticket) -> str:
-    """``Paris-Wien (8)``: a ticket's cities and points."""
-    return f"{ticket.a}-{ticket.b} ({ticket.points})"
+    """``Paris-Wien (8)``: a ticket's cities and points (``Bern-France 5/Italia 11 (-5)`` for
+    a ticket to several destinations)."""
+    return str(ticket)
 
 
 def _pile(cards: Sequence[Color]) -> str:
@@ -316,7 +317,7 @@ SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("built", "stations built (E60)"),
     ("unbuilt+", "bonus for the stations left unbuilt (E59)"),
     ("path", "spaces in the longest continuous path (E72)"),
-    ("express+", "the European Express bonus for the longest path (E72, E74)"),
+    ("express+", "the bonus for the longest path (E72, E74)"),
     ("total", "the final score; * marks the winners (E76, E77)"),
 )
 
@@ -418,10 +419,10 @@ _BONUS_MEANINGS = {
 
 
 def _express_meaning(game_map: GameMap | None) -> str:
-    if game_map is None:
-        return dict(SCORE_COLUMNS)["express+"]
-    title = game_map.bonus_title("express").removesuffix(" bonus")
-    return f"{title} bonus for the longest path (E72, E74)"
+    title = "" if game_map is None else game_map.bonus_title("express")
+    if not title or title == "the longest-path bonus":
+        return "the bonus for the longest path (E72, E74)"
+    return f"{title}, the bonus for the longest path (E72, E74)"
 
 
 def _bonus_meaning(name: str, game_map: GameMap | None = None) -> str:

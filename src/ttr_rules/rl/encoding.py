@@ -17,6 +17,7 @@ import numpy as np
 from ttr_rules import Color, GameState, PendingTunnel, Phase, PlayerView, observe
 from ttr_rules.cards import count_colors
 from ttr_rules.maps.index import map_index
+from ttr_rules.scoring.tickets import ticket_connected
 from ttr_rules.scoring.unionfind import component_labels
 
 from .layout import layout_of
@@ -164,6 +165,5 @@ def _write_tickets(fields: Fields, view: PlayerView, viewer: int) -> None:
     label = component_labels(len(index.city_index), mine)
     for ticket in own.tickets:
         fields["tickets_kept"][ticket] = 1
-        a, b, _ = index.ticket_ends[ticket]
-        if label[a] == label[b]:
+        if ticket_connected(index, ticket, label):  # one destination of several is enough
             fields["tickets_completed"][ticket] = 1

@@ -25,7 +25,7 @@ from ..errors import MapError
 from ..maps.index import map_index
 from ..rules import BONUS_GROUP, Rules
 from ..state import GameState
-from .tickets import multi_ticket_value, ticket_result
+from .tickets import ticket_connected, ticket_result
 from .trail import network_trail
 from .unionfind import component_labels, two_edge_labels
 
@@ -158,14 +158,7 @@ def grand_tour(state: GameState) -> tuple[int, ...]:
     for seat, player in enumerate(state.players):
         edges = [ends[r] for r, owner in enumerate(state.route_owner) if owner == seat]
         labels = two_edge_labels(size, edges)
-        count = 0
-        for tid in player.tickets:
-            spec = index.ticket_multi[tid]
-            if spec is not None:
-                count += multi_ticket_value(spec, labels) > 0
-            else:
-                a, b, _ = index.ticket_ends[tid]
-                count += labels[a] == labels[b]
+        count = sum(ticket_connected(index, tid, labels) for tid in player.tickets)
         found.append(GRAND_TOUR_POINTS[min(count, len(GRAND_TOUR_POINTS) - 1)])
     return tuple(found)
 

@@ -15,7 +15,14 @@ from ..maps.index import Edge, MapIndex, MultiTicket, map_index
 from ..state import GameState
 from .unionfind import component_labels
 
-__all__ = ["Assignment", "TicketResult", "multi_ticket_value", "ticket_result"]
+__all__ = [
+    "Assignment",
+    "TicketResult",
+    "multi_ticket_value",
+    "ticket_connected",
+    "ticket_result",
+    "ticket_value",
+]
 
 #: The route (by id) each built station uses, in building order; None = no route (U9).
 Assignment = tuple[int | None, ...]
@@ -97,6 +104,30 @@ def multi_ticket_value(spec: MultiTicket, network: Sequence[int]) -> int:
         if value > best and any(network[place] in joined for place in places):
             best = value
     return best
+
+
+def ticket_value(index: MapIndex, ticket: int, network: Sequence[int]) -> int:
+    """What ticket ``ticket`` scores on ``network`` (component labels by city index) without
+    stations: its points or minus them, or for a ticket to several destinations the best value
+    reached or minus its penalty (U31).
+
+    >>> from ttr_rules import load_map
+    >>> index = map_index(load_map("europe"))
+    >>> size = len(index.city_routes)
+    >>> ticket_value(index, 0, list(range(size)))  # nothing joined: Athina-Angora lost
+    -5
+    """
+    spec = index.ticket_multi[ticket]
+    if spec is not None:
+        return multi_ticket_value(spec, network)
+    a, b, value = index.ticket_ends[ticket]
+    return value if network[a] == network[b] else -value
+
+
+def ticket_connected(index: MapIndex, ticket: int, network: Sequence[int]) -> bool:
+    """Whether ``network`` joins ticket ``ticket``: its two cities, or its origin to one of
+    its destinations (without stations)."""
+    return ticket_value(index, ticket, network) > 0
 
 
 def _station_options(

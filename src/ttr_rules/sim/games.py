@@ -37,7 +37,10 @@ from .. import (
     winners,
 )
 from ..errors import AgentError, IllegalActionError
+from ..maps.index import map_index
 from ..records import with_result
+from ..scoring.tickets import ticket_connected
+from ..scoring.unionfind import component_labels
 
 __all__ = [
     "AgentSpec",
@@ -355,26 +358,17 @@ def _termination(state: GameState) -> str:
 
 def _completed(state: GameState, scores: Sequence[PlayerScore]) -> tuple[tuple[int, ...], ...]:
     """The kept tickets each seat completed: connected by its routes plus the opponent routes
-    its stations were assigned in scoring (E56, E65)."""
-    from networkx.utils import UnionFind
-
-    game_map = state.map
-    ends = [(r.a, r.b) for r in game_map.routes]
+    its stations were assigned in scoring (E56, E65); a ticket to several destinations when
+    one is reached (U31)."""
+    index = map_index(state.map)
+    ends = index.route_ends
     result = []
     for seat, player in enumerate(state.players):
-        network = UnionFind()
         used = [rid for _, rid in scores[seat].station_routes if rid is not None]
-        for rid, owner in enumerate(state.route_owner):
-            if owner == seat:
-                network.union(*ends[rid])
-        for rid in used:
-            network.union(*ends[rid])
-        done = []
-        for tid in player.tickets:
-            ticket = game_map.tickets[tid]
-            if network[ticket.a] == network[ticket.b]:
-                done.append(tid)
-        result.append(tuple(done))
+        owned = [rid for rid, owner in enumerate(state.route_owner) if owner == seat]
+        network = component_labels(len(index.city_routes), [ends[r] for r in owned + used])
+        done = tuple(tid for tid in player.tickets if ticket_connected(index, tid, network))
+        result.append(done)
     return tuple(result)
 
 

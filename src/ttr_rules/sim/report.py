@@ -60,6 +60,7 @@ def report_data(stats: BalanceStats, game_map: GameMap) -> dict[str, Any]:
                 "a": ticket.a,
                 "b": ticket.b,
                 "points": ticket.points,
+                "text": str(ticket),
                 "long": ticket.long,
                 "kept_per_game": kept / n,
                 "completion_rate": done / kept if kept else None,
@@ -326,7 +327,7 @@ class _Page:
     def ticket_rows(self, tickets: Sequence[dict[str, Any]]) -> list[tuple[object, ...]]:
         return [
             (
-                f"{t['a']} – {t['b']}",
+                t.get("text") or f"{t['a']} – {t['b']}",
                 t["id"],
                 t["points"],
                 "long" if t["long"] else "",

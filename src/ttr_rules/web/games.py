@@ -61,6 +61,7 @@ from .. import (
     view_legal_actions,
     winners,
 )
+from ..frontend import ticket_status
 from ..game import check_player_count
 from ..maps import available_maps, load_map, playable_maps
 from ..records import with_result
@@ -360,25 +361,15 @@ class Game:
     def tickets(self, seat: int) -> list[dict[str, Any]]:
         """``seat``'s kept and offered tickets with their cities and points; ``completed``
         says whether the seat's own routes already connect the two cities (stations count only
-        at the end, E58)."""
-        state = self.state
-        game_map = state.map
-        parent = {city: city for city in game_map.cities}
-
-        def root(city: str) -> str:
-            while parent[city] != city:
-                parent[city] = parent[parent[city]]
-                city = parent[city]
-            return city
-
-        for route, owner in zip(game_map.routes, state.route_owner, strict=True):
-            if owner == seat:
-                parent[root(route.a)] = root(route.b)
-        player = state.players[seat]
+        at the end, E58), or a ticket's origin to one of its destinations (U31); ``line`` the
+        places a picture joins (``frontend.ticket_status``), read from the seat's own view."""
+        view = observe(self.state, seat)
         out = []
-        for kept, ids in ((True, player.tickets), (False, player.offered)):
-            for ticket_id in ids:
-                ticket = game_map.tickets[ticket_id]
+        for kept in (True, False):
+            if view.seats[seat].offered is None and not kept:
+                continue
+            for status in ticket_status(view, seat, offered=not kept):
+                ticket = status.ticket
                 out.append(
                     {
                         "id": ticket.id,
@@ -387,7 +378,12 @@ class Game:
                         "points": ticket.points,
                         "long": ticket.long,
                         "kept": kept,
-                        "completed": root(ticket.a) == root(ticket.b),
+                        "completed": status.done,
+                        "text": ticket.words,
+                        "destinations": [list(d) for d in ticket.destinations],
+                        "penalty": ticket.penalty,
+                        "line": list(status.line),
+                        "value": status.points,
                     }
                 )
         return out
@@ -397,6 +393,9 @@ class Game:
         return {
             "scores": [json.loads(to_json(score)) for score in final_scores(self.state)],
             "winners": list(winners(self.state)),
+            "bonus_titles": {
+                name: self.state.map.bonus_title(name) for name in self.state.rules.bonuses
+            },
         }
 
     async def wait_change(self, seq: int, timeout: float) -> None:

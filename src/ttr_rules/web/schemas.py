@@ -219,7 +219,24 @@ class TicketInfo(Body):
     points: int
     long: bool
     kept: bool = Field(description="kept (true) or still offered (false)")
-    completed: bool = Field(description="the seat's own routes connect the two cities")
+    completed: bool = Field(
+        description="the seat's own routes connect the two cities (or, for a ticket to several "
+        "destinations, its origin to one of them)"
+    )
+    text: str = Field(description="the ticket in words")
+    destinations: list[tuple[str, int]] = Field(
+        description="a ticket to several destinations: (place or country, points) each; "
+        "empty for a two-city ticket (then b and points say it)"
+    )
+    penalty: int = Field(description="points lost when no destination is reached (0: points)")
+    value: int = Field(
+        description="what the ticket scores where it stands: its points, or the value of the "
+        "best destination reached, else of the nearest"
+    )
+    line: tuple[str, str] = Field(
+        description="the two places a picture joins for the ticket: its cities, or the way to "
+        "the best destination reached, else to the nearest"
+    )
 
 
 class LogStep(Body):
@@ -256,6 +273,9 @@ Score = _from_attrs(
 class Scores(Body):
     scores: list[Score]  # type: ignore[valid-type]
     winners: list[int]
+    bonus_titles: dict[str, str] = Field(
+        description="the name people read for each bonus the game scores, on this map"
+    )
 
 
 # --------------------------------------------------------------------------- documents

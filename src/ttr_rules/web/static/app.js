@@ -462,7 +462,9 @@ function drawTickets(board) {
   const offered = new Set(me && me.offered ? me.offered : []);
   const shown = G.tickets.filter((t) => t.kept || offered.has(t.id));
   for (const t of shown) {
-    const a = cityPoint(board, t.a); const b = cityPoint(board, t.b);
+    // A ticket to several destinations is drawn to the best one reached, else the nearest.
+    const [from, to] = t.line || [t.a, t.b];
+    const a = cityPoint(board, from); const b = cityPoint(board, to);
     if (!a || !b) continue;
     const line = document.createElementNS(SVG_NS, "line");
     const state = t.kept ? ticketState(t) : "offered";
@@ -666,7 +668,7 @@ function renderTicketChoice(myTurn) {
   const labels = me.offered.map((id) => {
     const t = G.map.tickets[id];
     return el("label", {}, el("input", { type: "checkbox", value: id, checked: true }),
-      el("span", { text: `${t.a} – ${t.b}` }), el("strong", { text: ` ${t.points}` }), t.long ? el("em", { text: " long" }) : "");
+      el("span", { text: ticketEnds(t) }), el("strong", { text: ` ${ticketPoints(t)}` }), t.long ? el("em", { text: " long" }) : "");
   });
   const button = el("button", {
     type: "button", class: "primary", id: "keep-tickets",
@@ -707,6 +709,21 @@ function renderHand() {
   $("my-hand").replaceChildren(...(cards.length ? cards : [el("span", { class: "hint", text: "No cards." })]));
 }
 
+// A ticket of the map file: "A – B", or "A – France 5, Italia 8" with several destinations.
+function ticketEnds(t) {
+  if (!t.destinations || !t.destinations.length) return `${t.a} – ${t.b}`;
+  const ends = t.destinations.map((d) => Array.isArray(d) ? `${d[0]} ${d[1]}` : `${d.to} ${d.points}`);
+  return `${t.a} – ${ends.join(", ")}`;
+}
+
+function ticketPoints(t) {
+  // A ticket to several destinations: what it scores once done, else the range of its values.
+  if (!t.destinations || !t.destinations.length) return String(t.points);
+  if (t.completed && t.value !== undefined) return String(t.value);
+  const values = t.destinations.map((d) => Array.isArray(d) ? d[1] : d.points);
+  return `${Math.min(...values)}–${Math.max(...values)}`;
+}
+
 function renderTickets() {
   const mine = G.seat !== null && G.seat !== undefined;
   $("tickets-panel").hidden = !mine;
@@ -714,9 +731,9 @@ function renderTickets() {
   const kept = G.tickets.filter((t) => t.kept);
   $("my-tickets").replaceChildren(...(kept.length ? kept.map((t) =>
     el("li", { class: `${ticketState(t)}${t.long ? " long" : ""}` },
-      el("span", { text: `${t.a} – ${t.b}` }),
+      el("span", { text: ticketEnds(t) }),
       el("span", { class: "state", text: { done: "✓ completed", failed: "✗ failed", open: "open" }[ticketState(t)] }),
-      el("span", { class: "pts", text: String(t.points) }))) : [el("li", { class: "hint", text: "No tickets kept yet." })]));
+      el("span", { class: "pts", text: ticketPoints(t) }))) : [el("li", { class: "hint", text: "No tickets kept yet." })]));
 }
 
 // ------------------------------------------------------------------ board view: pan and zoom
@@ -882,13 +899,16 @@ async function showScores() {
   renderPlayers();
   // Each bonus beyond the longest path (the Globetrotter, a plugin's) has a column of its own.
   const bonusNames = (result.scores[0]?.bonuses || []).map(([name]) => name);
-  const bonusTitle = (name) => `${name.charAt(0).toUpperCase()}${name.slice(1).replaceAll("_", " ")} bonus`;
+  // The map's own name for each bonus ("the European Express" on Europe), from the server.
+  const titles = result.bonus_titles || {};
+  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  const bonusTitle = (name) => capital((titles[name] || `the ${name.replaceAll("_", " ")} bonus`).replace(/^the /, ""));
   // Columns the rules cannot fill are left out: stations on a board without them, the
   // longest-path bonus where it is not scored (the path stays: it breaks ties).
   const rules = G.view.rules;
   const stations = rules.stations_per_player > 0;
   const express = (rules.bonuses || ["express"]).includes("express");
-  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", ...(stations ? ["Station bonus"] : []), "Longest path", ...(express ? ["Longest-path bonus"] : []), ...bonusNames.map(bonusTitle), "Final score"];
+  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", ...(stations ? ["Station bonus"] : []), "Longest path", ...(express ? [titles.express ? bonusTitle("express") : "Longest-path bonus"] : []), ...bonusNames.map(bonusTitle), "Final score"];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   const sorted = result.scores.slice().sort((a, b) => b.total - a.total);
   for (const s of sorted) {
