@@ -254,3 +254,24 @@ def test_a_detached_route_is_reported_in_words() -> None:
     far[0] = ((min(x + 0.08, 1.0), y, angle),)
     lines = board_collisions(attrs.evolve(usa, geometry=attrs.evolve(g, spaces=tuple(far))))
     assert any(line.startswith("route #0 Atlanta–Charleston ends ") for line in lines)
+
+
+@pytest.mark.parametrize("width", [660.0, 1000.0])
+def test_no_label_reads_as_another_citys(width: float) -> None:
+    """A label without a leader line lies nearer its own city than any other city (Lisboa's
+    label sat beside Madrid's circle)."""
+
+    def distance(box: tuple[float, float, float, float], p: tuple[float, float]) -> float:
+        return math.hypot(
+            max(box[0] - p[0], 0, p[0] - box[2]), max(box[1] - p[1], 0, p[1] - box[3])
+        )
+
+    misread = []
+    for name in ("europe", "usa", "nordic", "legendary-asia"):
+        g = board_geometry(load_map(name), width)
+        for city, label in g.labels.items():
+            own = distance(label.box, g.points[city])
+            others = [c for c, p in g.points.items() if c != city and distance(label.box, p) <= own]
+            if label.leader is None and others:
+                misread.append(f"{name}: {city} reads as {others[0]}")
+    assert misread == []

@@ -579,10 +579,13 @@ def _place_labels(
             key=lambda sh: abs(sh[1][0] - x) + abs(sh[1][1] - y),
         )
         boxes = [b for b in (*city_boxes, *placed) if _near(b, x, y, reach)]
+        others = [p for c, p in points.items() if c != city and _near((*p, *p), x, y, reach)]
         free = (
             _label(*c)
             for c in _candidates(x, y, radius, font, len(city))
-            if _inside(_box_of(c), frame) and not _covers(_box_of(c), shapes, boxes)
+            if _inside(_box_of(c), frame)
+            and _nearest_is(_box_of(c), (x, y), others)
+            and not _covers(_box_of(c), shapes, boxes)
         )
         best = next(
             (c for c in (_with_leader(c, x, y, radius) for c in free) if _leader_free(c, shapes)),
@@ -594,12 +597,24 @@ def _place_labels(
             ),
             key=lambda c: (
                 not _inside(c.box, frame),
+                c.leader is None and not _nearest_is(c.box, (x, y), others),
                 _covered_area(c.box, shapes, boxes),
             ),
         )
         labels[city] = best
         placed.append(best.box)
     return {city: labels[city] for city in game_map.cities}
+
+
+def _nearest_is(box: Box, own: Point, others: Sequence[Point]) -> bool:
+    """Whether the city at ``own`` is nearer to ``box`` than every city of ``others`` (a
+    label must not read as another city's)."""
+    mine = _box_distance(box, own)
+    return all(_box_distance(box, p) > mine for p in others)
+
+
+def _box_distance(box: Box, p: Point) -> float:
+    return math.hypot(max(box[0] - p[0], 0, p[0] - box[2]), max(box[1] - p[1], 0, p[1] - box[3]))
 
 
 def _inside(box: Box, frame: Box) -> bool:
