@@ -81,3 +81,12 @@ def test_a_claim_on_a_board_without_wild_locomotives_says_so() -> None:
     # Where locomotives are wild, both tracks take them and the text stays ambiguous.
     with pytest.raises(AmbiguousActionError):
         parse_action("claim Luzern-Zug L", scenario(_luzern_zug(Rules()), 2))
+
+
+def test_a_claim_without_a_payment_suggests_only_payments_the_board_takes() -> None:
+    tame = scenario(_luzern_zug(Rules(wild_locomotives=("tunnel", "ferry"))), 2)
+    with pytest.raises(InvalidActionError, match=r"write one, e\.g\. 'red'$"):
+        parse_action("claim Luzern-Zug", tame)
+    wild = scenario(_luzern_zug(Rules()), 2)
+    with pytest.raises(InvalidActionError, match=r"write one, e\.g\. 'red' or '1L'$"):
+        parse_action("claim Luzern-Zug", wild)

@@ -38,7 +38,8 @@ from .game import is_legal, legal_actions
 from .maps import GameMap, Route
 from .maps.index import fold_name, map_index, resolve_city
 from .maps.model import tracks_by_pair
-from .moves.payments import payment_problem, substitute_cards_at_most
+from .moves.payments import payment_problem, route_kind, substitute_cards_at_most
+from .rules import Rules
 from .state import GameState
 from .views import PlayerView, view_legal_actions
 from .words import clipped, counted
@@ -451,7 +452,8 @@ def _parse_claim(rest: str, state: GameState | PlayerView) -> ClaimRoute | Claim
     if payment is None:
         ids = {r.id for r in tracks}
         options = [a for a in _legal(state) if isinstance(a, ClaimRoute) and a.route in ids]
-        return _only(options, f"claim {route_text}", state.map)
+        hint = _payment_hint(tracks[0], state.rules)
+        return _only(options, f"claim {route_text}", state.map, hint)
     color, locos = payment
     claims = [ClaimRoute(r.id, color, r.length if locos is None else locos) for r in tracks]
     if len(claims) == 1:
@@ -505,14 +507,27 @@ def _stations_built(position: GameState | PlayerView) -> int:
     return len(position.players[position.current].stations)
 
 
-def _only(options: Sequence[A], what: str, game_map: GameMap) -> A:
-    """The one option, or an error listing them all."""
+def _only(options: Sequence[A], what: str, game_map: GameMap, hint: str = "'red+1L' or '2L'") -> A:
+    """The one option, or an error listing them all (``hint``: payments to show as examples
+    when there is none)."""
     if len(options) == 1:
         return options[0]
     if not options:
-        raise InvalidActionError(f"{what}: no legal payment; write one, e.g. 'red+1L' or '2L'")
+        raise InvalidActionError(f"{what}: no legal payment; write one, e.g. {hint}")
     listed = ", ".join(format_action(a, game_map) for a in options)
     raise AmbiguousActionError(f"{what!r} is ambiguous; it may mean {listed}")
+
+
+def _payment_hint(route: Route, rules: Rules) -> str:
+    """Example payments for ``route`` in the notation: its colour (any one for gray) with the
+    locomotives a ferry needs, and all locomotives only where they are wild on it
+    (``Rules.wild_locomotives``)."""
+    colour = "red" if route.color is None else route.color.value
+    needed = route.ferry_locomotives
+    cards = f"'{colour}+{needed}L'" if needed else f"'{colour}'"
+    if route_kind(route) in rules.wild_locomotives:
+        return f"{cards} or '{route.length}L'"
+    return cards
 
 
 def _parse_route(text: str, position: Position) -> tuple[Route, ...]:
