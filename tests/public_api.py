@@ -9,7 +9,8 @@ a line naming it to CHANGELOG.md under the version being prepared, then regenera
 
 which keeps the version of every unchanged line, gives new and changed lines the version being
 prepared (``ttr_rules.__version__``), and keeps a ``removed`` line for each name gone in this
-version. It refuses to write while a changed name has no CHANGELOG line.
+version. It refuses to write while a changed name has no CHANGELOG line. Without ``--write`` it
+only reports, with each line that differs (``-`` the snapshot's, ``+`` the library's).
 """
 
 from __future__ import annotations
@@ -189,6 +190,16 @@ def problems(version: str) -> Iterator[str]:
         )
 
 
+def changes(old: dict[str, tuple[str, str]], now: dict[str, str]) -> Iterator[str]:
+    """The lines that differ, as ``- name old`` and ``+ name new``."""
+    for name in sorted(set(old) | set(now)):
+        before = old.get(name, ("", "removed"))[1]
+        before = "(none)" if before == "removed" else before
+        after = now.get(name, "(none)")
+        if before != after:
+            yield f"- {name} {before}\n+ {name} {after}"
+
+
 def main(argv: list[str]) -> int:
     import ttr_rules
 
@@ -196,6 +207,8 @@ def main(argv: list[str]) -> int:
     if argv != ["--write"]:
         found = list(problems(version))
         print("\n".join(found) or "the snapshot of the public API is up to date")
+        for line in changes(read(), current()):
+            print(line)
         return 1 if found else 0
     entries = updated(read(), current(), version)
     missing = unrecorded(entries, version, changelog_section(version))

@@ -85,3 +85,17 @@ def test_descriptions_are_stable_lines(name: str) -> None:
     module, _, attribute = name.rpartition(".")
     described = public_api.describe(getattr(__import__(module, fromlist=["x"]), attribute))
     assert "\n" not in described and " at 0x" not in described
+
+
+def test_the_report_shows_each_line_that_differs() -> None:
+    old = {
+        "ttr_rules.a": ("0.1.0", "def a() -> None"),
+        "ttr_rules.b": ("0.1.0", "def b()"),
+        "ttr_rules.gone": ("0.1.0", "removed"),
+    }
+    now = {"ttr_rules.a": "def a(x) -> None", "ttr_rules.c": "def c()"}
+    assert list(public_api.changes(old, now)) == [
+        "- ttr_rules.a def a() -> None\n+ ttr_rules.a def a(x) -> None",
+        "- ttr_rules.b def b()\n+ ttr_rules.b (none)",
+        "- ttr_rules.c (none)\n+ ttr_rules.c def c()",
+    ]
