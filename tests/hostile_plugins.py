@@ -26,6 +26,7 @@ MAPS: dict[str, tuple[str, str]] = {
     "devzero": ("hostile_maps:devzero", "names /dev/zero as its map file"),
     "slow": ("hostile_slow_map:load", "its module sleeps at import (past the bound)"),
     "badref": ("not a valid reference!", "an entry point value that names nothing"),
+    "esc\x1b[2jname": ("hostile_maps:raising", "a name with a terminal escape in it"),
 }
 
 #: Agent plugins: entry point name -> (value, what it does).

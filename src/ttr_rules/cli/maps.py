@@ -75,8 +75,10 @@ def run_maps(args: argparse.Namespace) -> int:
 
 
 def _broken_row(plugin: BrokenMap) -> tuple[str, str, str]:
-    """One broken plugin in ``ttr maps``: its reason on one line."""
-    return plugin.name, plugin.distribution, " ".join(plugin.reason.split())
+    """One broken plugin in ``ttr maps``: its reason on one line; names as a plugin's metadata
+    spells them, control characters escaped (``''`` for an empty name)."""
+    name = shown(plugin.name) if plugin.name else "''"
+    return name, shown(plugin.distribution), shown(" ".join(plugin.reason.split()))
 
 
 def _map_summary(m: GameMap) -> dict[str, Any]:
