@@ -68,6 +68,10 @@ RULES: dict[str, re.Pattern[str]] = {
     "a range written as 0..2": re.compile(r"\d\.\.\d"),
     "a singular count with a plural noun": re.compile(rf"(?<![\d.,])1 ({_COUNTED})s\b"),
     "a plural written with (s)": re.compile(r"\w\(s\)"),
+    "a plural count with a singular noun": re.compile(
+        r"(?<![\d.,#-])(?:0|[2-9]|\d\d+) (?:card|ticket|train|station|locomotive|point|route)"
+        r"(?![\w-]| (?:points?|cards?|spaces?)\b)"
+    ),
     "a before a vowel": re.compile(r"\b[Aa] (?:[aeio]|u[^sn])\w*"),
     # (not the end of a name such as Xi'an)
     "an before a consonant": re.compile(r"(?<!['’])\b[Aa]n (?![aeiouAEIOU8])[a-z]\w*"),
@@ -104,6 +108,7 @@ def breaches(message: str, *, for_players: bool = False) -> list[str]:
         ("3 station(s)", "a plural written with (s)"),
         ("You drew a orange card", "a before a vowel"),
         ("kept 1 tickets", "a singular count with a plural noun"),
+        ("discard: 5 purple, 2 locomotive", "a plural count with a singular noun"),
         ("'aggregates'", "a bare quoted key (a KeyError's text)"),
         ("[Errno 2] No such file or directory: 'x'", "an error number"),
         ("unexpected TypeError: f() got an unexpected keyword", "a Python exception name"),

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from ..cards import COLORS, Color
+from ..cards import Color, Hand
 from ..events import (
     CardDrawn,
     DeckReshuffled,
@@ -166,8 +166,8 @@ def ticket_text(ticket: Ticket) -> str:
 
 
 def _pile(cards: Sequence[Color]) -> str:
-    counts = [(c, cards.count(c)) for c in COLORS]
-    return ", ".join(f"{n} {c.value}" for c, n in counts if n) or "empty"
+    """A pile counted by colour, as a hand is: ``2 red, 2 locomotives`` (``empty``)."""
+    return str(Hand.of(cards)) if cards else "empty"
 
 
 # --------------------------------------------------------------------------- events
