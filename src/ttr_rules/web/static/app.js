@@ -483,7 +483,9 @@ function drawTickets(board) {
 }
 
 function markTunnel(board) {
-  const t = G.view.tunnel;
+  // The tunnel being paid for, or the route being paid card by card (substitute sets).
+  const paying = G.view.phase === "payment" ? G.view.seats[G.view.current].payment : null;
+  const t = G.view.tunnel || paying;
   if (!t) return;
   const node = board.querySelector(`g.route[data-route="${t.route}"]`);
   if (!node) return;
