@@ -296,3 +296,14 @@ def test_doubles_open_to_both_tracks_only_at_three(
 def test_random_games_keep_every_invariant(game: Any) -> None:
     for state in game.positions():
         check_invariants(state)
+
+
+def test_an_injected_ticket_keeps_the_countries(swiss: GameMap) -> None:
+    """A scenario's injected ticket and a view's blanked ones keep the map's countries."""
+    zurich = ticket_id(swiss, "Zürich", "France")
+    state = scenario(swiss, tickets=[[zurich, ("Bern", "Basel", 5)], [("Brig", "Sion", 2)]])
+    assert state.map.countries == swiss.countries
+    assert final_scores(state)[0].ticket_points == -3 - 5
+    view = observe(state, 0)  # the other seat's injected ticket is blanked
+    assert view.map.countries == swiss.countries
+    assert [s.destination for s in ticket_status(view)] == ["Deutschland", "Basel"]

@@ -129,19 +129,7 @@ def _inject_tickets(
                 raise ValueError(f"tickets[{seat}]: {item!r} is not a ticket id of the map")
         kept.append(ids)
     if extra:
-        game_map = GameMap.create(
-            game_map.name,
-            game_map.cities,
-            game_map.routes,
-            game_map.tickets + tuple(extra),
-            version=game_map.version,
-            rules=game_map.rules,
-            title=game_map.title,
-            locations=game_map.locations,
-            aliases=game_map.aliases,
-            bends=game_map.bends,
-            geometry=game_map.geometry,
-        )
+        game_map = game_map.with_tickets(game_map.tickets + tuple(extra))
     return game_map, kept
 
 

@@ -238,20 +238,7 @@ def _without_tickets(state: GameState, hidden: frozenset[int]) -> GameState:
     game_map = state.map
     first, second = game_map.cities[0], game_map.cities[1]
     tickets = [Ticket(t.id, first, second, 0) if t.id in hidden else t for t in game_map.tickets]
-    blanked = GameMap.create(
-        game_map.name,
-        game_map.cities,
-        game_map.routes,
-        tickets,
-        version=game_map.version,
-        rules=game_map.rules,
-        title=game_map.title,
-        locations=game_map.locations,
-        aliases=game_map.aliases,
-        bends=game_map.bends,
-        geometry=game_map.geometry,
-    )
-    return attrs.evolve(state, map=blanked)
+    return attrs.evolve(state, map=game_map.with_tickets(tickets))
 
 
 def _view(state: GameState, viewer: int | None) -> PlayerView:

@@ -397,6 +397,23 @@ class GameMap:
             board=board,
         )
 
+    def with_tickets(self, tickets: Iterable[Ticket]) -> GameMap:
+        """This map with ``tickets`` instead of its own (``tickets[i].id == i``), every other
+        field kept (countries, geometry, names...) and the digest computed again: a scenario's
+        injected tickets, a view's blanked ones.
+
+        >>> from ttr_rules import load_map
+        >>> swiss = load_map("switzerland")
+        >>> fewer = swiss.with_tickets(swiss.tickets[:3])
+        >>> len(fewer.tickets), fewer.countries == swiss.countries, fewer.digest != swiss.digest
+        (3, True, True)
+        """
+        listed = tuple(tickets)
+        digest = compute_digest(
+            self.name, self.version, self.cities, self.routes, listed, self.rules, self.countries
+        )
+        return evolve(self, tickets=listed, digest=digest)
+
     def bonus_title(self, bonus: str) -> str:
         """The name people read for ``bonus`` on this map: the map's own (``bonus_titles``), or
         a general one.

@@ -114,8 +114,8 @@ def ticket_value(index: MapIndex, ticket: int, network: Sequence[int]) -> int:
     >>> from ttr_rules import load_map
     >>> index = map_index(load_map("europe"))
     >>> size = len(index.city_routes)
-    >>> ticket_value(index, 0, list(range(size)))  # nothing joined: Athina-Angora lost
-    -5
+    >>> ticket_value(index, 0, list(range(size)))  # nothing joined: Brest-Petrograd lost
+    -20
     """
     spec = index.ticket_multi[ticket]
     if spec is not None:
