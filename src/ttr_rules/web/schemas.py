@@ -266,6 +266,7 @@ Score = _from_attrs(
     {
         "station_routes": "each station's city and the route it borrows (null: none)",
         "bonuses": "(bonus name, points) of the map's bonuses",
+        "mountain_points": "of the route points, those the X marks of mountain routes scored",
     },
 )
 

@@ -910,7 +910,9 @@ async function showScores() {
   const rules = G.view.rules;
   const stations = rules.stations_per_player > 0;
   const express = (rules.bonuses || ["express"]).includes("express");
-  const head = ["Player", "Route points", "Ticket points", "Tickets completed / failed", ...(stations ? ["Station bonus"] : []), "Longest path", ...(express ? [titles.express ? bonusTitle("express") : "Longest-path bonus"] : []), ...bonusNames.map(bonusTitle), "Final score"];
+  // A board with mountain routes: the X marks' share of the route points (U27).
+  const mountains = G.map.routes.some((r) => r.mountain);
+  const head = ["Player", "Route points", ...(mountains ? ["of which mountains"] : []), "Ticket points", "Tickets completed / failed", ...(stations ? ["Station bonus"] : []), "Longest path", ...(express ? [titles.express ? bonusTitle("express") : "Longest-path bonus"] : []), ...bonusNames.map(bonusTitle), "Final score"];
   const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
   const sorted = result.scores.slice().sort((a, b) => b.total - a.total);
   for (const s of sorted) {
@@ -918,6 +920,7 @@ async function showScores() {
     rows.push(el("tr", { class: winner ? "winner" : "" },
       el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[s.player % PLAYER_COLORS.length]}` }), `${playerName(s.player)}${winner ? " ★" : ""}`),
       el("td", { text: String(s.route_points) }),
+      ...(mountains ? [el("td", { text: String(s.mountain_points) })] : []),
       el("td", { text: String(s.ticket_points) }),
       el("td", { text: `${s.tickets_completed} / ${s.tickets_failed}` }),
       ...(stations ? [el("td", { text: String(s.station_bonus) })] : []),
