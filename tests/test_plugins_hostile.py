@@ -240,3 +240,35 @@ def test_a_failing_agent_stops_only_its_own_game_on_ttr_serve(tmp_path: Path) ->
     finally:
         server.terminate()
         server.wait(timeout=60)
+
+
+def test_the_server_finds_its_plugins_at_start_off_its_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The offer (every plugin imported) is made once, when the app starts, in a thread where
+    no event loop runs; requests then read it."""
+    pytest.importorskip("fastapi")
+    import asyncio
+
+    from fastapi.testclient import TestClient
+
+    from ttr_rules.web import create_app, games
+
+    calls: list[bool] = []
+    real = games.find_offer
+
+    def recording() -> games.Offer:
+        try:
+            asyncio.get_running_loop()
+            calls.append(True)  # on an event loop
+        except RuntimeError:
+            calls.append(False)
+        return real()
+
+    monkeypatch.setattr(games, "find_offer", recording)
+    with TestClient(create_app(agent_workers=0), raise_server_exceptions=False) as client:
+        assert calls == [False]
+        assert client.get("/api/maps").status_code == 200
+        assert client.post("/api/games", json={"players": 2}).status_code == 201
+        assert client.get("/api/agents").status_code == 200
+    assert calls == [False]
