@@ -473,7 +473,7 @@ class TicketStatus:
             return "done"
         if not self.reachable:
             return "cannot be finished"
-        return f"{self.connected} of {self.connected + self.missing_trains} trains laid"
+        return f"{self.connected} of {counted(self.connected + self.missing_trains, 'train')} laid"
 
 
 def ticket_status(

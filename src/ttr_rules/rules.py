@@ -15,6 +15,7 @@ from typing import Literal
 from attrs import field, frozen
 
 from .cards import CARD_COLORS
+from .words import counted
 
 __all__ = ["BONUSES", "BONUS_GROUP", "ROUTE_KINDS", "TIE_BREAKERS", "Rules", "installed_bonuses"]
 
@@ -280,7 +281,7 @@ class Rules:
         need(
             self.initial_keep_at_least <= dealt,
             "initial_keep_at_least",
-            f"cannot exceed the {dealt} tickets dealt",
+            f"cannot exceed the {counted(dealt, 'ticket')} dealt",
         )
         need(self.tickets_drawn >= 1, "tickets_drawn", "must be >= 1")
         need(

@@ -53,6 +53,7 @@ from .invariants import state_problems
 from .maps import GameMap, resolve_map
 from .maps.file import json_error_text
 from .state import GameState, Phase
+from .words import counted
 
 __all__ = [
     "EVENT_TYPES",
@@ -569,11 +570,12 @@ def _view_shape_problems(view: Any) -> Iterator[str]:
                 yield f"{where}.{name}: must be >= 0"
         hand = player.hand
         if hand is not None and (min(hand.counts) < 0 or sum(hand.counts) != player.hand_size):
-            yield f"{where}.hand: {sum(hand.counts)} cards, hand_size says {player.hand_size}"
+            held_cards = counted(sum(hand.counts), "card")
+            yield f"{where}.hand: {held_cards}, hand_size says {player.hand_size}"
         for name, count_name in (("tickets", "ticket_count"), ("offered", "offered_count")):
             held, said = getattr(player, name), getattr(player, count_name)
             if held is not None and len(held) != said:
-                yield f"{where}.{name}: {len(held)} tickets, {count_name} says {said}"
+                yield f"{where}.{name}: {counted(len(held), 'ticket')}, {count_name} says {said}"
 
 
 def _view_cards_in_play(view: Any) -> int:
@@ -609,7 +611,7 @@ def _view_card_problems(view: Any) -> Iterator[str]:
     for color, count in seen.items():
         want = rules.locomotive_cards if color is Color.LOCOMOTIVE else rules.cards_per_color
         if count > want:
-            yield f"$: {count} {color.value} cards in sight; the rules deal {want}"
+            yield f"$: {counted(count, color.value + ' card')} in sight; the rules deal {want}"
 
 
 def _view_ticket_problems(view: Any) -> Iterator[str]:
@@ -645,7 +647,8 @@ def _view_board_problems(view: Any) -> Iterator[str]:
         where = f"$.seats[{seat}]"
         if player.trains + used[seat] > rules.trains_per_player:
             yield (
-                f"{where}.trains: {player.trains} trains and {used[seat]} on claimed routes; "
+                f"{where}.trains: {counted(player.trains, 'train')} and {used[seat]} on claimed "
+                "routes; "
                 f"players start with {rules.trains_per_player}"
             )
         if player.route_points != points[seat]:

@@ -215,7 +215,10 @@ def _explain(
             reason = f"draws {what}"
         served = [names[t] for t, _, _ in plan.paths]
     elif isinstance(action, DrawTickets):
-        reason = f"new tickets: yours are done or out of reach, {situation.my_trains} trains left"
+        reason = (
+            "new tickets: yours are done or out of reach, "
+            f"{counted(situation.my_trains, 'train')} left"
+        )
         risk = "a ticket left unconnected at the end costs its points"
     elif isinstance(action, KeepTickets):
         served = [names[t] for t in sorted(action.tickets)]

@@ -388,14 +388,14 @@ def pending_payment_problems(
     ):
         yield f"{name} is a double route closed to player {seat}"
     if trains < route.trains:
-        yield f"{name} needs {route.trains} trains; player {seat} has {trains}"
+        yield f"{name} needs {counted(route.trains, 'train')}; player {seat} has {trains}"
     per_set = set_size(route, rules)
     if per_set < 2:
         yield f"{name} takes no substitute sets"
         return
     smallest = route.length + per_set - 1
     if hand_size < smallest:
-        yield f"{name} takes at least {smallest} cards; player {seat} holds {hand_size}"
+        yield f"{name} takes at least {counted(smallest, 'card')}; player {seat} holds {hand_size}"
     elif hand is not None:
         yield from _picked_problems(name, payment.cards, route, rules, hand)
 

@@ -392,6 +392,7 @@ function renderAll(boardSvg) {
   renderTurnPanel(myTurn);
   // A hint is a seat's question during play: a watcher or a finished game has none to ask.
   document.querySelector(".hint-area").hidden = over || !mine;
+  $("hint-button").disabled = !myTurn;  // a hint is for the decision at hand
   renderHand();
   renderTickets();
 }
@@ -966,7 +967,7 @@ async function showHints() {
     list.hidden = true;
     toast(err.message);
   } finally {
-    $("hint-button").disabled = false;
+    $("hint-button").disabled = document.body.dataset.turn !== "mine";
   }
 }
 
