@@ -162,3 +162,30 @@ def test_action_tags() -> None:
     assert problems[1].startswith("$.color: expected one of 'purple'")
     assert _problems("[1]", Event) == ("$: expected event object, got array",)
     assert _problems("NaN", GameState)[0].startswith("$: invalid JSON")
+
+
+@pytest.mark.parametrize(
+    ("phase", "documented"),
+    [
+        ("tunnel", "phase is tunnel and no tunnel is pending"),
+        ("keep tickets", "phase is keep tickets and player 0 is offered no ticket"),
+        ("initial tickets", "player 0 still chooses initial tickets and is offered none"),
+        ("payment", "phase is payment and no payment with sets is being picked"),
+    ],
+)
+def test_a_view_whose_phase_does_not_fit_what_it_holds_is_refused(
+    phase: str, documented: str
+) -> None:
+    """Issue 44: a view's phase is checked as a state's (it was accepted, and determinize
+    dealt a state that breaks the invariants)."""
+    from ttr_rules import PlayerView, SerializationError, apply_action, from_json, new_game
+    from ttr_rules import legal_actions as legal
+
+    state = new_game("europe", 2, seed=3)
+    for _ in range(2):
+        state = apply_action(state, legal(state)[0])
+    data = json.loads(to_json(observe(state, state.current)))
+    data["phase"] = phase
+    with pytest.raises(SerializationError) as refused:
+        from_json(json.dumps(data), PlayerView)
+    assert f"$.phase: {documented}" in refused.value.problems

@@ -64,7 +64,7 @@ The invariants, by name (the ``invariant`` of each :class:`Violation`):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .cards import COLORS, Color
@@ -80,6 +80,7 @@ __all__ = [
     "Violation",
     "check_invariants",
     "invariant_problems",
+    "phase_problems",
     "reset_feasible",
     "state_problems",
 ]
@@ -420,49 +421,61 @@ def _row_locomotive_problems(state: GameState) -> Iterator[str]:
 # --------------------------------------------------------------------------- phase
 
 
-def _still_to_choose(state: GameState) -> set[int]:
+def _still_to_choose(phase: Phase, count: int, current: int, first_player: int) -> set[int]:
     """Seats that still choose their initial tickets: from the player to act up to the first
     player, in seat order."""
-    count = len(state.players)
-    if state.phase is not Phase.INITIAL_TICKETS:
+    if phase is not Phase.INITIAL_TICKETS or not 0 <= first_player < count:
         return set()
     seats = set()
-    seat = state.current
+    seat = current
     while True:
         seats.add(seat)
         seat = (seat + 1) % count
-        if seat == state.first_player:
+        if seat == first_player:
             return seats
 
 
 def _phase_problems(state: GameState) -> Iterator[str]:
-    phase = state.phase
-    count = len(state.players)
-    if not 0 <= state.current < count:
-        yield f"seat {state.current} is to act in a {count}-player game"
+    yield from phase_problems(
+        state, [joined(p.offered) if p.offered else "" for p in state.players]
+    )
+
+
+def phase_problems(position: Any, offered: Sequence[str]) -> Iterator[str]:
+    """Why a position's phase does not fit what it holds (the invariant ``phase``), for a
+    :class:`GameState` and for a ``PlayerView`` alike: a pending tunnel exactly in ``TUNNEL``,
+    a payment with sets exactly in ``PAYMENT``, offered tickets (``offered``: each seat's, in
+    words, empty for none) exactly for the seats choosing."""
+    phase, current, first_player = position.phase, position.current, position.first_player
+    seats = position.players if isinstance(position, GameState) else position.seats
+    paying = [seat.payment is not None for seat in seats]
+    tunnel, final_turns, passes = position.tunnel is not None, position.final_turns, position.passes
+    count = len(offered)
+    if not 0 <= current < count:
+        yield f"seat {current} is to act in a {count}-player game"
         return
-    if (phase is Phase.TUNNEL) != (state.tunnel is not None):
-        pending = "no tunnel is pending" if state.tunnel is None else "a tunnel is pending"
+    if (phase is Phase.TUNNEL) != tunnel:
+        pending = "a tunnel is pending" if tunnel else "no tunnel is pending"
         yield f"phase is {phase.value} and {pending}"
-    if (phase is Phase.PAYMENT) != (state.payment is not None):
-        picking = "no" if state.payment is None else "a"
+    if (phase is Phase.PAYMENT) != paying[current]:
+        picking = "a" if paying[current] else "no"
         yield f"phase is {phase.value} and {picking} payment with sets is being picked"
     choosing = phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS
-    if choosing != bool(state.players[state.current].offered):
+    if choosing != bool(offered[current]):
         yield (
-            f"phase is {phase.value} and player {state.current} is offered "
-            f"{joined(state.players[state.current].offered) or 'no ticket'}"
+            f"phase is {phase.value} and player {current} is offered "
+            f"{offered[current] or 'no ticket'}"
         )
-    allowed = _still_to_choose(state) | {state.current}
-    for seat, player in enumerate(state.players):
-        if player.offered and seat not in allowed:
+    allowed = _still_to_choose(phase, count, current, first_player) | {current}
+    for seat, held in enumerate(offered):
+        if held and seat not in allowed:
             yield f"player {seat} holds offered tickets in phase {phase.value}"
-        elif not player.offered and seat in allowed and phase is Phase.INITIAL_TICKETS:
+        elif not held and seat in allowed and phase is Phase.INITIAL_TICKETS:
             yield f"player {seat} still chooses initial tickets and is offered none"
-    if state.final_turns is not None and not 0 <= state.final_turns <= count:
-        yield f"final round with {state.final_turns} turns left"
-    if phase is not Phase.GAME_OVER and not 0 <= state.passes < count:
-        yield f"{state.passes} consecutive passes and the game goes on"
+    if final_turns is not None and not 0 <= final_turns <= count:
+        yield f"final round with {final_turns} turns left"
+    if phase is not Phase.GAME_OVER and not 0 <= passes < count:
+        yield f"{passes} consecutive passes and the game goes on"
 
 
 #: Every invariant, by name, with the function listing its violations.

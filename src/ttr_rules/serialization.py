@@ -528,7 +528,17 @@ def view_problems(view: Any) -> list[str]:
         *_view_ticket_problems(view),
         *_view_board_problems(view),
         *_view_payment_problems(view),
+        *(f"$.phase: {problem}" for problem in _view_phase_problems(view)),
     ]
+
+
+def _view_phase_problems(view: Any) -> Iterator[str]:
+    """The phase fits what the view holds, as a state's must (the invariant ``phase``)."""
+    from .invariants import phase_problems
+    from .words import counted
+
+    offered = [counted(s.offered_count, "ticket") if s.offered_count else "" for s in view.seats]
+    yield from phase_problems(view, offered)
 
 
 def _view_shape_problems(view: Any) -> Iterator[str]:
@@ -670,9 +680,6 @@ def _view_payment_problems(view: Any) -> Iterator[str]:
     it: :func:`~ttr_rules.moves.payments.pending_payment_problems`)."""
     from .moves.payments import pending_payment_problems
 
-    picking = view.seats[view.current].payment is not None
-    if (view.phase is Phase.PAYMENT) != picking:
-        yield f"$.phase: {view.phase.value}, and {'a' if picking else 'no'} payment is picked"
     for seat, player in enumerate(view.seats):
         payment = player.payment
         if payment is None:
