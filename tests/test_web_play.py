@@ -170,15 +170,15 @@ _ROUTE_POINT = """(id) => {
 }"""
 
 
-def _legal_claims(page: Any) -> dict[int, set[str]]:
+def _legal_claims(page: Any) -> dict[int, tuple[str, set[str]]]:
     legal = page.evaluate(
         """async () => (await (await fetch(`/api/games/${G.id}/legal`,
         { headers: authHeaders() })).json())"""
     )
-    claims: dict[int, set[str]] = {}
+    claims: dict[int, tuple[str, set[str]]] = {}
     for a in legal:
         if a["type"] in ("claim_route", "claim_with_sets"):
-            claims.setdefault(a["route"], set()).add(a["action"])
+            claims.setdefault(a["route"], (a["target"], set()))[1].add(a["action"])
     return claims
 
 
@@ -187,7 +187,7 @@ def _click_every_claim(page: Any) -> tuple[int, list[str]]:
     were clicked and what went wrong (a menu that did not open, or offered other actions)."""
     claims = _legal_claims(page)
     wrong: list[str] = []
-    for route, actions in sorted(claims.items()):
+    for route, (words, actions) in sorted(claims.items()):
         point = page.evaluate(_ROUTE_POINT, route)
         if point is None:
             wrong.append(f"route {route} is not drawn")
@@ -202,6 +202,9 @@ def _click_every_claim(page: Any) -> tuple[int, list[str]]:
         )
         if offered != actions:
             wrong.append(f"route {route}: the menu offers {sorted(offered)}, not {sorted(actions)}")
+        title = menu.locator(".menu-title").inner_text()
+        if title != words:  # the kit's words for the route (frontend.route_label)
+            wrong.append(f"route {route}: the menu says {title!r}, not {words!r}")
         page.keyboard.press("Escape")
     return len(claims), wrong
 

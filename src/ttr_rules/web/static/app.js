@@ -541,7 +541,8 @@ function openRouteMenu(routeId, event) {
   // Lieksa – Murmansk): its cards are then picked one at a time in the payment panel.
   const options = [...byType("claim_route"), ...byType("claim_with_sets")].filter((a) => a.route === routeId);
   menu.replaceChildren(
-    el("div", { class: "menu-title", text: `${route.a} – ${route.b} (${route.length}${route.tunnel ? ", tunnel" : ""}${route.ferry_locomotives ? `, ferry ${route.ferry_locomotives}` : ""}${route.mountain ? `, mountain ${route.mountain} X: ${route.mountain} more train${route.mountain > 1 ? "s" : ""}` : ""})` }),
+    // the kit's words for the route (ttr_rules.frontend.route_label): track, colour, length, kind
+    el("div", { class: "menu-title", text: options.length ? options[0].target : `${route.a} – ${route.b}` }),
     ...options.map((a) => el("button", { type: "button", class: "claim-option", "data-action": a.action, onclick: () => play(a.action), text: a.label.replace(/^Claim .* with /, a.type === "claim_with_sets" ? "Pay with " : "Pay ") })),
     el("button", { type: "button", class: "cancel", onclick: closeMenu, text: "Cancel" }));
   const panel = menu.parentElement.getBoundingClientRect();
