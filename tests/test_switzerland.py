@@ -307,3 +307,12 @@ def test_an_injected_ticket_keeps_the_countries(swiss: GameMap) -> None:
     view = observe(state, 0)  # the other seat's injected ticket is blanked
     assert view.map.countries == swiss.countries
     assert [s.destination for s in ticket_status(view)] == ["Deutschland", "Basel"]
+
+
+def test_map_info_counts_the_countries(swiss: GameMap) -> None:
+    from ttr_rules.cli.maps import map_info, map_info_lines
+
+    info = map_info(swiss)
+    assert info["countries"] == {"France": 4, "Deutschland": 5, "Österreich": 3, "Italia": 5}
+    assert (info["several_destinations"], info["penalties"]) == (12, 55)
+    assert "cities: 34 and 17 border end-points" in map_info_lines(swiss)

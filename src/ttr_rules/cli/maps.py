@@ -151,6 +151,7 @@ def map_info(game_map: GameMap) -> dict[str, Any]:
     colours = Counter(r.color.value if r.color is not None else "gray" for r in routes)
     long_tickets = sum(t.long for t in m.tickets)
     mountains = [r for r in routes if r.mountain]
+    several = [t for t in m.tickets if t.destinations]
     return {
         "name": m.name,
         "version": m.version,
@@ -171,6 +172,15 @@ def map_info(game_map: GameMap) -> dict[str, Any]:
             else {}
         ),
         **({"board": m.board} if m.board else {}),
+        **(
+            {
+                "countries": {name: len(ends) for name, ends in m.countries.items()},
+                "several_destinations": len(several),
+                "penalties": sum(t.penalty for t in several),
+            }
+            if m.countries or several
+            else {}
+        ),
         "tickets": len(m.tickets),
         "long_tickets": long_tickets,
         "regular_tickets": len(m.tickets) - long_tickets,
@@ -194,7 +204,7 @@ def map_info_lines(game_map: GameMap) -> list[str]:
         f"{info['name']} {info['version']}{title}",
         *([f"a variant of the {info['board']} board"] if "board" in info else []),
         f"digest: {info['digest']}",
-        f"cities: {info['cities']}",
+        f"cities: {_places(info)}",
         f"routes: {info['routes']} tracks, {info['spaces']} spaces",
         "  by length: " + _counts(info["routes_by_length"]),
         "  by colour: " + ", ".join(f"{c} {n}" for c, n in info["routes_by_colour"].items()),
@@ -206,8 +216,26 @@ def map_info_lines(game_map: GameMap) -> list[str]:
             if "mountains" in info
             else []
         ),
+        *(
+            [
+                "countries: "
+                + ", ".join(
+                    f"{c} ({counted(n, 'end-point')})" for c, n in info["countries"].items()
+                )
+            ]
+            if info.get("countries")
+            else []
+        ),
         f"tickets: {info['tickets']} ({info['long_tickets']} long, {info['regular_tickets']} "
         f"regular), {info['ticket_points']} points",
+        *(
+            [
+                f"  to several destinations: {info['several_destinations']} (points: the highest "
+                f"value of each; {info['penalties']} points of penalties)"
+            ]
+            if info.get("several_destinations")
+            else []
+        ),
         "  by value: " + _counts(info["tickets_by_value"]),
         *(
             f"  any {sub['cards']} cards for one: {sub['a']}-{sub['b']} (#{sub['route']})"
@@ -220,6 +248,14 @@ def map_info_lines(game_map: GameMap) -> list[str]:
             break_on_hyphens=False,
         ),
     ]
+
+
+def _places(info: dict[str, Any]) -> str:
+    """The count of cities, and of the border end-points among them on a map with countries."""
+    ends = sum(info.get("countries", {}).values())
+    if not ends:
+        return str(info["cities"])
+    return f"{info['cities'] - ends} and {counted(ends, 'border end-point')}"
 
 
 def _rules_text(rules: dict[str, Any]) -> str:
