@@ -250,7 +250,7 @@ def test_a_count_that_is_not_a_whole_number_is_a_usage_error(
         (["stats", "--games", "1", "-o", "/dev/null/x"], "/dev/null is not a folder"),
         (["stats", "--games", "1", "-o", "@record"], "is not a folder"),
         (["play", "--seed", "1", "--record", "/dev/null/x"], "/dev/null is not a folder"),
-        (["play", "--seed", "1", "--record", "@record"], "is not a folder"),
+        (["play", "--seed", "1", "--record", "@record"], "exists; name a new file or a folder"),
         (["render", "@record", "-o", "@record", "--force"], "is the input file"),
         (["render", "@record", "-o", "@link", "--force"], "is the input file"),
         (["render", "@link", "-o", "@record", "--force"], "is the input file"),

@@ -190,7 +190,8 @@ def _structure_hand(value: Any, _: Any) -> Hand:
                 f"unknown colour; expected one of {', '.join(c.value for c in COLORS)}"
             )
         elif type(n) is not int or n < 0:
-            problem = _Invalid(f"expected int >= 0, got {json.dumps(n)}")
+            got = _json_type(n) if isinstance(n, list | dict) else json.dumps(n)
+            problem = _Invalid(f"expected int >= 0, got {got}")
         else:
             counts[color.code] = n
             continue

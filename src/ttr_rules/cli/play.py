@@ -56,7 +56,7 @@ from ..scoring import final_scores, winners
 from ..state import GameState, Phase
 from ..views import PlayerView, observe, view_legal_actions
 from ..words import clipped
-from .common import check_output_dir, check_output_file, integer
+from .common import check_output_dir, check_output_file, integer, shown
 from .games import check_game_count
 from .maps import map_named
 
@@ -201,6 +201,8 @@ def _check_record_path(path: Path) -> None:
     """Refuse, before the game, a record path that cannot be written."""
     if path.is_dir():
         check_output_dir(path, force=True)
+    elif path.exists() or path.is_symlink():  # ttr play has no --force: a record is kept
+        raise ValueError(f"{shown(path)} exists; name a new file or a folder")
     else:
         check_output_file(path, force=False)
 
