@@ -561,3 +561,15 @@ def test_d2_maps_of_scenarios_with_injected_tickets_are_freed() -> None:
         del state
     gc.collect()
     assert sum(ref() is not None for ref in refs) == 0
+
+
+def test_an_illegal_action_of_any_size_has_a_short_message() -> None:
+    """Issue 44 hostile pass: an action from JSON or code may hold 100,000 ticket ids; the
+    refusal's message cuts its text (it was 590,000 characters)."""
+    from ttr_rules import Action, from_json
+
+    keep = from_json(json.dumps({"type": "keep_tickets", "tickets": list(range(100_000))}), Action)
+    with pytest.raises(IllegalActionError) as refused:
+        apply_action(STATE, keep)
+    assert len(str(refused.value)) < 500 and "characters)" in str(refused.value)
+    assert refused.value.action == keep  # the action itself is kept whole

@@ -658,7 +658,9 @@ def test_from_json_refuses_a_view_whose_payment_and_phase_disagree(nordic: GameM
 
     _, _, (own, other) = _picking_json(nordic)
     for view in (own, other):
-        with pytest.raises(SerializationError, match="phase is payment and no payment with sets is being picked"):
+        with pytest.raises(
+            SerializationError, match="phase is payment and no payment with sets is being picked"
+        ):
             from_json(_with_payment(view, "seats", None), PlayerView)  # type: ignore[arg-type]
         moved = json.loads(json.dumps(view))
         moved["seats"][1]["payment"], moved["seats"][0]["payment"] = {"route": 50}, None

@@ -189,3 +189,14 @@ def test_a_view_whose_phase_does_not_fit_what_it_holds_is_refused(
     with pytest.raises(SerializationError) as refused:
         from_json(json.dumps(data), PlayerView)
     assert f"$.phase: {documented}" in refused.value.problems
+
+
+def test_a_view_with_more_cards_of_a_colour_in_sight_than_dealt_is_refused() -> None:
+    """The check of cards in sight answers in words (a name clash made it a TypeError)."""
+    from ttr_rules import PlayerView, SerializationError, from_json, new_game
+
+    data = json.loads(to_json(observe(new_game("europe", 2, seed=3), 0)))
+    data["discard"] = ["red"] * 13
+    data["deck_size"] -= 13
+    with pytest.raises(SerializationError, match=r"\d+ red cards in sight; the rules deal 12"):
+        from_json(json.dumps(data), PlayerView)

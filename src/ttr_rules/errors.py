@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from .words import clipped
+
 __all__ = [
     "AgentError",
     "AmbiguousActionError",
@@ -91,7 +93,8 @@ class IllegalActionError(ValueError):
         self.reason = reason
         self.action = action
         self.detail = detail
-        text = f"illegal action {action!s}: {reason.value}"
+        # An action built in code or from JSON may be any size: its text is cut for the message.
+        text = f"illegal action {clipped(str(action), 300)}: {reason.value}"
         super().__init__(f"{text} ({detail})" if detail else text)
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -536,7 +536,6 @@ def view_problems(view: Any) -> list[str]:
 def _view_phase_problems(view: Any) -> Iterator[str]:
     """The phase fits what the view holds, as a state's must (the invariant ``phase``)."""
     from .invariants import phase_problems
-    from .words import counted
 
     offered = [counted(s.offered_count, "ticket") if s.offered_count else "" for s in view.seats]
     yield from phase_problems(view, offered)
@@ -602,10 +601,10 @@ def _view_cards_in_play(view: Any) -> int:
 def _view_card_problems(view: Any) -> Iterator[str]:
     rules = view.rules
     total = rules.cards_per_color * (len(COLORS) - 1) + rules.locomotive_cards
-    counted = _view_cards_in_play(view)
-    if counted != total:
+    in_play = _view_cards_in_play(view)
+    if in_play != total:
         yield (
-            f"$.deck_size: deck, hands, row, discard and tunnel hold {counted} cards; the "
+            f"$.deck_size: deck, hands, row, discard and tunnel hold {in_play} cards; the "
             f"rules deal {total}"
         )
         return
@@ -628,10 +627,10 @@ def _view_card_problems(view: Any) -> Iterator[str]:
 def _view_ticket_problems(view: Any) -> Iterator[str]:
     tickets = len(view.map.tickets)
     held = sum(p.ticket_count + p.offered_count for p in view.seats)
-    counted = held + view.ticket_deck_size + view.ticket_box_size
-    if counted != tickets:
+    in_play = held + view.ticket_deck_size + view.ticket_box_size
+    if in_play != tickets:
         yield (
-            f"$.ticket_deck_size: seats, deck and box hold {counted} tickets; the map has {tickets}"
+            f"$.ticket_deck_size: seats, deck and box hold {in_play} tickets; the map has {tickets}"
         )
     places: set[int] = set()
     for seat, player in enumerate(view.seats):
