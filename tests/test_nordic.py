@@ -676,8 +676,10 @@ def test_every_payment_from_json_is_refused_or_has_a_legal_action(nordic: GameMa
         SerializationError,
         determinize,
         from_json,
+        observe,
         view_legal_actions,
     )
+    from ttr_rules.invariants import check_invariants
 
     _, state, (own, other) = _picking_json(nordic)
     routes = [-1, len(nordic.routes), *range(len(nordic.routes))]
@@ -700,6 +702,10 @@ def test_every_payment_from_json_is_refused_or_has_a_legal_action(nordic: GameMa
                     assert legal_actions(loaded), payment
                 elif loaded.player == loaded.current:
                     assert view_legal_actions(loaded), payment
-                else:
-                    determinize(loaded, 1)  # the hidden hand is dealt anew
+                else:  # the payer's hand is unseen: dealt anew, able to pay
+                    for seed in range(3):
+                        world = determinize(loaded, seed)
+                        assert legal_actions(world), payment
+                        check_invariants(world, check_trains=False)
+                        assert observe(world, loaded.player) == loaded
     assert accepted > 10  # the real payments, on the ferries and on Lieksa–Murmansk

@@ -33,9 +33,10 @@ from .cards import COLORS, LOCOMOTIVE_CODE, Color, Hand, count_colors, pile_coun
 from .errors import MapError
 from .events import CardDrawn, Event
 from .game import legal_actions
-from .maps import GameMap, Ticket, load_map
+from .maps import GameMap, Route, Ticket, load_map
 from .maps.index import map_index
 from .moves.common import payment_cards
+from .moves.payments import can_pay_with_sets, set_payment_choices
 from .rules import Rules
 from .state import GameState, PendingPayment, PendingTunnel, Phase, PlayerState
 
@@ -485,7 +486,8 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     cards set aside, and the deck in a random order; the unseen tickets to the other players'
     kept and offered tickets, the ticket deck and the box (under the official
     ``initial_discard="box"`` rule the ticket deck holds regular tickets only, as in a real
-    game); the reshuffle seed is drawn afresh. The deal is a function of the view and the
+    game); the reshuffle seed is drawn afresh. A seat picking a payment with sets unseen is
+    dealt a hand that can pay it. The deal is a function of the view and the
     integer ``seed`` only (the same on every platform): different seeds give different deals.
     Raises :class:`ValueError` when the view is inconsistent (more hidden cards or tickets
     than remain).
@@ -517,6 +519,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     for ticket in extra:
         rest.insert(int((key(ticket) - 1.0) * (len(rest) + 1)), ticket)
     rng = int((key(None) - 1.0) * _KEY_SCALE)
+    _hidden_payer_can_pay(view, cards)
 
     players = []
     at = taken = 0
@@ -551,6 +554,50 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         tuple(cards[at:end]),
         rng,
     )
+
+
+def _hidden_payer_can_pay(view: PlayerView, cards: list[Color]) -> None:
+    """When another seat picks a payment with sets (its hand and picks unseen), give it, out
+    of ``cards`` (the unseen cards as dealt: the hidden hands in seat order, then the cards set
+    aside and the deck), a hand that can pay: the first payment the picking finds among the
+    unseen cards, in place of cards it does not need. A world where the payer cannot pay
+    would have no legal action. Raises :class:`ValueError` when no such hand exists."""
+    payment, seat = view.payment, view.current
+    if payment is None or view.seats[seat].hand is not None:
+        return
+    start = sum(s.hand_size for s in view.seats[:seat] if s.hand is None)
+    size = view.seats[seat].hand_size
+    route = view.map.routes[payment.route]
+    hand = tuple(count_colors(cards[start : start + size]))
+    if can_pay_with_sets(route, view.rules, hand):
+        return
+    wanted = _a_set_payment(route, view.rules, tuple(count_colors(cards)))
+    if wanted is None or sum(wanted) > size:
+        raise ValueError(f"no deal of the unseen cards lets player {seat} pay with sets")
+    spare = [have - want for have, want in zip(hand, wanted, strict=True)]
+    # Each missing card comes from outside the hand, for a card of the hand it does not need.
+    outside = [i for i in range(len(cards)) if not start <= i < start + size]
+    for i in outside:
+        code = cards[i].code
+        if spare[code] >= 0:
+            continue
+        j = next(k for k in range(start, start + size) if spare[cards[k].code] > 0)
+        spare[cards[j].code] -= 1
+        spare[code] += 1
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _a_set_payment(route: Route, rules: Rules, pool: tuple[int, ...]) -> list[int] | None:
+    """The counts (by card code) of a payment with sets for ``route`` out of ``pool``: the
+    picking's first choice at every step, up to the claim; None when there is none."""
+    if not can_pay_with_sets(route, rules, pool):
+        return None
+    picked: tuple[Color, ...] = ()
+    while True:
+        choices, claim = set_payment_choices(route, rules, pool, picked)
+        if claim is not None or not choices:
+            return list(count_colors(picked)) if claim is not None else None
+        picked = (*picked, choices[0])
 
 
 #: What :func:`determinize` needs of a view besides the seed, checked and prepared once per
