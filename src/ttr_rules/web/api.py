@@ -35,6 +35,7 @@ from .. import (
     to_json,
 )
 from ..maps import map_groups, map_to_dict
+from ..words import counted
 from .games import (
     MAX_SEED,
     Game,
@@ -489,7 +490,8 @@ def create_app(
         await asyncio.to_thread(store.offer)  # plugins are imported here, off the event loop
         failed = store.load()
         if failed:
-            log.warning("%d saved games could not be reloaded: %s", len(failed), failed)
+            games = counted(len(failed), "saved game")
+            log.warning("%s could not be reloaded: %s", games, ", ".join(failed))
         store.resume()
         expiry = None if idle_seconds is None else asyncio.create_task(expire_now_and_then())
         yield
