@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..maps import GameMap
+from ..rules import Rules
 from ..sim import AgentSpec, GameResult, GameSpec, game_specs, run_games
 from ..sim.interrupts import uninterrupted
 from ..sim.runner import record_name
@@ -67,7 +68,7 @@ def add_game_arguments(
     what.add_argument(
         "--players",
         type=integer,
-        help="players per game (default: the number of --agents, or 4)",
+        help="players per game (default: the number of --agents, or 4 within the map's range)",
     )
     what.add_argument(
         "--games", type=integer, default=games, help=f"number of games (default {games})"
@@ -192,7 +193,7 @@ class GameSetup:
             raise ValueError("--agents names no agent")
         players = args.players
         if players is None:
-            players = len(names) if len(names) > 1 else 4
+            players = len(names) if len(names) > 1 else _default_players(self.map.rules)
         try:  # before a list of that length is made
             check_player_count(players, self.map.rules)
         except ValueError as exc:
@@ -407,3 +408,13 @@ def _advancing(stream: Iterator[GameResult], progress: Progress) -> Iterator[Gam
     for result in stream:
         progress.advance()
         yield result
+
+
+def _default_players(rules: Rules) -> int:
+    """Four players, or the nearest count the board takes (Nordic and Switzerland seat at most
+    three).
+
+    >>> _default_players(Rules(max_players=3)), _default_players(Rules())
+    (3, 4)
+    """
+    return min(max(4, rules.min_players), rules.max_players)
