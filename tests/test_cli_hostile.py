@@ -703,6 +703,8 @@ OPTION_SWEEP: dict[tuple[str, str], tuple[list[str], int, str]] = {
     ("serve", "--max-games"): (["serve", "--max-games", "1_000"], 2, "argument --max-games"),
     ("serve", "--games-per-minute"): (["serve", "--games-per-minute", "-1"], 2, "--games-per"),
     ("serve", "--allow-host"): (["serve", "--allow-host", "evil\nhost"], 2, "--allow-host"),
+    ("edit", "map"): (["edit", "/dev/zero"], 1, "not a regular file"),
+    ("edit", "--port"): (["edit", "--port", "70000"], 2, "--port must be 0-65535"),
 }
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from attrs import frozen
 
 from ..errors import AgentError, MapError, MapLoadError
-from . import maps, play, records, render, serve, simulate, stats, tournament
+from . import edit, maps, play, records, render, serve, simulate, stats, tournament
 from .common import error, shown
 
 __all__ = ["COMMANDS", "Command", "Handler", "build_parser", "main", "register"]
@@ -60,6 +60,7 @@ COMMANDS: list[Command] = [
     Command("play", "play a game in the terminal against agents", play.configure, play.run),
     Command("tournament", "a round robin between agents", tournament.configure, tournament.run),
     Command("serve", "run the web front end", serve.configure, serve.run),
+    Command("edit", "draw or change a map in the browser", edit.configure, edit.run),
 ]
 
 

@@ -63,7 +63,16 @@ from .schemas import (
     errors,
 )
 
-__all__ = ["LOCAL_HOSTS", "MAX_BODY_BYTES", "ApiError", "create_app"]
+__all__ = [
+    "LOCAL_HOSTS",
+    "MAX_BODY_BYTES",
+    "ApiError",
+    "BodyLimit",
+    "HostCheck",
+    "SecurityHeaders",
+    "create_app",
+    "install_error_handlers",
+]
 
 log = logging.getLogger("ttr_rules.web")
 
@@ -519,7 +528,7 @@ def create_app(
         hosts = frozenset(h.lower() for h in (*LOCAL_HOSTS, *allowed_hosts))
         app.add_middleware(HostCheck, allowed=hosts)
 
-    _install_error_handlers(app)
+    install_error_handlers(app)
     _install_openapi(app)
 
     # ----------------------------------------------------------------- page
@@ -927,7 +936,9 @@ def _install_openapi(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def _install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer every error as ``{"error", "message", "problems"}`` in words (never a trace)."""
+
     async def api_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
         return exc.response()

@@ -81,6 +81,7 @@ __all__ = [
     "StoreFullError",
     "agent_names",
     "find_offer",
+    "write_private",
 ]
 
 log = logging.getLogger("ttr_rules.web")
@@ -493,7 +494,7 @@ def _fallback_action(view: PlayerView, seed: int) -> Action:
     return random.Random(seed).choice(view_legal_actions(view))
 
 
-def _write_private(path: Path, data: str) -> None:
+def write_private(path: Path, data: str) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, created
     owner-only and exclusively (never through a symlink), flushed to disk, then renamed over
     ``path`` (a symlink at ``path`` is replaced, never followed)."""
@@ -884,8 +885,8 @@ class GameStore:
                     "token_sha256": {str(seat): d for seat, d in game.token_digests.items()},
                     "agent_seed": game.agent_seed,
                 }
-                _write_private(seats_path, json.dumps(meta, indent=2) + "\n")
-            _write_private(
+                write_private(seats_path, json.dumps(meta, indent=2) + "\n")
+            write_private(
                 self.data_dir / f"{game.id}.record.json", to_json(record, indent=2) + "\n"
             )
         except OSError as exc:

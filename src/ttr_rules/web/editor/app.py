@@ -1,0 +1,295 @@
+"""The workbench's ASGI app: the page, and a JSON API on one :class:`~.workbench.Workbench`.
+
+The same doors as ``ttr serve``: bodies are size-limited (:data:`MAX_EDIT_BYTES`), requests
+must name this machine in ``Host``, and every error is answered in words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from importlib.resources import files
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from ..api import (
+    LOCAL_HOSTS,
+    ApiError,
+    BodyLimit,
+    HostCheck,
+    SecurityHeaders,
+    install_error_handlers,
+)
+from . import edits
+from .plugin import plugin_zip
+from .workbench import ROUTE_COLORS, EditError, Workbench
+
+__all__ = ["MAX_EDIT_BYTES", "create_editor_app"]
+
+#: The largest request body accepted (an edit is a few hundred bytes).
+MAX_EDIT_BYTES = 16 * 1024
+
+_PAGES = {
+    "editor.js": "text/javascript; charset=utf-8",
+    "editor.css": "text/css; charset=utf-8",
+}
+
+#: A city's name: printable, no control characters, 1 to 60 characters.
+CityName = Annotated[
+    str, StringConstraints(min_length=1, max_length=60, pattern=r"^[^\x00-\x1f\x7f]+$")
+]
+Index = Annotated[int, Field(ge=0, le=100_000)]
+Length = Annotated[int, Field(ge=1, le=20)]
+
+
+class _Edit(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class AddCity(_Edit):
+    op: Literal["add_city"]
+    name: CityName
+    x: float
+    y: float
+
+
+class MoveCity(_Edit):
+    op: Literal["move_city"]
+    name: CityName
+    x: float
+    y: float
+
+
+class RenameCity(_Edit):
+    op: Literal["rename_city"]
+    name: CityName
+    to: CityName
+
+
+class DeleteCity(_Edit):
+    op: Literal["delete_city"]
+    name: CityName
+
+
+class RouteFields(_Edit):
+    length: Length | None = None
+    color: Literal[ROUTE_COLORS] | None = None  # type: ignore[valid-type]
+    tunnel: bool | None = None
+    ferry_locomotives: Annotated[int, Field(ge=0, le=20)] | None = None
+    mountain: Annotated[int, Field(ge=0, le=20)] | None = None
+
+    def given(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
+class AddRoute(RouteFields):
+    op: Literal["add_route"]
+    a: CityName
+    b: CityName
+
+
+class UpdateRoute(RouteFields):
+    op: Literal["update_route"]
+    index: Index
+
+
+class DeleteRoute(_Edit):
+    op: Literal["delete_route"]
+    index: Index
+
+
+class AddTicket(_Edit):
+    op: Literal["add_ticket"]
+    a: CityName
+    b: CityName
+    points: Annotated[int, Field(ge=1, le=100)] | None = None
+
+
+class UpdateTicket(_Edit):
+    op: Literal["update_ticket"]
+    index: Index
+    points: Annotated[int, Field(ge=1, le=100)]
+    long: bool = False
+
+
+class DeleteTicket(_Edit):
+    op: Literal["delete_ticket"]
+    index: Index
+
+
+class SetDetails(_Edit):
+    op: Literal["set_details"]
+    name: Annotated[
+        str, StringConstraints(min_length=1, max_length=40, pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+    ]
+    title: Annotated[str, StringConstraints(max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$")]
+    version: Annotated[
+        str, StringConstraints(min_length=1, max_length=20, pattern=r"^[A-Za-z0-9.+-]+$")
+    ]
+
+
+Edit = Annotated[
+    AddCity
+    | MoveCity
+    | RenameCity
+    | DeleteCity
+    | AddRoute
+    | UpdateRoute
+    | DeleteRoute
+    | AddTicket
+    | UpdateTicket
+    | DeleteTicket
+    | SetDetails,
+    Field(discriminator="op"),
+]
+
+
+class EditRequest(BaseModel):
+    """``POST /api/edit``: one edit, named by ``op``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    edit: Edit
+
+
+def _change(edit: BaseModel) -> Callable[[dict[str, Any]], None]:
+    """The document change an edit request makes."""
+    e: Any = edit
+    changes: dict[type[BaseModel], Callable[[dict[str, Any]], None]] = {
+        AddCity: lambda d: edits.add_city(d, e.name, e.x, e.y),
+        MoveCity: lambda d: edits.move_city(d, e.name, e.x, e.y),
+        RenameCity: lambda d: edits.rename_city(d, e.name, e.to),
+        DeleteCity: lambda d: edits.delete_city(d, e.name),
+        AddRoute: lambda d: edits.add_route(d, e.a, e.b, e.given()),
+        UpdateRoute: lambda d: edits.update_route(d, e.index, e.given()),
+        DeleteRoute: lambda d: edits.delete_route(d, e.index),
+        AddTicket: lambda d: edits.add_ticket(d, e.a, e.b, e.points),
+        UpdateTicket: lambda d: edits.update_ticket(d, e.index, e.points, e.long),
+        DeleteTicket: lambda d: edits.delete_ticket(d, e.index),
+        SetDetails: lambda d: edits.set_details(d, e.name, e.title, e.version),
+    }
+    return changes[type(edit)]
+
+
+def _static(name: str) -> bytes:
+    return files("ttr_rules.web.editor").joinpath("static", name).read_bytes()
+
+
+def _json(value: Any) -> Response:
+    return Response(
+        json.dumps(value, ensure_ascii=False),
+        media_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> FastAPI:
+    """The workbench's app on ``bench``; requests must name one of the local hosts (or
+    ``allowed_hosts``) in ``Host``."""
+    app = FastAPI(
+        title="ttr-rules map workbench",
+        version="1",
+        openapi_url="/api/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_middleware(BodyLimit, limit=MAX_EDIT_BYTES)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(
+        HostCheck, allowed=frozenset(h.lower() for h in (*LOCAL_HOSTS, *allowed_hosts))
+    )
+    install_error_handlers(app)
+
+    def answer(change: Callable[[], None]) -> Response:
+        with bench.lock:
+            try:
+                change()
+            except EditError as exc:
+                raise ApiError(422, "invalid_edit", str(exc)) from None
+            except OSError as exc:
+                raise ApiError(500, "cannot_write", f"{bench.path.name}: {exc.strerror}") from None
+            return _json(bench.state())
+
+    @app.get("/", include_in_schema=False)
+    def page() -> Response:
+        return Response(_static("editor.html"), media_type="text/html; charset=utf-8")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def static(name: str) -> Response:
+        if name not in _PAGES:
+            raise ApiError(404, "not_found", "no such file")
+        return Response(_static(name), media_type=_PAGES[name])
+
+    @app.get("/api/state", summary="The map, its problems, the history")
+    def state() -> Response:
+        with bench.lock:
+            return _json(bench.state())
+
+    @app.post("/api/edit", summary="Apply one edit")
+    def edit(body: EditRequest) -> Response:
+        return answer(lambda: bench.apply(_change(body.edit)))
+
+    @app.post("/api/undo", summary="Undo the last edit")
+    def undo() -> Response:
+        return answer(bench.undo)
+
+    @app.post("/api/redo", summary="Redo the last undone edit")
+    def redo() -> Response:
+        return answer(bench.redo)
+
+    @app.post("/api/recover", summary="Take the map of the recovery file")
+    def recover() -> Response:
+        return answer(bench.recover)
+
+    @app.post("/api/save", summary="Save the map file")
+    def save() -> Response:
+        return answer(bench.save)
+
+    @app.get("/api/export/map", summary="The map file, to download")
+    def export_map() -> Response:
+        with bench.lock:
+            document = bench.document
+            return Response(
+                json.dumps(document, ensure_ascii=False, indent=1) + "\n",
+                media_type="application/json",
+                headers=_attachment(f"{_file_name(document)}.json"),
+            )
+
+    @app.get("/api/export/plugin", summary="An installable plugin package, as a zip")
+    def export_plugin() -> Response:
+        with bench.lock:
+            problems = bench.problems()
+            if problems:
+                raise ApiError(
+                    422,
+                    "invalid_map",
+                    f"fix the map's {_problems(len(problems))} before exporting a plugin",
+                )
+            document = bench.document
+            return Response(
+                plugin_zip(document),
+                media_type="application/zip",
+                headers=_attachment(f"ttr-rules-{_file_name(document)}.zip"),
+            )
+
+    return app
+
+
+def _problems(count: int) -> str:
+    return "problem" if count == 1 else f"{count} problems"
+
+
+def _file_name(document: dict[str, Any]) -> str:
+    """The map's name as a file name: its own when it is a valid map name, else ``map``."""
+    name = document.get("name")
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+    if isinstance(name, str) and name[:1].isalnum() and set(name) <= allowed and len(name) <= 40:
+        return name
+    return "map"
+
+
+def _attachment(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}

@@ -1,0 +1,375 @@
+"use strict";
+// The map workbench page: draws the map document the server holds, sends edits, shows problems.
+const SVG = "http://www.w3.org/2000/svg";
+const COLORS = {gray: "#a7a7a7", red: "#d62828", orange: "#f77f00", yellow: "#f6d32d",
+  green: "#2a9d48", blue: "#1d6fd6", purple: "#9b5de5", black: "#222", white: "#fafafa"};
+const HINTS = {
+  select: "Drag a city to move it; click a city or a route to change it.",
+  city: "Click the board where the new city goes.",
+  route: "Click the first city, then the second.",
+  ticket: "Click the two cities of the ticket.",
+};
+let state = null;
+let mode = "select";
+let picked = null;           // the first city of a route or ticket being made
+let selected = null;         // {city: name} | {route: index} | {ticket: index}
+const board = document.getElementById("board");
+
+function $(id) { return document.getElementById(id); }
+
+async function call(method, path, body) {
+  const options = {method, headers: {}};
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({message: "the server's answer is not JSON"}));
+  if (!response.ok) {
+    $("message").textContent = data.message || "the server refused";
+    return null;
+  }
+  $("message").textContent = "";
+  show(data);
+  return data;
+}
+
+const edit = (change) => call("POST", "/api/edit", {edit: change});
+
+function frame() {
+  const f = state.map.frame || {};
+  return {w: f.width || 1000, h: f.height || 700};
+}
+
+function place(name) {
+  const city = state.map.cities.find((c) => c.name === name);
+  const {w, h} = frame();
+  return city && city.position ? [city.position[0] * w, city.position[1] * h] : null;
+}
+
+function el(tag, attributes, parent) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function draw() {
+  if (!state) return;
+  const {w, h} = frame();
+  board.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  board.replaceChildren();
+  el("rect", {x: 0, y: 0, width: w, height: h, fill: "#eef3e2"}, board);
+  const car = (state.map.frame && state.map.frame.car_length) || w * 0.035;
+  const twins = {};
+  state.map.routes.forEach((route, index) => {
+    const key = [route.a, route.b].sort().join("\u0000");
+    (twins[key] = twins[key] || []).push(index);
+  });
+  state.map.routes.forEach((route, index) => {
+    const a = place(route.a), b = place(route.b);
+    if (!a || !b) return;
+    const g = el("g", {class: "route", "data-route": index}, board);
+    if (isSelected("route", index)) g.classList.add("selected");
+    const fill = COLORS[route.color] || COLORS.gray;
+    const pair = twins[[route.a, route.b].sort().join("\u0000")];
+    const shift = pair.length < 2 ? 0 : (pair[0] === index ? -7 : 7);
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    const nx = -(b[1] - a[1]) / len * shift, ny = (b[0] - a[0]) / len * shift;
+    if (route.spaces && route.spaces.length) {
+      for (const [x, y, angle] of route.spaces) {
+        el("rect", {x: x * w - car / 2, y: y * h - car / 6, width: car, height: car / 3, rx: 3,
+          fill, transform: `rotate(${angle} ${x * w} ${y * h})`,
+          "stroke-dasharray": route.tunnel ? "4 3" : ""}, g);
+      }
+    } else {
+      const dash = Math.max(2, len / Math.max(1, route.length) - 4);
+      el("line", {x1: a[0] + nx, y1: a[1] + ny, x2: b[0] + nx, y2: b[1] + ny, stroke: "#333",
+        "stroke-width": 12}, g);
+      el("line", {x1: a[0] + nx, y1: a[1] + ny, x2: b[0] + nx, y2: b[1] + ny, stroke: fill,
+        "stroke-width": 9, "stroke-dasharray": `${dash} 4`, "stroke-dashoffset": -2}, g);
+      const mid = el("text", {x: (a[0] + b[0]) / 2 + nx * 2, y: (a[1] + b[1]) / 2 + ny * 2 + 5,
+        "text-anchor": "middle", "font-size": 14, "font-weight": "bold"}, g);
+      mid.textContent = route.length + (route.tunnel ? " T" : "") +
+        (route.ferry_locomotives ? ` F${route.ferry_locomotives}` : "") +
+        (route.mountain ? ` M${route.mountain}` : "");
+    }
+    el("line", {class: "hit", x1: a[0], y1: a[1], x2: b[0], y2: b[1]}, g);
+    g.addEventListener("click", (event) => { event.stopPropagation(); pick({route: index}); });
+  });
+  for (const city of state.map.cities) {
+    const at = place(city.name);
+    if (!at) continue;
+    const g = el("g", {class: "city", "data-city": city.name}, board);
+    if (isSelected("city", city.name)) g.classList.add("selected");
+    if (picked === city.name) g.classList.add("picked");
+    el("circle", {cx: at[0], cy: at[1], r: 10}, g);
+    const label = el("text", {x: at[0] + 13, y: at[1] - 10, class: "city-label"}, g);
+    label.textContent = city.name;
+    g.addEventListener("pointerdown", (event) => startDrag(event, city.name));
+  }
+}
+
+function isSelected(kind, key) { return selected && selected[kind] === key; }
+
+function boardPoint(event) {
+  const box = board.getBoundingClientRect();
+  return [Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)),
+    Math.min(1, Math.max(0, (event.clientY - box.top) / box.height))];
+}
+
+function startDrag(event, name) {
+  event.stopPropagation();
+  event.preventDefault();
+  if (mode === "route" || mode === "ticket") { cityClicked(name); return; }
+  const start = [event.clientX, event.clientY];
+  let moved = false;
+  const circle = event.currentTarget;
+  const move = (e) => {
+    if (Math.hypot(e.clientX - start[0], e.clientY - start[1]) > 3) moved = true;
+    if (!moved) return;
+    const [x, y] = boardPoint(e), {w, h} = frame();
+    circle.querySelector("circle").setAttribute("cx", x * w);
+    circle.querySelector("circle").setAttribute("cy", y * h);
+    circle.querySelector("text").setAttribute("x", x * w + 13);
+    circle.querySelector("text").setAttribute("y", y * h - 10);
+  };
+  const up = (e) => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    if (moved) {
+      const [x, y] = boardPoint(e);
+      edit({op: "move_city", name, x: round(x), y: round(y)});
+    } else {
+      cityClicked(name);
+    }
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+}
+
+const round = (v) => Math.round(v * 100000) / 100000;
+
+function cityClicked(name) {
+  if (mode === "route" || mode === "ticket") {
+    if (picked === null) { picked = name; draw(); return; }
+    if (picked === name) { picked = null; draw(); return; }
+    const a = picked;
+    picked = null;
+    if (mode === "route") {
+      const pa = place(a), pb = place(name);
+      const car = (state.map.frame && state.map.frame.car_length) || frame().w * 0.035;
+      const length = Math.max(1, Math.min(8, Math.round(Math.hypot(pb[0] - pa[0], pb[1] - pa[1]) / (car * 1.2))));
+      edit({op: "add_route", a, b: name, length}).then((data) => {
+        if (data) pick({route: data.map.routes.length - 1});
+        else draw();
+      });
+    } else {
+      edit({op: "add_ticket", a, b: name}).then((data) => {
+        if (data) pick({ticket: data.map.tickets.length - 1});
+        else draw();
+      });
+    }
+    return;
+  }
+  pick({city: name});
+}
+
+board.addEventListener("click", (event) => {
+  if (mode !== "city") { selected = null; draw(); form(); return; }
+  const [x, y] = boardPoint(event);
+  const names = new Set(state.map.cities.map((c) => c.name));
+  let n = state.map.cities.length + 1;
+  while (names.has(`City ${n}`)) n += 1;
+  const name = `City ${n}`;
+  edit({op: "add_city", name, x: round(x), y: round(y)}).then((data) => { if (data) pick({city: name}); });
+});
+
+function pick(what) {
+  selected = what;
+  draw();
+  form();
+}
+
+function field(label, input) {
+  const wrap = document.createElement("label");
+  wrap.append(label + " ", input);
+  return wrap;
+}
+
+function input(type, value, attributes = {}) {
+  const node = document.createElement("input");
+  node.type = type;
+  if (type === "checkbox") node.checked = value; else node.value = value;
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  return node;
+}
+
+function button(text, action) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = text;
+  node.addEventListener("click", action);
+  return node;
+}
+
+function form() {
+  const box = $("form");
+  box.replaceChildren();
+  if (!selected) { box.textContent = "Click a city or a route."; return; }
+  if (selected.city !== undefined) {
+    const city = state.map.cities.find((c) => c.name === selected.city);
+    if (!city) { box.textContent = "Click a city or a route."; return; }
+    const name = input("text", city.name, {maxlength: 60, id: "city-name"});
+    box.append(field("city", name),
+      button("Rename", () => edit({op: "rename_city", name: city.name, to: name.value})
+        .then((d) => { if (d) pick({city: name.value}); })),
+      button("Delete city", () => edit({op: "delete_city", name: city.name}).then(() => pick(null))));
+  } else if (selected.route !== undefined) {
+    const route = state.map.routes[selected.route];
+    if (!route) return;
+    const length = input("number", route.length, {min: 1, max: 20, id: "route-length"});
+    const color = document.createElement("select");
+    color.id = "route-color";
+    for (const c of Object.keys(COLORS)) color.add(new Option(c, c, false, c === route.color));
+    const tunnel = input("checkbox", !!route.tunnel, {id: "route-tunnel"});
+    const ferry = input("number", route.ferry_locomotives || 0, {min: 0, max: 20, id: "route-ferry"});
+    const mountain = input("number", route.mountain || 0, {min: 0, max: 20, id: "route-mountain"});
+    const heading = document.createElement("p");
+    heading.textContent = `route ${route.a} – ${route.b}`;
+    box.append(heading, field("length", length), field("colour", color), field("tunnel", tunnel),
+      field("ferry locomotives", ferry), field("mountain marks", mountain),
+      button("Apply", () => edit({op: "update_route", index: selected.route,
+        length: Number(length.value), color: color.value, tunnel: tunnel.checked,
+        ferry_locomotives: Number(ferry.value), mountain: Number(mountain.value)})),
+      button("Delete route", () => edit({op: "delete_route", index: selected.route}).then(() => pick(null))));
+  } else if (selected.ticket !== undefined) {
+    const ticket = state.map.tickets[selected.ticket];
+    if (!ticket) return;
+    const facts = state.tickets[selected.ticket] || {};
+    const points = input("number", ticket.points || 1, {min: 1, max: 100, id: "ticket-points"});
+    const long = input("checkbox", !!ticket.long, {id: "ticket-long"});
+    const heading = document.createElement("p");
+    heading.textContent = `ticket ${ticket.a} – ${ticket.b || "…"}: ` + describe(facts);
+    box.append(heading, field("points", points), field("long", long),
+      button("Apply", () => edit({op: "update_ticket", index: selected.ticket,
+        points: Number(points.value), long: long.checked})),
+      button("Delete ticket", () => edit({op: "delete_ticket", index: selected.ticket}).then(() => pick(null))));
+  }
+}
+
+function describe(facts) {
+  if (facts.shortest === null || facts.shortest === undefined) return "no path yet";
+  const off = facts.difference;
+  const word = off === 0 ? "equal to" : off > 0 ? `${off} more than` : `${-off} less than`;
+  return `shortest path ${facts.shortest} ${facts.shortest === 1 ? "space" : "spaces"}; points ${word} it`;
+}
+
+function show(data) {
+  state = data;
+  $("file").textContent = data.file;
+  $("unsaved").hidden = !data.unsaved;
+  $("undo").disabled = !data.can_undo;
+  $("redo").disabled = !data.can_redo;
+  $("recovery").hidden = !data.recovery;
+  $("problem-count").textContent = `(${data.problems.length})`;
+  const list = $("problems");
+  list.replaceChildren();
+  for (const problem of data.problems) {
+    const item = document.createElement("li");
+    item.textContent = problem.message;
+    item.addEventListener("click", () => locate(problem));
+    list.appendChild(item);
+  }
+  const tickets = $("tickets");
+  tickets.replaceChildren();
+  data.map.tickets.forEach((ticket, index) => {
+    const item = document.createElement("li");
+    const to = ticket.b || (ticket.destinations || []).map((d) => d.to).join("/");
+    item.textContent = `${ticket.a} – ${to} (${ticket.points ?? ticket.penalty}): ${describe(data.tickets[index])}`;
+    item.addEventListener("click", () => pick({ticket: index}));
+    tickets.appendChild(item);
+  });
+  if (document.activeElement === document.body || !$("map-name").value) {
+    $("map-name").value = data.map.name || "";
+    $("map-title").value = data.map.title || "";
+    $("map-version").value = data.map.version || "";
+  }
+  draw();
+  form();
+}
+
+function locate(problem) {
+  if (problem.city !== undefined) pick({city: problem.city});
+  else if (problem.route !== undefined) pick({route: problem.route});
+  else if (problem.ticket !== undefined) pick({ticket: problem.ticket});
+  const node = problem.city !== undefined ? board.querySelector(`[data-city="${CSS.escape(problem.city)}"]`)
+    : problem.route !== undefined ? board.querySelector(`[data-route="${problem.route}"]`) : null;
+  if (node) node.classList.add("flash");
+}
+
+function setMode(name) {
+  mode = name;
+  picked = null;
+  for (const b of document.querySelectorAll("#modes button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.mode === name));
+  }
+  $("hint").textContent = HINTS[name];
+  draw();
+}
+
+for (const b of document.querySelectorAll("#modes button")) {
+  b.addEventListener("click", () => setMode(b.dataset.mode));
+}
+$("undo").addEventListener("click", () => call("POST", "/api/undo"));
+$("redo").addEventListener("click", () => call("POST", "/api/redo"));
+$("save").addEventListener("click", () => call("POST", "/api/save").then((d) => {
+  if (d) $("message").textContent = "";
+}));
+$("recover").addEventListener("click", () => call("POST", "/api/recover"));
+$("map-details").addEventListener("click", () => edit({op: "set_details",
+  name: $("map-name").value, title: $("map-title").value, version: $("map-version").value}));
+
+async function download(path) {
+  const response = await fetch(path);
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    $("message").textContent = data.message || "the export failed";
+    return;
+  }
+  const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = name ? name[1] : "map";
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+$("export-map").addEventListener("click", () => download("/api/export/map"));
+$("export-plugin").addEventListener("click", () => download("/api/export/plugin"));
+
+window.addEventListener("keydown", (event) => {
+  const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && key === "z" && !typing) {
+    event.preventDefault();
+    call("POST", event.shiftKey ? "/api/redo" : "/api/undo");
+  } else if ((event.ctrlKey || event.metaKey) && key === "y" && !typing) {
+    event.preventDefault();
+    call("POST", "/api/redo");
+  } else if ((event.ctrlKey || event.metaKey) && key === "s") {
+    event.preventDefault();
+    call("POST", "/api/save");
+  } else if (key === "escape") {
+    setMode("select");
+  }
+});
+
+window.addEventListener("beforeunload", (event) => {
+  if (state && state.unsaved) {
+    event.preventDefault();
+    event.returnValue = "";
+  }
+});
+
+setMode("select");
+call("GET", "/api/state");

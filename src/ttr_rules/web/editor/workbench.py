@@ -1,0 +1,325 @@
+"""The map designer's workbench: one map being edited, as the map-file JSON it will be saved as.
+
+The document is the decoded JSON of a map file (docs/map-format.md), so that a map with
+problems can still be edited and shown; each edit makes a new document and keeps the old one
+for undo. Saves replace the file atomically and every edit is also written to a recovery file
+beside it. The app (:mod:`.app`) is a thin door on it.
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import json
+import math
+import os
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ...errors import MapError
+from ...maps import (
+    FORMAT,
+    FORMAT_VERSION,
+    available_maps,
+    deal_problems,
+    load_map,
+    map_from_dict,
+    map_problems,
+    map_to_dict,
+)
+from ...maps.file import json_error_text, read_file_bytes
+from ..games import write_private
+
+__all__ = [
+    "BLANK_FRAME",
+    "MAX_CITIES",
+    "MAX_HISTORY",
+    "EditError",
+    "Workbench",
+    "blank_map",
+    "open_workbench",
+    "recovery_path",
+    "shortest_spaces",
+]
+
+#: The board of a blank map, in pixels (positions are fractions of it).
+BLANK_FRAME = {"width": 1000.0, "height": 700.0}
+#: The most cities, routes and tickets one map may hold in the editor.
+MAX_CITIES = 500
+MAX_ROUTES = 2000
+MAX_TICKETS = 2000
+#: The edits kept for undo.
+MAX_HISTORY = 200
+#: The colours a route may have (the map file's words).
+ROUTE_COLORS = ("gray", "red", "orange", "yellow", "green", "blue", "purple", "black", "white")
+_PATH = re.compile(r"^(cities|routes|tickets)\[(\d+)\]")
+
+
+class EditError(ValueError):
+    """An edit that cannot be made, in plain words."""
+
+
+def blank_map(name: str = "new-map") -> dict[str, Any]:
+    """The document of an empty board.
+
+    >>> blank_map("alps")["cities"], blank_map()["frame"]["width"]
+    ([], 1000.0)
+    """
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": name,
+        "version": "1",
+        "title": name.replace("-", " ").capitalize(),
+        "frame": dict(BLANK_FRAME),
+        "cities": [],
+        "routes": [],
+        "tickets": [],
+        "rules": {},
+    }
+
+
+def recovery_path(path: Path) -> Path:
+    """The autosave file kept beside ``path``.
+
+    >>> recovery_path(Path("maps/alps.json")).as_posix()
+    'maps/alps.autosave.json'
+    """
+    return path.with_name(path.stem + ".autosave.json")
+
+
+def shortest_spaces(routes: list[dict[str, Any]], a: str, b: str) -> int | None:
+    """The fewest car spaces on a path from ``a`` to ``b`` (None: no path).
+
+    >>> roads = [{"a": "A", "b": "B", "length": 2}, {"a": "B", "b": "C", "length": 3}]
+    >>> shortest_spaces(roads, "A", "C"), shortest_spaces(roads, "A", "D")
+    (5, None)
+    """
+    near: dict[str, list[tuple[int, str]]] = {}
+    for route in routes:
+        length = route.get("length")
+        if isinstance(length, int) and length > 0:
+            near.setdefault(route["a"], []).append((length, route["b"]))
+            near.setdefault(route["b"], []).append((length, route["a"]))
+    best = {a: 0}
+    queue = [(0, a)]
+    while queue:
+        cost, city = heapq.heappop(queue)
+        if city == b:
+            return cost
+        if cost > best.get(city, math.inf):
+            continue
+        for length, other in near.get(city, ()):
+            if cost + length < best.get(other, math.inf):
+                best[other] = cost + length
+                heapq.heappush(queue, (cost + length, other))
+    return None
+
+
+class Workbench:
+    """The map being edited, its undo and redo history, and the file it is saved to.
+
+    Every method takes the workbench's lock: two browser tabs edit one document in turn.
+    """
+
+    def __init__(self, document: dict[str, Any], path: Path) -> None:
+        self.path = path
+        self.document = document
+        self.saved = copy.deepcopy(document)
+        self._undo: list[dict[str, Any]] = []
+        self._redo: list[dict[str, Any]] = []
+        self.revision = 0
+        self.lock = threading.Lock()
+
+    # ----------------------------------------------------------------- reading
+
+    def state(self) -> dict[str, Any]:
+        """What the page shows: the map, its problems, the tickets' shortest paths, the
+        history and whether there are unsaved changes."""
+        return {
+            "map": self.document,
+            "problems": self.problems(),
+            "tickets": [self._ticket_facts(t) for t in self.document["tickets"]],
+            "can_undo": bool(self._undo),
+            "can_redo": bool(self._redo),
+            "unsaved": self.document != self.saved,
+            "revision": self.revision,
+            "file": self.path.name,
+            "recovery": recovery_path(self.path).is_file() and self._recovery_differs(),
+        }
+
+    def problems(self) -> list[dict[str, Any]]:
+        """Every problem ``ttr validate-map`` reports, each with the city, route or ticket it
+        is about (when its path names one)."""
+        lines = map_problems(self.document)
+        if not lines:
+            lines = [str(p) for p in deal_problems(map_from_dict(self.document))]
+        return [self._located(line) for line in lines]
+
+    def _located(self, line: str) -> dict[str, Any]:
+        found: dict[str, Any] = {"message": line}
+        match = _PATH.match(line)
+        if match:
+            kind, index = match.group(1), int(match.group(2))
+            items = self.document[kind]
+            if index < len(items):
+                if kind == "cities":
+                    found["city"] = items[index].get("name")
+                else:
+                    found[kind[:-1]] = index
+        return found
+
+    def _ticket_facts(self, ticket: dict[str, Any]) -> dict[str, Any]:
+        if "b" not in ticket:
+            return {"shortest": None, "difference": None}
+        shortest = shortest_spaces(self.document["routes"], ticket["a"], ticket["b"])
+        points = ticket.get("points")
+        off = points - shortest if shortest is not None and isinstance(points, int) else None
+        return {"shortest": shortest, "difference": off}
+
+    def _recovery_differs(self) -> bool:
+        try:
+            return bool(self._read_recovery() != self.document)
+        except (OSError, ValueError):
+            return False
+
+    def _read_recovery(self) -> Any:
+        return json.loads(read_file_bytes(recovery_path(self.path)).decode("utf-8"))
+
+    # ----------------------------------------------------------------- editing
+
+    def apply(self, edit: Callable[[dict[str, Any]], None]) -> None:
+        """Change the document by ``edit`` (on a copy: an ``EditError`` leaves it as it was),
+        keep the old one for undo and write the recovery file."""
+        changed = copy.deepcopy(self.document)
+        edit(changed)
+        if changed == self.document:
+            return
+        self._undo.append(self.document)
+        del self._undo[:-MAX_HISTORY]
+        self._redo.clear()
+        self.document = changed
+        self._changed()
+
+    def undo(self) -> None:
+        if not self._undo:
+            raise EditError("there is nothing to undo")
+        self._redo.append(self.document)
+        self.document = self._undo.pop()
+        self._changed()
+
+    def redo(self) -> None:
+        if not self._redo:
+            raise EditError("there is nothing to redo")
+        self._undo.append(self.document)
+        self.document = self._redo.pop()
+        self._changed()
+
+    def recover(self) -> None:
+        """Take the recovery file's map as an edit (undo goes back)."""
+        try:
+            data = self._read_recovery()
+        except (OSError, ValueError) as exc:
+            raise EditError(f"the recovery file cannot be read: {exc}") from None
+        if not isinstance(data, dict) or not all(
+            isinstance(data.get(k), list) for k in ("cities", "routes", "tickets")
+        ):
+            raise EditError("the recovery file holds no map")
+        self.apply(lambda document: document.update(data))
+
+    def _changed(self) -> None:
+        self.revision += 1
+        write_atomically(recovery_path(self.path), self.document)
+
+    # ----------------------------------------------------------------- saving
+
+    def save(self) -> None:
+        """Write the map file (atomically) and drop the recovery file."""
+        write_atomically(self.path, self.document)
+        self.saved = copy.deepcopy(self.document)
+        recovery_path(self.path).unlink(missing_ok=True)
+
+
+def write_atomically(path: Path, document: dict[str, Any]) -> None:
+    """Write ``document`` as JSON to ``path`` atomically (a crash leaves the old file or the
+    new one, never half of one)."""
+    write_private(path, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+
+
+def open_workbench(argument: str | None, folder: Path) -> Workbench:
+    """The workbench for ``ttr edit ARGUMENT`` run in ``folder``: a map file (a new one starts
+    blank), or a copy of an installed map saved as ``NAME.json`` in ``folder``; without an
+    argument, a blank map in ``new-map.json`` (``new-map-2.json``, ... when taken). Raises
+    ``EditError`` in words for anything else.
+    """
+    if argument is None:
+        path = _free_file(folder, "new-map")
+        return Workbench(blank_map(path.stem), path)
+    path = folder / argument
+    if path.exists() or argument.endswith(".json") or os.sep in argument or "/" in argument:
+        return _open_file(path)
+    if argument in available_maps():
+        target = folder / f"{argument}.json"
+        if target.exists():
+            raise EditError(f"{target.name} is already here: open it with 'ttr edit {target.name}'")
+        try:
+            document = map_to_dict(load_map(argument))
+        except MapError as exc:
+            raise EditError(f"the installed map '{argument}' does not load: {exc}") from None
+        return Workbench(document, target)
+    raise EditError(
+        f"'{_shown(argument)}' is neither an installed map ('ttr maps' lists them) "
+        "nor a map file (a new one ends in .json)"
+    )
+
+
+def _open_file(path: Path) -> Workbench:
+    if not path.exists():
+        if not path.parent.is_dir():
+            raise EditError(f"{_shown(str(path.parent))}: no such folder")
+        return Workbench(blank_map(_map_name(path.stem)), path)
+    try:
+        text = read_file_bytes(path).decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise EditError(f"{_shown(str(path))}: not UTF-8 text") from None
+    except OSError as exc:
+        raise EditError(f"{_shown(str(path))}: {exc.strerror or exc}") from None
+    try:
+        document = json.loads(text)
+    except RecursionError:
+        raise EditError(f"{_shown(str(path))}: JSON nested too deeply") from None
+    except ValueError as exc:
+        raise EditError(f"{_shown(str(path))}: {json_error_text(exc)}") from None
+    if not isinstance(document, dict) or not all(
+        isinstance(document.get(k), list) for k in ("cities", "routes", "tickets")
+    ):
+        raise EditError(f"{_shown(str(path))}: not a map file (no cities, routes and tickets)")
+    return Workbench(document, path)
+
+
+def _free_file(folder: Path, stem: str) -> Path:
+    path, n = folder / f"{stem}.json", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.json"
+    return path
+
+
+def _map_name(stem: str) -> str:
+    """A map name from a file name: lower case, other characters as ``-``.
+
+    >>> _map_name("My Alps!")
+    'my-alps-'
+    """
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+    name = "".join(c if c in allowed else "-" for c in stem.lower())[:40]
+    return name if name[:1].isalnum() else "map-" + name
+
+
+def _shown(text: str) -> str:
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)[
+        :200
+    ]
