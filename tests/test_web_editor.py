@@ -149,17 +149,36 @@ def test_the_plugin_zip_is_a_project_registering_the_map(tmp_path: Path) -> None
     assert (
         shipped.digest != load_map("europe").digest and shipped.routes == load_map("europe").routes
     )
-    # The loader and the kit's test run as the package would (from the unpacked source).
+    # Built offline and installed, ttr maps lists it and the kit's test passes on it.
     archive.extractall(tmp_path / "out")
-    source = tmp_path / "out" / root
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(source / "tests")],
-        env={**os.environ, "PYTHONPATH": str(source / "src")},
-        capture_output=True,
-        text=True,
-        timeout=300,
+    site = _built_and_installed(tmp_path / "out" / root, tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    listed = _run([sys.executable, "-m", "ttr_rules", "maps", "--json"], env, tmp_path)
+    assert "my-europe" in [m["name"] for m in json.loads(listed)]
+    _run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        env,
+        tmp_path / "out" / root,
     )
+
+
+def _run(argv: list[str], env: dict[str, str], cwd: Path) -> str:
+    run = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
+
+
+def _built_and_installed(project: Path, tmp_path: Path) -> Path:
+    """The project built into a wheel and installed in a folder of its own, offline (as
+    tests/test_plugin_doc.py does: hatchling from the test extra, no index, no deps)."""
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    dist, site = tmp_path / "dist", tmp_path / "site"
+    _run([*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(dist),
+          str(project)], dict(os.environ), tmp_path)  # fmt: skip
+    (wheel,) = dist.glob("*.whl")
+    _run([*pip, "install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
+         dict(os.environ), tmp_path)  # fmt: skip
+    return site
 
 
 def test_a_map_with_problems_exports_no_plugin(tmp_path: Path) -> None:
