@@ -61,6 +61,7 @@ def test_a_board_is_built_by_clicking(tmp_path: Path) -> None:
         page.click("text=Select")
         box = page.locator("#board").bounding_box()
         city = page.locator('g.city[data-city="City 4"] circle').bounding_box()
+        assert box is not None and city is not None
         page.mouse.move(city["x"] + city["width"] / 2, city["y"] + city["height"] / 2)
         page.mouse.down()
         page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.8, steps=5)
