@@ -27,6 +27,7 @@ import argparse
 import resource
 import time
 from collections.abc import Callable, Sequence
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, cast
 
@@ -137,7 +138,7 @@ def train(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--map", default="nordic")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--minutes", type=float, default=30.0, help="wall time of training")
@@ -148,6 +149,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--directory", type=Path, default=Path("self-play"))
     parser.add_argument("--reward", choices=["win", "score"], default="score")
     args = parser.parse_args(argv)
+    missing = [
+        name for name in ("torch", "stable_baselines3", "sb3_contrib") if not find_spec(name)
+    ]
+    if missing:
+        parser.exit(
+            2,
+            f"training needs {', '.join(missing)}: "
+            "pip install torch stable-baselines3 sb3-contrib\n",
+        )
     began = time.monotonic()
     _, snapshots, steps = train(
         args.map,
