@@ -4,10 +4,37 @@ check is cheap and parametrised over ``available_maps()``, so a map added later 
 
 from __future__ import annotations
 
+import random
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any
+
 import pytest
 
-from ttr_rules import available_maps, load_map
+from ttr_rules import (
+    Action,
+    GameRecord,
+    GameState,
+    PlayerView,
+    apply_action,
+    available_maps,
+    determinize,
+    final_scores,
+    format_action,
+    from_json,
+    legal_actions,
+    load_map,
+    new_game,
+    observe,
+    parse_action,
+    record_game,
+    render,
+    replay,
+    to_json,
+    winners,
+)
 from ttr_rules.cli import main
+from ttr_rules.frontend import ticket_status
 
 
 @pytest.mark.parametrize("map_name", available_maps())
@@ -22,3 +49,83 @@ def test_simulate_defaults_to_a_player_count_the_map_takes(
     out, err = capsys.readouterr()
     assert (status, err) == (0, "")
     assert out.startswith(f"1 games of {expected} players on {map_name} ")
+
+
+@pytest.mark.parametrize("map_name", available_maps())
+def test_a_game_passes_through_every_door_of_the_library(map_name: str) -> None:
+    """A seeded random game at the board's most players: at sampled steps every seat's view
+    survives JSON, a world dealt from it (determinize) shows that seat the same view, and the
+    legal actions survive notation; at the end the scores, each seat's tickets (countries and
+    several destinations included) and the text and SVG pictures are drawn, and the record
+    replays by the map's name."""
+    game_map = load_map(map_name)
+    players = game_map.rules.max_players
+    rnd = random.Random(players)
+    start = state = new_game(map_name, players, seed=players)
+    actions: list[Action] = []
+    while not state.is_terminal:
+        legal = legal_actions(state)
+        if len(actions) % 40 == 0:
+            _check_doors(state, legal)
+        action = rnd.choice(legal)
+        actions.append(action)
+        state = apply_action(state, action)
+    record = from_json(to_json(record_game(start, actions, seed=players)), GameRecord)
+    assert record.map == map_name and replay(record) == state
+    table = render.score_table(final_scores(state), winners=winners(state), game_map=game_map)
+    assert table.count("\n") >= players
+    for seat in range(players):
+        view = observe(state, seat)
+        assert len(ticket_status(view)) == len(state.players[seat].tickets)
+        assert render.text(view) and render.svg(view, tickets_of=seat).startswith("<svg")
+
+
+def _check_doors(state: GameState, legal: Sequence[Action]) -> None:
+    for seat in range(state.num_players):
+        view = observe(state, seat)
+        assert from_json(to_json(view), PlayerView) == view
+        assert observe(determinize(view, seed=seat), seat) == view
+    for action in legal[:: max(1, len(legal) // 20)]:
+        assert parse_action(format_action(action, state.map), state) == action
+
+
+@pytest.fixture(scope="module")
+def web() -> Iterator[Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from ttr_rules.web import create_app
+
+    with TestClient(create_app(), raise_server_exceptions=False) as client:
+        yield client
+
+
+@pytest.mark.parametrize("map_name", available_maps())
+def test_a_game_on_the_web_api(map_name: str, web: Any) -> None:
+    """A game of two people created on each map: each seat's view is its library view, the
+    legal actions' notation is played, and hints, tickets and the board answer."""
+    created = web.post("/api/games", json={"map": map_name, "players": 2, "seed": 3})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created.json()["seats"]}
+    state = new_game(map_name, 2, seed=3)
+    rnd = random.Random(3)
+    for move in range(12):
+        seat = state.current
+        assert seat is not None
+        view = web.get(f"/api/games/{game_id}", headers=auth[seat])
+        assert view.status_code == 200 and view.text == to_json(observe(state, seat))
+        if move % 4 == 0:
+            for page in ("hint", "tickets"):
+                answer = web.get(f"/api/games/{game_id}/{page}", headers=auth[seat])
+                assert answer.status_code == 200, answer.text
+        legal = web.get(f"/api/games/{game_id}/legal", headers=auth[seat]).json()
+        text = rnd.choice(legal)["action"]
+        played = web.post(
+            f"/api/games/{game_id}/actions", headers=auth[seat], json={"action": text}
+        )
+        assert played.status_code == 200, played.text
+        state = apply_action(state, parse_action(text, state))
+    board = web.get(f"/api/games/{game_id}/board.svg")
+    assert board.status_code == 200 and board.text.startswith("<svg")
