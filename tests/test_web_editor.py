@@ -241,3 +241,44 @@ def test_the_command_refuses_before_it_listens(capsys: pytest.CaptureFixture[str
     assert main(["edit", "/dev/zero"]) == 1
     assert "not a regular file" in capsys.readouterr().err
     assert main(["edit", "--port", "70000"]) == 2
+
+
+def test_a_play_test_gives_the_figures_of_ttr_stats(tmp_path: Path) -> None:
+    import time
+
+    from ttr_rules.sim import BalanceStats, game_specs, run_games
+
+    c = client("europe", tmp_path)
+    assert c.get("/api/playtest").json() == {"status": "none"}
+    started = c.post("/api/playtest", json={"games": 4, "agents": ["greedy", "random"]})
+    assert started.status_code == 200, started.json()
+    deadline = time.monotonic() + 120
+    while (summary := c.get("/api/playtest").json())["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert summary["status"] == "finished" and summary["done"] == 4
+    europe = load_map("europe")
+    specs = game_specs(4, map=europe, players=2, agents=["greedy", "random"])
+    stats = BalanceStats.of(run_games(specs), len(europe.routes), len(europe.tickets))
+    assert summary["route_claim_rates"] == stats.claim_rates()
+    assert [t["completion_rate"] for t in summary["tickets"]] == stats.completion_rates()
+    assert summary["mean_turns"] == stats.mean_turns()
+    assert summary["first_player_advantage"] == stats.win_rates()[0][0] - 0.5
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"games": 0}, "games must be a whole number of at least 1"),
+        ({"agents": ["nobody", "greedy"]}, "no agent named nobody"),
+        ({"agents": ["greedy"] * 6}, "played by 2 to 5 players, not 6"),
+        ({"agents": ["../x", "greedy"]}, "agents.0"),
+    ],
+)
+def test_a_play_test_refuses_in_words(tmp_path: Path, body: dict[str, Any], words: str) -> None:
+    c = client("europe", tmp_path)
+    response = c.post("/api/playtest", json=body)
+    assert response.status_code == 422 and words in response.json()["message"], response.json()
+    assert client(None, tmp_path).post("/api/playtest", json={}).json()["message"] == (
+        "fix the map's problems before a play-test"
+    )

@@ -82,3 +82,31 @@ def test_a_board_is_built_by_clicking(tmp_path: Path) -> None:
     saved = (tmp_path / "alps.json").read_text()
     assert '"City 4"' in saved and '"blue"' in saved
     assert bench.document["cities"][3]["position"] == pytest.approx([0.4, 0.7], abs=0.01)
+
+
+def test_a_play_test_is_run_and_read_on_the_page(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with (
+        running_server(create_editor_app(open_workbench("europe", tmp_path))) as base,
+        sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1366, "height": 860})
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/")
+        page.wait_for_selector("g.city", state="attached")
+        page.fill("#pt-games", "20")
+        page.fill("#pt-agents", "greedy,random")
+        page.click("#pt-start")
+        page.wait_for_function("playtest && playtest.status === 'finished'", timeout=120_000)
+        result = page.locator("#pt-result").inner_text()
+        assert "finished: 20 of 20 games" in result and "first player's advantage" in result
+        page.check("#pt-heat")
+        fills = page.eval_on_selector_all(
+            "g.route rect", "rs => rs.map(r => r.getAttribute('fill'))"
+        )
+        assert all(f.startswith("hsl(") for f in fills)
+        browser.close()
+    assert not errors, errors

@@ -24,6 +24,7 @@ from ..api import (
     install_error_handlers,
 )
 from . import edits
+from .playtest import MAX_GAMES, PlayTest
 from .plugin import plugin_zip
 from .workbench import ROUTE_COLORS, EditError, Workbench
 
@@ -155,6 +156,21 @@ class EditRequest(BaseModel):
     edit: Edit
 
 
+AgentName = Annotated[
+    str, StringConstraints(min_length=1, max_length=40, pattern=r"^[a-z0-9_.-]+$")
+]
+
+
+class NewPlayTest(BaseModel):
+    """``POST /api/playtest``: games between these agents (one per seat, in seat order)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 20
+    agents: Annotated[list[AgentName], Field(min_length=2, max_length=10)] = ["greedy", "greedy"]
+    seed: Annotated[int, Field(ge=0, le=2**31)] = 0
+
+
 def _change(edit: BaseModel) -> Callable[[dict[str, Any]], None]:
     """The document change an edit request makes."""
     e: Any = edit
@@ -247,6 +263,48 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
     @app.post("/api/save", summary="Save the map file")
     def save() -> Response:
         return answer(bench.save)
+
+    tests: list[PlayTest] = []
+
+    @app.post("/api/playtest", summary="Start a play-test of the map as it is now")
+    def start_playtest(body: NewPlayTest) -> Response:
+        from ...agents import available_agents
+        from ...maps import map_from_dict
+
+        unknown = sorted(set(body.agents) - set(available_agents()))
+        if unknown:
+            raise ApiError(
+                422,
+                "unknown_agent",
+                f"no agent named {', '.join(unknown)} (there are {', '.join(available_agents())})",
+            )
+        with bench.lock:
+            if tests and tests[-1].status == "running":
+                raise ApiError(409, "playtest_running", "a play-test is running: cancel it first")
+            if bench.problems():
+                raise ApiError(422, "invalid_map", "fix the map's problems before a play-test")
+            game_map = map_from_dict(bench.document)
+            rules = game_map.rules
+            if not rules.min_players <= len(body.agents) <= rules.max_players:
+                raise ApiError(
+                    422,
+                    "invalid_players",
+                    f"this map is played by {rules.min_players} to {rules.max_players} players, "
+                    f"not {len(body.agents)}",
+                )
+            tests[:] = [PlayTest(game_map, body.games, tuple(body.agents), body.seed).start()]
+            return _json(tests[-1].summary())
+
+    @app.get("/api/playtest", summary="The play-test's progress and figures")
+    def playtest() -> Response:
+        return _json(tests[-1].summary() if tests else {"status": "none"})
+
+    @app.post("/api/playtest/cancel", summary="Stop the play-test after the game in play")
+    def cancel_playtest() -> Response:
+        if not tests:
+            raise ApiError(422, "no_playtest", "no play-test has been started")
+        tests[-1].cancel()
+        return _json(tests[-1].summary())
 
     @app.get("/api/export/map", summary="The map file, to download")
     def export_map() -> Response:

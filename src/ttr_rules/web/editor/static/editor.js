@@ -71,7 +71,8 @@ function draw() {
     if (!a || !b) return;
     const g = el("g", {class: "route", "data-route": index}, board);
     if (isSelected("route", index)) g.classList.add("selected");
-    const fill = COLORS[route.color] || COLORS.gray;
+    const heat = heatOf(index);
+    const fill = heat === null ? COLORS[route.color] || COLORS.gray : heat;
     const pair = twins[[route.a, route.b].sort().join("\u0000")];
     const shift = pair.length < 2 ? 0 : (pair[0] === index ? -7 : 7);
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
@@ -371,5 +372,63 @@ window.addEventListener("beforeunload", (event) => {
   }
 });
 
+let playtest = null;
+
+function heatOf(index) {
+  if (!$("pt-heat").checked || !playtest || !playtest.route_claim_rates) return null;
+  const rate = playtest.route_claim_rates[index];
+  if (rate === undefined) return null;
+  return `hsl(${Math.round(220 - 220 * rate)}, 85%, 50%)`;
+}
+
+const pct = (x) => x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`;
+
+function showPlaytest(data) {
+  playtest = data;
+  const box = $("pt-result");
+  box.replaceChildren();
+  $("pt-cancel").disabled = data.status !== "running";
+  const line = (text) => { const p = document.createElement("p"); p.textContent = text; box.append(p); };
+  if (data.status === "none") return;
+  line(`${data.status}: ${data.done} of ${data.games} games` + (data.error ? ` (${data.error})` : ""));
+  if (data.seats) {
+    for (const seat of data.seats) {
+      line(`seat ${seat.seat + 1} (${seat.agent}): wins ${pct(seat.win_rate)}, mean score ${seat.mean_score.toFixed(1)}`);
+    }
+    const sign = data.first_player_advantage >= 0 ? "+" : "−";
+    line(`first player's advantage: ${sign}${pct(Math.abs(data.first_player_advantage))} wins over an even share`);
+    line(`game length: ${data.mean_turns.toFixed(1)} turns on average`);
+    line("never completed: " + (data.never_completed.length ? data.never_completed.join(", ") : "none"));
+    const list = document.createElement("ul");
+    list.id = "pt-tickets";
+    for (const t of data.tickets) {
+      const item = document.createElement("li");
+      item.textContent = `${t.text}: completed ${pct(t.completion_rate)} (kept ${t.kept_per_game.toFixed(2)} a game)`;
+      list.append(item);
+    }
+    box.append(list);
+  }
+  draw();
+  if (data.status === "running") setTimeout(pollPlaytest, 500);
+}
+
+async function pollPlaytest() {
+  const response = await fetch("/api/playtest");
+  if (response.ok) showPlaytest(await response.json());
+}
+
+$("pt-start").addEventListener("click", async () => {
+  const agents = $("pt-agents").value.split(",").map((a) => a.trim()).filter(Boolean);
+  const response = await fetch("/api/playtest", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({games: Number($("pt-games").value), agents})});
+  const data = await response.json().catch(() => ({message: "the server's answer is not JSON"}));
+  if (!response.ok) { $("message").textContent = data.message; return; }
+  $("message").textContent = "";
+  showPlaytest(data);
+});
+$("pt-cancel").addEventListener("click", () => fetch("/api/playtest/cancel", {method: "POST"}).then(pollPlaytest));
+$("pt-heat").addEventListener("change", draw);
+
 setMode("select");
 call("GET", "/api/state");
+pollPlaytest();
