@@ -282,3 +282,25 @@ def test_a_play_test_refuses_in_words(tmp_path: Path, body: dict[str, Any], word
     assert client(None, tmp_path).post("/api/playtest", json={}).json()["message"] == (
         "fix the map's problems before a play-test"
     )
+
+
+def test_rules_are_set_to_other_values_and_back_to_their_defaults(tmp_path: Path) -> None:
+    c = client(None, tmp_path)
+    defaults = c.get("/api/rules").json()
+    assert defaults["trains_per_player"] == 45 and defaults["tunnel_reveal_uses_discard"] is True
+    state = edit(c, op="set_rule", name="trains_per_player", value=30)
+    assert state["map"]["rules"] == {"trains_per_player": 30}
+    state = edit(c, op="set_rule", name="tunnel_reveal_uses_discard", value=False)
+    state = edit(c, op="set_rule", name="trains_per_player", value=45)
+    assert state["map"]["rules"] == {"tunnel_reveal_uses_discard": False}
+    state = edit(c, op="set_rule", name="max_players", value=1)
+    assert any(p.get("rule") == "min_players" for p in state["problems"]), state["problems"]
+    for name, value, words in [
+        ("nonsense", 1, "there is no rule 'nonsense'"),
+        ("trains_per_player", True, "is a whole number"),
+        ("tunnel_reveal_uses_discard", 3, "is true or false"),
+    ]:
+        refused = c.post(
+            "/api/edit", json={"edit": {"op": "set_rule", "name": name, "value": value}}
+        )
+        assert refused.status_code == 422 and words in refused.json()["message"]

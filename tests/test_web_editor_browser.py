@@ -50,6 +50,17 @@ def test_a_board_is_built_by_clicking(tmp_path: Path) -> None:
         page.fill("#route-length", "4")
         page.click("#form >> text=Apply")
         page.wait_for_function("state.map.routes[3].color === 'blue'")
+        # A problem, found by clicking it in the list, and fixed in the form.
+        page.fill("#route-ferry", "9")
+        page.click("#form >> text=Apply")
+        problem = page.locator("#problems li", has_text="routes[3]")
+        problem.wait_for()
+        page.click('g.city[data-city="City 1"] circle')  # select something else first
+        problem.click()
+        assert page.locator("#form").inner_text().startswith("route City 4 – City 1")
+        page.fill("#route-ferry", "0")
+        page.click("#form >> text=Apply")
+        problem.wait_for(state="detached")
         # Too few tickets: the problem is listed; a ticket by clicking, and it is still listed.
         assert "tickets" in page.locator("#problems").inner_text()
         page.click("text=Add ticket")

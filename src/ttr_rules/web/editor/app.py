@@ -132,8 +132,15 @@ class SetDetails(_Edit):
     ]
 
 
+class SetRule(_Edit):
+    op: Literal["set_rule"]
+    name: Annotated[str, StringConstraints(min_length=1, max_length=60)]
+    value: Annotated[int, Field(ge=-1_000_000, le=1_000_000)] | bool | None
+
+
 Edit = Annotated[
-    AddCity
+    SetRule
+    | AddCity
     | MoveCity
     | RenameCity
     | DeleteCity
@@ -186,6 +193,7 @@ def _change(edit: BaseModel) -> Callable[[dict[str, Any]], None]:
         UpdateTicket: lambda d: edits.update_ticket(d, e.index, e.points, e.long),
         DeleteTicket: lambda d: edits.delete_ticket(d, e.index),
         SetDetails: lambda d: edits.set_details(d, e.name, e.title, e.version),
+        SetRule: lambda d: edits.set_rule(d, e.name, e.value),
     }
     return changes[type(edit)]
 
@@ -238,6 +246,10 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
         if name not in _PAGES:
             raise ApiError(404, "not_found", "no such file")
         return Response(_static(name), media_type=_PAGES[name])
+
+    @app.get("/api/rules", summary="The rules a map may set, with their defaults")
+    def rules() -> Response:
+        return _json(edits.rule_defaults())
 
     @app.get("/api/state", summary="The map, its problems, the history")
     def state() -> Response:

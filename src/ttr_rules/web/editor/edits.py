@@ -8,9 +8,13 @@ spaces along.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
+import attrs
+
+from ...rules import Rules
 from .workbench import MAX_CITIES, MAX_ROUTES, MAX_TICKETS, EditError, shortest_spaces
 
 __all__ = [
@@ -22,7 +26,9 @@ __all__ = [
     "delete_ticket",
     "move_city",
     "rename_city",
+    "rule_defaults",
     "set_details",
+    "set_rule",
     "update_route",
     "update_ticket",
 ]
@@ -191,6 +197,40 @@ def delete_ticket(document: dict[str, Any], index: int) -> None:
 
 def set_details(document: dict[str, Any], name: str, title: str, version: str) -> None:
     document.update(name=name, title=title, version=version)
+
+
+@functools.cache
+def rule_defaults() -> dict[str, int | bool]:
+    """The rule fields a map may set by a number or a yes/no, with their defaults.
+
+    >>> rule_defaults()["trains_per_player"], rule_defaults()["tunnel_reveal_uses_discard"]
+    (45, True)
+    """
+    defaults: dict[str, int | bool] = {}
+    for field in attrs.fields(Rules):
+        default = field.default
+        if isinstance(default, int | bool) and not field.name.startswith("_"):
+            defaults[field.name] = default
+    return defaults
+
+
+def set_rule(document: dict[str, Any], name: str, value: int | bool | None) -> None:
+    """Set a rule of the map (None or its default: back to the default, left out of the
+    file)."""
+    defaults = rule_defaults()
+    if name not in defaults:
+        raise EditError(f"there is no rule '{name}' set by a number or a yes/no")
+    default = defaults[name]
+    if value is not None and type(value) is not type(default):
+        kind = "true or false" if isinstance(default, bool) else "a whole number"
+        raise EditError(f"the rule {name} is {kind}")
+    rules = document.setdefault("rules", {})
+    if not isinstance(rules, dict):
+        raise EditError("the map's rules are not an object: fix them in the map file")
+    if value is None or value == default:
+        rules.pop(name, None)
+    else:
+        rules[name] = value
 
 
 def _item(document: dict[str, Any], kind: str, index: int) -> dict[str, Any]:

@@ -56,6 +56,7 @@ MAX_HISTORY = 200
 #: The colours a route may have (the map file's words).
 ROUTE_COLORS = ("gray", "red", "orange", "yellow", "green", "blue", "purple", "black", "white")
 _PATH = re.compile(r"^(cities|routes|tickets)\[(\d+)\]")
+_RULE = re.compile(r"^rules\.([a-z_]+)")
 
 
 class EditError(ValueError):
@@ -161,6 +162,9 @@ class Workbench:
 
     def _located(self, line: str) -> dict[str, Any]:
         found: dict[str, Any] = {"message": line}
+        rule = _RULE.match(line)
+        if rule:
+            found["rule"] = rule.group(1)
         match = _PATH.match(line)
         if match:
             kind, index = match.group(1), int(match.group(2))
@@ -240,6 +244,7 @@ class Workbench:
         """Write the map file (atomically) and drop the recovery file."""
         write_atomically(self.path, self.document)
         self.saved = copy.deepcopy(self.document)
+        self.revision += 1
         recovery_path(self.path).unlink(missing_ok=True)
 
 

@@ -126,6 +126,7 @@ function startDrag(event, name) {
   const start = [event.clientX, event.clientY];
   let moved = false;
   const circle = event.currentTarget;
+  circle.classList.add("dragging");
   const move = (e) => {
     if (Math.hypot(e.clientX - start[0], e.clientY - start[1]) > 3) moved = true;
     if (!moved) return;
@@ -138,6 +139,7 @@ function startDrag(event, name) {
   const up = (e) => {
     window.removeEventListener("pointermove", move);
     window.removeEventListener("pointerup", up);
+    circle.classList.remove("dragging");
     if (moved) {
       const [x, y] = boardPoint(e);
       edit({op: "move_city", name, x: round(x), y: round(y)});
@@ -298,12 +300,44 @@ function show(data) {
   }
   draw();
   form();
+  showRules();
+}
+
+let ruleDefaults = {};
+
+function showRules() {
+  const box = $("rule-fields");
+  if (box.contains(document.activeElement)) return;
+  box.replaceChildren();
+  const set = state.map.rules || {};
+  for (const [name, fallback] of Object.entries(ruleDefaults)) {
+    const value = name in set ? set[name] : fallback;
+    const field = typeof fallback === "boolean" ? input("checkbox", value) : input("number", value);
+    field.dataset.rule = name;
+    field.title = `default: ${fallback}`;
+    field.addEventListener("change", () => {
+      const value = field.type === "checkbox" ? field.checked : Number(field.value);
+      if (field.type !== "checkbox" && !Number.isInteger(value)) {
+        $("message").textContent = `the rule ${name} is a whole number`;
+        return;
+      }
+      edit({op: "set_rule", name, value});
+    });
+    const label = document.createElement("label");
+    label.append(`${name.replaceAll("_", " ")}${name in set ? " *" : ""} `, field);
+    box.append(label);
+  }
 }
 
 function locate(problem) {
   if (problem.city !== undefined) pick({city: problem.city});
   else if (problem.route !== undefined) pick({route: problem.route});
   else if (problem.ticket !== undefined) pick({ticket: problem.ticket});
+  else if (problem.rule !== undefined) {
+    $("rules").open = true;
+    const field = document.querySelector(`[data-rule="${CSS.escape(problem.rule)}"]`);
+    if (field) { field.focus(); field.classList.add("flash"); }
+  }
   const node = problem.city !== undefined ? board.querySelector(`[data-city="${CSS.escape(problem.city)}"]`)
     : problem.route !== undefined ? board.querySelector(`[data-route="${problem.route}"]`) : null;
   if (node) node.classList.add("flash");
@@ -429,6 +463,18 @@ $("pt-start").addEventListener("click", async () => {
 $("pt-cancel").addEventListener("click", () => fetch("/api/playtest/cancel", {method: "POST"}).then(pollPlaytest));
 $("pt-heat").addEventListener("change", draw);
 
+// Another tab may edit the same map: take its edits when the page is not in the middle of one.
+setInterval(async () => {
+  if (!state || document.hidden || picked !== null) return;
+  const response = await fetch("/api/state");
+  if (!response.ok) return;
+  const data = await response.json();
+  if (data.revision !== state.revision && !board.querySelector(".dragging")) show(data);
+}, 2000);
+
 setMode("select");
-call("GET", "/api/state");
+fetch("/api/rules").then((r) => r.json()).then((defaults) => {
+  ruleDefaults = defaults;
+  call("GET", "/api/state");
+});
 pollPlaytest();
