@@ -217,3 +217,12 @@ def test_the_event_buffer_holds_what_each_seat_missed() -> None:
                     assert mine == event
         state = result.state
     assert buffer.since_last_move(state.current)  # the next person is shown something
+
+
+def test_a_spectators_view_needs_a_seat_named_in_words() -> None:
+    """A spectator's view has no seat of its own: the kit says so instead of 'no seat None'."""
+    spectator = public_view(new_game("switzerland", 2, seed=0))
+    with pytest.raises(ValueError, match="a spectator's view has no seat of its own"):
+        ticket_status(spectator)
+    with pytest.raises(ValueError, match="no seat 2 in a game of 2 players"):
+        ticket_status(spectator, 2)

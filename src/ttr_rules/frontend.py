@@ -432,7 +432,9 @@ def planning_graph(view: PlayerView, seat: int | None = None) -> nx.MultiGraph:
 
 def _seat(view: PlayerView, seat: int | None) -> int:
     chosen = view.player if seat is None else seat
-    if chosen is None or not 0 <= chosen < view.num_players:
+    if chosen is None:
+        raise ValueError("a spectator's view has no seat of its own: name the seat")
+    if not 0 <= chosen < view.num_players:
         raise ValueError(f"no seat {chosen} in a game of {view.num_players} players")
     return chosen
 
