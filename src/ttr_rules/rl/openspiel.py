@@ -11,8 +11,9 @@
 (0, True)
 
 Parameters (each checked: a bad one raises :class:`ValueError` naming it): ``map`` (an
-installed map's name, default ``"europe"``), ``players`` (within the map's range: 2–5 on
-Europe and USA, 2–3 on Nordic; default 2), ``deals`` (how many
+installed map's name, default ``"europe"``), ``players`` (within the map's range, its rules'
+``min_players`` to ``max_players``: 2–3 on Nordic and Switzerland, 2–4 on India, 2–5 on the
+others; default 2), ``deals`` (how many
 deals the opening chance node chooses from, default 65536), ``seed`` (outcome ``k`` of the
 opening chance node deals ``new_game(map, players, seed=seed + k)``, default 0), ``reward``
 (``"win"``: +1 for each winner, −1 for the others, 0 when all tie; ``"score"``: final score
