@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -129,3 +130,29 @@ def test_a_game_on_the_web_api(map_name: str, web: Any) -> None:
         state = apply_action(state, parse_action(text, state))
     board = web.get(f"/api/games/{game_id}/board.svg")
     assert board.status_code == 200 and board.text.startswith("<svg")
+
+
+@pytest.mark.parametrize("map_name", available_maps())
+def test_the_command_line_on_every_map(
+    map_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """map-info, validate-map (in words, not a Python repr), the bare board, and a recorded
+    game of greedy players replayed, shown and drawn at a turn by its map's name."""
+    assert main(["map-info", map_name]) == 0
+    assert capsys.readouterr().out.startswith(f"{map_name} ")
+    assert main(["validate-map", map_name]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"ok: {map_name}: {map_name} ") and "GameMap(" not in out
+    assert main(["render", map_name, "-o", str(tmp_path / "board.svg")]) == 0
+    players = str(load_map(map_name).rules.min_players)
+    argv = ["simulate", "--map", map_name, "--players", players, "--games", "1"]
+    assert main([*argv, "--agents", "greedy", "--quiet", "--record", str(tmp_path)]) == 0
+    record = str(tmp_path / "game-000000.json")
+    assert main(["replay", record]) == 0
+    assert "total" in capsys.readouterr().out
+    assert main(["show", record, "--turn", "5", "--player", "0", "--json"]) == 0
+    view = from_json(capsys.readouterr().out, PlayerView)
+    assert view.map.name == map_name and view.player == 0
+    drawn = tmp_path / "turn.svg"
+    assert main(["render", record, "--turn", "9", "--player", "1", "-o", str(drawn)]) == 0
+    assert drawn.read_text("utf-8").startswith("<svg")
