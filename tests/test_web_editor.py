@@ -22,7 +22,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from ttr_rules.cli import main
-from ttr_rules.maps import load_map, map_from_dict
+from ttr_rules.maps import load_map, map_from_dict, map_to_dict
 from ttr_rules.web.editor import EditError, create_editor_app, open_workbench
 from ttr_rules.web.editor.workbench import recovery_path
 
@@ -204,7 +204,7 @@ def test_a_map_with_problems_exports_no_plugin(tmp_path: Path) -> None:
         (b'{"edit": {"op": "add_city", "name": "a\\u0000b", "x": 0, "y": 0}}', 422, "name"),
         (b'{"edit": {"op": "delete_route", "index": 5}}', 422, "there is no route number 5"),
         (b'{"edit": {"op": "add_route", "a": "A", "b": "A"}}', 422, "no city named"),
-        (b"x" * 100_000, 413, "limited to"),
+        (b"x" * 3_000_000, 413, "limited to"),
     ],
 )
 def test_hostile_requests_are_answered_in_words(
@@ -304,3 +304,42 @@ def test_rules_are_set_to_other_values_and_back_to_their_defaults(tmp_path: Path
             "/api/edit", json={"edit": {"op": "set_rule", "name": name, "value": value}}
         )
         assert refused.status_code == 422 and words in refused.json()["message"]
+
+
+def test_routes_and_tickets_are_imported_from_csv(tmp_path: Path) -> None:
+    c = client(None, tmp_path)
+    routes = "a,b,length,color,tunnel,ferry_locomotives\nBern,Basel,2,red,yes,\nBasel,Genf,3,,,1\n"
+    state = c.post("/api/import/routes", content=routes.encode()).json()
+    assert [x["name"] for x in state["map"]["cities"]] == ["Bern", "Basel", "Genf"]
+    assert (
+        state["map"]["routes"][0]["tunnel"] and state["map"]["routes"][1]["ferry_locomotives"] == 1
+    )
+    state = c.post("/api/import/tickets", content=b"a,b,points\nBern,Genf,\nBern,Basel,4\n").json()
+    assert [t["points"] for t in state["map"]["tickets"]] == [5, 4]
+    state = c.post("/api/undo").json()
+    assert state["map"]["tickets"] == []  # one import, one edit
+    for kind, body, words in [
+        ("routes", "a,b\nX,Y\n", "the columns a, b, length"),
+        ("routes", "a,b,length\nX,Y,99\n", "line 2: length must be a whole number from 1 to 20"),
+        ("routes", "a,b,length,color\nX,Y,1,plaid\n", "'plaid' is no colour"),
+        ("tickets", "a,b\nBern,Nowhere\n", "no routes join Bern and Nowhere"),
+    ]:
+        refused = c.post(f"/api/import/{kind}", content=body.encode())
+        assert refused.status_code == 422 and words in refused.json()["message"], refused.json()
+    assert c.post("/api/import/../../x", content=b"").status_code == 404
+    assert c.post("/api/import/routes", content=b"\xff\xfe").status_code == 400
+
+
+def test_a_map_file_is_imported_and_undone(tmp_path: Path) -> None:
+    c = client(None, tmp_path)
+    europe = c.get("/api/export/map").json()  # the blank map
+    text = json.dumps(map_to_dict(load_map("europe")))
+    state = c.post("/api/import/map", content=text.encode()).json()
+    assert (
+        map_from_dict(state["map"]).digest == load_map("europe").digest and state["problems"] == []
+    )
+    assert c.post("/api/undo").json()["map"] == europe
+    refused = c.post("/api/import/map", content=b'{"name": "x"}')
+    assert refused.status_code == 422 and "not a map file" in refused.json()["message"]
+    refused = c.post("/api/import/map", content=b"[" * 100_000)
+    assert refused.status_code == 422 and "nested too deeply" in refused.json()["message"]

@@ -81,6 +81,10 @@ def test_a_board_is_built_by_clicking(tmp_path: Path) -> None:
         page.keyboard.press("Control+z")
         page.wait_for_function("state.map.cities[3].position[1] < 0.75")
         assert page.locator("#unsaved").is_visible()
+        csv = tmp_path / "routes.csv"
+        csv.write_text("a,b,length,color\nCity 1,Lyon,3,green\n", encoding="utf-8")
+        page.set_input_files("#import", files=[csv])
+        page.wait_for_selector('g.city[data-city="Lyon"]', state="attached")
         unsaved = page.evaluate(
             "() => { const e = new Event('beforeunload', {cancelable: true});"
             " window.dispatchEvent(e); return e.defaultPrevented; }"

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from importlib.resources import files
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -24,14 +24,16 @@ from ..api import (
     install_error_handlers,
 )
 from . import edits
+from .imports import MAX_UPLOAD_BYTES, import_csv, map_document
 from .playtest import MAX_GAMES, PlayTest
 from .plugin import plugin_zip
 from .workbench import ROUTE_COLORS, EditError, Workbench
 
 __all__ = ["MAX_EDIT_BYTES", "create_editor_app"]
 
-#: The largest request body accepted (an edit is a few hundred bytes).
-MAX_EDIT_BYTES = 16 * 1024
+#: The largest request body accepted: an import's file (an edit is a few hundred bytes and
+#: its fields are bounded by the request models).
+MAX_EDIT_BYTES = MAX_UPLOAD_BYTES
 
 _PAGES = {
     "editor.js": "text/javascript; charset=utf-8",
@@ -247,6 +249,18 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
             raise ApiError(404, "not_found", "no such file")
         return Response(_static(name), media_type=_PAGES[name])
 
+    @app.post("/api/import/map", summary="Replace the map by a map file's (undo takes it back)")
+    async def import_map(request: Request) -> Response:
+        text = await _text(request)
+        return answer(lambda: bench.apply(lambda d: _replace(d, map_document(text))))
+
+    @app.post("/api/import/{kind}", summary="Add routes or tickets from CSV with a header row")
+    async def import_rows(kind: str, request: Request) -> Response:
+        if kind not in ("routes", "tickets"):
+            raise ApiError(404, "not_found", "import 'map', 'routes' or 'tickets'")
+        text = await _text(request)
+        return answer(lambda: bench.apply(lambda d: import_csv(d, text, kind)))
+
     @app.get("/api/rules", summary="The rules a map may set, with their defaults")
     def rules() -> Response:
         return _json(edits.rule_defaults())
@@ -346,6 +360,19 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
             )
 
     return app
+
+
+async def _text(request: Request) -> str:
+    """The request body as text (UTF-8)."""
+    try:
+        return (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "not_utf8", "the file is not UTF-8 text") from None
+
+
+def _replace(document: dict[str, Any], new: dict[str, Any]) -> None:
+    document.clear()
+    document.update(new)
 
 
 def _problems(count: int) -> str:

@@ -463,6 +463,20 @@ $("pt-start").addEventListener("click", async () => {
 $("pt-cancel").addEventListener("click", () => fetch("/api/playtest/cancel", {method: "POST"}).then(pollPlaytest));
 $("pt-heat").addEventListener("change", draw);
 
+$("import").addEventListener("change", async () => {
+  const file = $("import").files[0];
+  $("import").value = "";
+  if (!file) return;
+  if (file.size > 2 * 1024 * 1024) { $("message").textContent = "files of at most 2 MiB are imported"; return; }
+  const kind = file.name.toLowerCase().endsWith(".json") ? "map" : $("import-kind").value;
+  const response = await fetch(`/api/import/${kind}`, {method: "POST", body: await file.text(),
+    headers: {"Content-Type": kind === "map" ? "application/json" : "text/csv"}});
+  const data = await response.json().catch(() => ({message: "the server's answer is not JSON"}));
+  if (!response.ok) { $("message").textContent = data.message; return; }
+  $("message").textContent = "";
+  show(data);
+});
+
 // Another tab may edit the same map: take its edits when the page is not in the middle of one.
 setInterval(async () => {
   if (!state || document.hidden || picked !== null) return;
