@@ -261,9 +261,9 @@ def test_every_message_speaks_plainly(capsys: pytest.CaptureFixture[str]) -> Non
 def _log_sentences(map_name: str, games: int) -> Iterator[str]:
     """The web page's log (the server's words for each step), as each seat and a spectator
     read it, with an agent named in a seat; and the hints, in words."""
-    from ttr_rules import observe
+    from ttr_rules import observe, public_view
     from ttr_rules.agents import compared, suggest
-    from ttr_rules.web.labels import step_words
+    from ttr_rules.web.labels import panel_words, step_words
 
     rnd = random.Random(map_name)
     game_map = load_map(map_name)
@@ -279,6 +279,49 @@ def _log_sentences(map_name: str, games: int) -> Iterator[str]:
             for viewer in (0, 1, None):
                 yield step_words(result.events, game_map, viewer, agents)
             state = result.state
+            if state.tunnel is not None or state.players[state.current].payment is not None:
+                for view in (observe(state, 0), observe(state, 1), public_view(state)):
+                    yield from (w for w in panel_words(view, agents).values() if w)
+
+
+def test_the_tunnel_and_payment_panels_count_their_cards() -> None:
+    """The web page's panels (the kit's words): 1 extra card in the singular, several in the
+    plural, a watcher told who decides, all within the house rules."""
+    from ttr_rules import ClaimRoute, ClaimWithSets, PayCard, observe, scenario
+    from ttr_rules.web.labels import panel_words
+
+    europe = load_map("europe")
+    tunnel = europe.route_between("Madrid", "Pamplona")[0].id
+    black, red = Color.BLACK, Color.RED
+    said = []
+    # (a tunnel that asks for nothing more is claimed at once: no panel)
+    for owed, blacks, verdict in ((1, 4, "Your hand can pay."), (2, 4, "you can only give up.")):
+        deck = [black] * owed + [red] * (5 - owed)
+        start = scenario(europe, hands=[{black: blacks}, {}], deck=deck)
+        state = step(start, ClaimRoute(tunnel, black, 0)).state
+        assert state.tunnel is not None and state.tunnel.owed == owed
+        mine = panel_words(observe(state, 0), {})["tunnel"]
+        theirs = panel_words(observe(state, 1), {1: "medium"})["tunnel"]
+        assert mine is not None and theirs is not None
+        said += [mine, theirs]
+        plural = "s" if owed > 1 else ""
+        assert f"ask for {owed} more black card{plural} (or locomotives)." in mine
+        assert mine.endswith(verdict)
+        assert theirs.endswith("Player 1 chooses to pay or give up.")
+    nordic = load_map("nordic")
+    ferry = nordic.route_between("Lieksa", "Murmansk")[0].id
+    state = step(scenario(nordic, hands=[{red: 8, Color.BLUE: 8}, {}]), ClaimWithSets(ferry)).state
+    for picks in range(3):
+        mine = panel_words(observe(state, 0), {})["payment"]
+        theirs = panel_words(observe(state, 1), {})["payment"]
+        assert mine is not None and theirs == (
+            "Player 1 is paying for Lieksa – Murmansk with substitute sets."
+        )
+        said += [mine, theirs]
+        expected = ["pick the first card", "1 card picked so far", "2 cards picked so far"]
+        assert mine.endswith(f"with substitute sets: {expected[picks]}.")
+        state = step(state, PayCard(Color.BLUE)).state
+    assert {m: breaches(m, for_players=True) for m in said if breaches(m, for_players=True)} == {}
 
 
 def _play_output(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> list[str]:

@@ -196,6 +196,15 @@ def test_text_shows_the_position(midgame: GameState) -> None:
     assert sum(line.startswith("  hand:") for line in text(midgame).splitlines()) == 4
 
 
+def test_seat_lines_name_routes_in_words_not_ids(midgame: GameState) -> None:
+    routes = [line for line in text(midgame).splitlines() if line.startswith("  routes:")]
+    owned = [r for r in midgame.map.routes if midgame.route_owner[r.id] is not None]
+    assert owned and not any("#" in line for line in routes)
+    shown = " ".join(routes)
+    for route in owned:
+        assert f"{route.a} – {route.b}" in shown
+
+
 def test_the_end_of_a_game_shows_scores() -> None:
     end = play(4, 2)
     words = text(end)

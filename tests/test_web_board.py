@@ -22,6 +22,7 @@ from ttr_rules.actions import (
     KeepTickets,
     PayTunnel,
 )
+from ttr_rules.frontend import route_name
 from ttr_rules.notation import format_action
 from ttr_rules.state import GameState, Phase
 from ttr_rules.web import create_app
@@ -178,8 +179,7 @@ def test_the_tunnel_panel_names_colour_count_and_whether_the_hand_can_pay() -> N
         tunnel = game.state.tunnel
         assert tunnel is not None
         text = page.locator("#tunnel .tunnel-text").inner_text()
-        route = game.state.map.routes[tunnel.route]
-        assert f"Tunnel {route.a} – {route.b}" in text
+        assert f"Tunnel {route_name(game.state.map, tunnel.route)}: " in text
         if tunnel.owed:
             assert f"{tunnel.owed} more {tunnel.color.value} card" in text
             assert "Your hand can pay." in text or "Your hand cannot pay" in text
@@ -299,7 +299,7 @@ def test_a_payment_with_substitute_sets_is_picked_card_by_card_on_the_page() -> 
             page.wait_for_selector("#payment:not([hidden])")
             text = page.locator("#payment .tunnel-text").inner_text()
             assert low_contrast_buttons(page) == []
-            assert f"Paying for {route.a} – {route.b} with substitute sets" in text
+            assert f"Paying for {route_name(game.state.map, route.id)} with substitute sets" in text
             for _ in range(60):  # pick cards until the claim is offered, then claim
                 if page.locator("#payment .payment-claim").count():
                     break

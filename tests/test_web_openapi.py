@@ -101,11 +101,16 @@ def test_a_whole_game_and_its_errors_match_the_document(api: CheckedClient) -> N
     auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
 
     _hostile_requests(api, game, auth)
-    moves = 0
+    moves = tunnels = 0
     view = from_json(api.get(game, headers=auth[0]).text, PlayerView)
     while not view.is_terminal:
         seat = view.current
         legal = api.get(f"{game}/legal", headers=auth[seat]).json()
+        if view.tunnel is not None:
+            panels = api.get(f"{game}/panels", headers=auth[seat]).json()
+            assert panels["tunnel"].startswith("Tunnel ") and panels["payment"] is None
+            api.get(f"{game}/panels")  # the spectator
+            tunnels += 1
         if moves % 20 == 0:
             api.get(f"{game}/tickets", headers=auth[seat])
             api.get(f"{game}/hint", headers=auth[seat])
@@ -120,6 +125,7 @@ def test_a_whole_game_and_its_errors_match_the_document(api: CheckedClient) -> N
         moves += 1
         assert moves < 2000
     assert api.get(f"{game}/info").json()["over"]
+    assert tunnels > 0
     api.get(f"{game}/scores")
     api.get(f"{game}/record")
     api.get(f"{game}/board.svg", headers=auth[0])

@@ -5,6 +5,8 @@ One home for the words and structures a terminal game, a web page or a remote cl
 - :func:`action_label` and :func:`payment_label`: an action in words, consistent with the
   notation (face-up slots numbered as ``draw faceup SLOT`` numbers them, the two tracks of a
   double route told apart as ``#1`` and ``#2`` are);
+- :func:`route_name`, :func:`tunnel_words` and :func:`payment_words`: a route as people tell
+  it apart, and the tunnel or the payment with substitute sets under way, in sentences;
 - :func:`group_actions`: the legal actions grouped by kind, then by route or city, then by
   payment, with the cost and whether the seat can pay;
 - :func:`ticket_status`: each ticket of a seat, done or how far it is connected, and the routes
@@ -24,7 +26,7 @@ instance from ``ttr serve``) computes the same as the host.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 
 import networkx as nx
@@ -54,7 +56,7 @@ from .moves.tickets import keep_at_least
 from .notation import format_action
 from .state import Phase
 from .views import PlayerView, events_for, view_legal_actions
-from .words import counted, joined
+from .words import agrees, counted, joined, sentence
 
 __all__ = [
     "ActionGroup",
@@ -70,9 +72,12 @@ __all__ = [
     "find_place",
     "group_actions",
     "payment_label",
+    "payment_words",
     "planning_graph",
     "route_label",
+    "route_name",
     "ticket_status",
+    "tunnel_words",
 ]
 
 
@@ -123,6 +128,105 @@ def route_label(game_map: GameMap, route: int) -> str:
         points = r.mountain * game_map.rules.mountain_points
         kind += f", mountain ({r.mountain} X: {counted(r.mountain, 'more train')}, +{points})"
     return f"{r.a} – {r.b}{track}, {colour}, {r.length}{kind}"
+
+
+def route_name(game_map: GameMap, route: int) -> str:
+    """A route as a person tells it from its neighbours: ``Paris – Wien``, and for one track of
+    a double route its colour (``Berlin – Frankfurt (red)``), or its number as the notation
+    gives it when both tracks have one colour (``track 2``).
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> [route_name(europe, r.id) for r in europe.route_between("Berlin", "Frankfurt")]
+    ['Berlin – Frankfurt (black)', 'Berlin – Frankfurt (red)']
+    >>> route_name(europe, 0)
+    'Amsterdam – Bruxelles'
+    """
+    r = game_map.routes[route]
+    if r.double_of is None:
+        return f"{r.a} – {r.b}"
+    if game_map.routes[r.double_of].color != r.color:
+        which = "gray" if r.color is None else r.color.value
+    else:
+        which = f"track {1 if route < r.double_of else 2}"
+    return f"{r.a} – {r.b} ({which})"
+
+
+def tunnel_words(view: PlayerView, names: Callable[[int], str] | None = None) -> str | None:
+    """The tunnel waiting for its extra cards, in words, as ``view``'s seat reads it (None
+    when no tunnel waits): the route, what the revealed cards ask for and, for the seat paying,
+    whether its hand can pay. ``names`` names a seat (by default ``player N``).
+
+    >>> from ttr_rules import ClaimRoute, Color, load_map, observe, scenario, step
+    >>> europe = load_map("europe")
+    >>> tunnel = europe.route_between("Madrid", "Pamplona")[0].id
+    >>> black, red = Color.BLACK, Color.RED
+    >>> state = scenario(europe, hands=[{black: 4}, {}], deck=[black, red, red, red, red])
+    >>> state = step(state, ClaimRoute(tunnel, black, 0)).state
+    >>> said = tunnel_words(observe(state, 0))
+    >>> said.startswith("Tunnel Madrid – Pamplona (black): the revealed cards ask for ")
+    True
+    >>> said.removeprefix("Tunnel Madrid – Pamplona (black): the revealed cards ask for ")
+    '1 more black card (or locomotives). Your hand can pay.'
+    >>> tunnel_words(observe(state, 1), names=lambda seat: f"Player {seat + 1}")[-35:]
+    'Player 1 chooses to pay or give up.'
+    """
+    t = view.tunnel
+    if t is None:
+        return None
+    if t.owed == 0:
+        owed = "nothing more"
+    elif t.color is Color.LOCOMOTIVE:
+        owed = counted(t.owed, "more locomotive")
+    else:
+        owed = counted(t.owed, f"more {t.color.value} card") + " (or locomotives)"
+    said = f"Tunnel {route_name(view.map, t.route)}: the revealed cards ask for {owed}."
+    if view.player != view.current:
+        name = (names or _default_name)(view.current)
+        return (
+            f"{said} {agrees(name, 'choose')} to {'confirm' if t.owed == 0 else 'pay or give up'}."
+        )
+    if t.owed == 0:
+        return f"{said} Confirm to claim it."
+    if any(isinstance(a, PayTunnel) for a in view_legal_actions(view)):
+        return f"{said} Your hand can pay."
+    return f"{said} Your hand cannot pay: you can only give up."
+
+
+def payment_words(view: PlayerView, names: Callable[[int], str] | None = None) -> str | None:
+    """The claim being paid card by card with substitute sets, in words, as ``view``'s seat
+    reads it (None when none is under way). ``names`` names a seat (by default ``player N``).
+
+    >>> from ttr_rules import ClaimWithSets, Color, PayCard, load_map, observe, scenario, step
+    >>> nordic = load_map("nordic")
+    >>> ferry = nordic.route_between("Lieksa", "Murmansk")[0].id
+    >>> state = scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
+    >>> state = step(state, ClaimWithSets(ferry)).state
+    >>> payment_words(observe(state, 0))
+    'Paying for Lieksa – Murmansk with substitute sets: pick the first card.'
+    >>> state = step(state, PayCard(Color.BLUE)).state
+    >>> payment_words(observe(state, 0))
+    'Paying for Lieksa – Murmansk with substitute sets: 1 card picked so far.'
+    >>> payment_words(observe(state, 1), names=lambda seat: f"Player {seat + 1}")
+    'Player 1 is paying for Lieksa – Murmansk with substitute sets.'
+    """
+    paying = view.seats[view.current].payment
+    if paying is None:
+        return None
+    route = route_name(view.map, paying.route)
+    if view.player != view.current:
+        name = (names or _default_name)(view.current)
+        return sentence(f"{agrees(name, 'be')} paying for {route} with substitute sets.")
+    picked = (
+        f"{counted(len(paying.cards), 'card')} picked so far"
+        if paying.cards
+        else "pick the first card"
+    )
+    return f"Paying for {route} with substitute sets: {picked}."
+
+
+def _default_name(seat: int) -> str:
+    return f"player {seat}"
 
 
 def _ticket_words(ticket: Ticket) -> str:

@@ -33,6 +33,7 @@ from ..events import (
     TunnelRevealed,
     TurnEnded,
 )
+from ..frontend import route_name
 from ..maps import GameMap, Ticket
 from ..scoring import PlayerScore, final_scores, rank_winners
 from ..scoring.bonuses import bonus_scorer
@@ -90,13 +91,13 @@ def text(state_or_view: GameState | PlayerView) -> str:
     if view.tunnel is not None:
         t = view.tunnel
         lines.append(
-            f"tunnel {route_text(m, t.route)}: revealed {cards_text(t.revealed)},"
+            f"tunnel {route_name(m, t.route)}: revealed {cards_text(t.revealed)},"
             f" {counted(t.owed, 'extra card')} owed"
         )
     if view.payment is not None:
         picked = view.payment.cards
         shown = cards_text(picked) if picked else "none shown"
-        lines.append(f"paying {route_text(m, view.payment.route)} with sets: picked {shown}")
+        lines.append(f"paying {route_name(m, view.payment.route)} with sets: picked {shown}")
     for seat, s in enumerate(view.seats):
         lines.extend(_seat_lines(view, seat, s))
     scored = end_scores(view)
@@ -109,7 +110,7 @@ def text(state_or_view: GameState | PlayerView) -> str:
 def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
     m = view.map
     you = " (you)" if seat == view.player else ""
-    routes = [route_text(m, r) for r, owner in enumerate(view.route_owner) if owner == seat]
+    routes = [route_name(m, r) for r, owner in enumerate(view.route_owner) if owner == seat]
     left = view.rules.stations_per_player - len(s.stations)
     stations = f", {counted(left, 'station')} left" if view.rules.stations_per_player else ""
     if s.stations:

@@ -48,7 +48,7 @@ from .games import (
     map_unavailable,
 )
 from .hints import seat_hints
-from .labels import describe_legal_actions
+from .labels import describe_legal_actions, panel_words
 from .schemas import (
     ERROR_RESPONSES,
     Created,
@@ -56,6 +56,7 @@ from .schemas import (
     Hint,
     LegalAction,
     LogStep,
+    Panels,
     Scores,
     TicketInfo,
     View,
@@ -731,6 +732,15 @@ def create_app(
         game: GameDep, seat: SeatDep, since: Annotated[int, Query(ge=0)] = 0
     ) -> list[dict[str, Any]]:
         return game.log(seat, since)
+
+    @app.get(
+        "/api/games/{game_id}/panels",
+        summary="The tunnel and payment under way, in words for your seat",
+        response_model=Panels,
+        responses=errors(401, 403),
+    )
+    def panels(game: GameDep, seat: SeatDep) -> dict[str, str | None]:
+        return panel_words(game.view(seat), game.agents)
 
     @app.get(
         "/api/games/{game_id}/scores",

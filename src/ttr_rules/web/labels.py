@@ -10,12 +10,12 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .. import Event, GameMap, GameState, format_action, legal_actions, observe, to_json
-from ..frontend import action_label, group_actions
+from .. import Event, GameMap, GameState, PlayerView, format_action, legal_actions, observe, to_json
+from ..frontend import action_label, group_actions, payment_words, tunnel_words
 from ..render import describe_event
 from ..words import sentence
 
-__all__ = ["describe_legal_actions", "seat_name", "step_words"]
+__all__ = ["describe_legal_actions", "panel_words", "seat_name", "step_words"]
 
 
 def seat_name(seat: int, viewer: int | None, agents: Mapping[int, str]) -> str:
@@ -48,6 +48,22 @@ def step_words(
 
     said = (describe_event(e, game_map, viewer=viewer, names=name) for e in events)
     return sentence("; ".join(s for s in said if s))
+
+
+def panel_words(view: PlayerView, agents: Mapping[int, str]) -> dict[str, str | None]:
+    """What the page's tunnel and payment panels say to ``view``'s seat (null: no panel), in
+    the kit's words (:func:`ttr_rules.frontend.tunnel_words`,
+    :func:`~ttr_rules.frontend.payment_words`).
+
+    >>> from ttr_rules import new_game
+    >>> panel_words(observe(new_game(players=2, seed=1), 0), {})
+    {'tunnel': None, 'payment': None}
+    """
+
+    def name(seat: int) -> str:
+        return seat_name(seat, view.player, agents)
+
+    return {"tunnel": tunnel_words(view, name), "payment": payment_words(view, name)}
 
 
 def describe_legal_actions(state: GameState) -> list[dict[str, Any]]:

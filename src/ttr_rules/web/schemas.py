@@ -30,6 +30,7 @@ __all__ = [
     "Hint",
     "LegalAction",
     "LogStep",
+    "Panels",
     "Scores",
     "SeatToken",
     "TicketInfo",
@@ -245,6 +246,19 @@ class LogStep(Body):
     action: str | None = Field(description="notation; null for tickets another seat kept")
     events: list[dict[str, Any]] = Field(description="the events as this seat may see them")
     text: str = Field(description="the step in words, as this seat may read it")
+
+
+class Panels(Body):
+    """What the page's panels say about a decision under way, in words for the seat asking
+    (:func:`ttr_rules.frontend.tunnel_words`, :func:`~ttr_rules.frontend.payment_words`)."""
+
+    tunnel: str | None = Field(
+        description="the tunnel waiting for its extra cards: what the revealed cards ask for "
+        "and, for the seat paying, whether its hand can pay; null: no tunnel"
+    )
+    payment: str | None = Field(
+        description="the claim being paid card by card with substitute sets; null: none"
+    )
 
 
 def _from_attrs(cls: type, descriptions: dict[str, str]) -> type[Body]:

@@ -32,7 +32,7 @@ class ApiError extends Error {
 }
 
 const G = {
-  id: null, token: null, seat: null, info: null, map: null, view: null, legal: [],
+  id: null, token: null, seat: null, info: null, map: null, view: null, legal: [], panels: { tunnel: null, payment: null },
   tickets: [], seq: 0, steps: [], abort: null, refreshing: 0, posting: 0, posted: 0, selectedRoute: null, scoresShown: false,
 };
 
@@ -309,11 +309,12 @@ async function refresh() {
   setBusy(1);
   try {
     const mine = G.seat !== null && G.seat !== undefined;
-    const [legal, tickets, board, view] = await Promise.all([
+    const [legal, tickets, board, view, panels] = await Promise.all([
       mine ? api(`/api/games/${G.id}/legal`) : Promise.resolve([]),
       mine ? api(`/api/games/${G.id}/tickets`) : Promise.resolve([]),
       fetch(`/api/games/${G.id}/board.svg?legend=false&size=${boardRequestSize()}${symbolsOn() ? "&symbols=true" : ""}`, { headers: authHeaders() }).then((r) => r.text()),
       api(`/api/games/${G.id}`),
+      api(`/api/games/${G.id}/panels`),
     ]);
     if (ticket !== G.refreshing) return;  // a newer refresh is under way
     // The four answers are read one after another, so a move may fall between them: an action
@@ -322,7 +323,7 @@ async function refresh() {
     if (G.posting || posted !== G.posted) return;
     const ours = G.seat !== null && G.seat !== undefined && view.phase !== "game over" && view.current === G.seat;
     if (mine && ours !== legal.length > 0) { setTimeout(refresh, 200); return; }
-    G.legal = legal; G.tickets = tickets; G.view = view;
+    G.legal = legal; G.tickets = tickets; G.view = view; G.panels = panels;
     clearHints();
     renderAll(board);
     if (view.phase === "game over") await showScores();
@@ -622,20 +623,13 @@ function setPile(button, action) {
 }
 
 function renderTunnel(myTurn) {
+  // The words come from the server (GET /panels: ttr_rules.frontend.tunnel_words).
   const box = $("tunnel");
   const t = G.view.tunnel;
-  if (!t) { box.hidden = true; box.replaceChildren(); return; }
-  const route = G.map.routes[t.route];
+  if (!t || !G.panels.tunnel) { box.hidden = true; box.replaceChildren(); return; }
   const options = [...byType("pay_tunnel"), ...byType("decline_tunnel")];
-  const colour = t.color === "locomotive" ? "locomotive" : t.color;
-  const owed = t.owed === 0 ? "nothing more: the revealed cards match none of yours"
-    : `${t.owed} more ${colour} card${t.owed === 1 ? "" : "s"}${colour === "locomotive" ? "" : " (or locomotives)"}`;
-  const mineNow = myTurn && G.seat === G.view.current;
-  const pays = byType("pay_tunnel");
-  const verdict = !mineNow ? "" : t.owed === 0 ? " Confirm to claim it."
-    : pays.length ? " Your hand can pay." : " Your hand cannot pay: you can only give up.";
   box.replaceChildren(
-    el("div", { class: "tunnel-text", text: `Tunnel ${route.a} – ${route.b}: the revealed cards ask for ${owed}.${verdict}` }),
+    el("div", { class: "tunnel-text", text: G.panels.tunnel }),
     el("div", { class: "cards" }, ...t.revealed.map((c) => card(c))),
     ...(myTurn ? options.map((a) => el("button", { type: "button", class: "tunnel-option", onclick: () => play(a.action), text: a.label })) : []));
   box.hidden = false;
@@ -645,14 +639,12 @@ function renderPayment(myTurn) {
   // A payment with substitute sets is picked card by card (docs/rules.md, "Payments"): each
   // pick is a button, and the claim appears as soon as the picked cards pay for the route.
   const box = $("payment");
+  // The words come from the server (GET /panels: ttr_rules.frontend.payment_words).
   const paying = G.view.phase === "payment" ? G.view.seats[G.view.current].payment : null;
-  if (!paying) { box.hidden = true; box.replaceChildren(); return; }
-  const route = G.map.routes[paying.route];
+  if (!paying || !G.panels.payment) { box.hidden = true; box.replaceChildren(); return; }
   const mineNow = myTurn && G.seat === G.view.current;
   const picked = paying.cards || [];
-  const text = mineNow
-    ? `Paying for ${route.a} – ${route.b} with substitute sets: ${picked.length ? `picked ${picked.length} card${picked.length === 1 ? "" : "s"} so far` : "pick the first card"}.`
-    : `${playerName(G.view.current)} is paying for ${route.a} – ${route.b} with substitute sets.`;
+  const text = G.panels.payment;
   const picks = mineNow ? byType("pay_card").map((a) => card(a.card, { tag: "button", playable: true, onclick: () => play(a.action) })) : [];
   const claims = mineNow ? byType("claim_route").map((a) => el("button", { type: "button", class: "primary payment-claim", onclick: () => play(a.action), text: a.label })) : [];
   box.replaceChildren(
