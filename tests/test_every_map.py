@@ -36,6 +36,7 @@ from ttr_rules import (
 )
 from ttr_rules.cli import main
 from ttr_rules.frontend import ticket_status
+from ttr_rules.testing import check_map
 
 
 @pytest.mark.parametrize("map_name", available_maps())
@@ -49,7 +50,7 @@ def test_simulate_defaults_to_a_player_count_the_map_takes(
     status = main(["simulate", "--map", map_name, "--games", "1", "--quiet"])
     out, err = capsys.readouterr()
     assert (status, err) == (0, "")
-    assert out.startswith(f"1 games of {expected} players on {map_name} ")
+    assert out.startswith(f"1 game of {expected} players on {map_name} ")
 
 
 @pytest.mark.parametrize("map_name", available_maps())
@@ -156,3 +157,11 @@ def test_the_command_line_on_every_map(
     drawn = tmp_path / "turn.svg"
     assert main(["render", record, "--turn", "9", "--player", "1", "-o", str(drawn)]) == 0
     assert drawn.read_text("utf-8").startswith("<svg")
+
+
+def test_one_game_is_counted_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    """'1 game of 2 players', not '1 games' (ttr tournament, the conformance report)."""
+    assert main(["tournament", "--games", "1", "--agents", "random,greedy", "--quiet"]) == 0
+    assert "\n1 game of 2 players on europe in " in capsys.readouterr().out
+    report = check_map(load_map("nordic"), games=1, players=[2])
+    assert str(report).startswith("map 'nordic': 1 game, ")

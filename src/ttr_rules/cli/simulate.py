@@ -52,11 +52,12 @@ def summary_lines(
     """The summary of the finished games (``stats`` None when none finished)."""
     done = 0 if stats is None else stats.games
     head = f"{done} of {setup.games}" if interrupted else f"{done}"
+    games = "game" if (setup.games if interrupted else done) == 1 else "games"
     where = f"{setup.players} players on {setup.map.name} ({setup.agent_names})"
     rate = f": {done / seconds:.1f} games/s" if done and seconds > 0 else ""
     lines = [
         ("interrupted after " if interrupted else "")
-        + f"{head} games of {where} in {seconds:.2f} s{rate}"
+        + f"{head} {games} of {where} in {seconds:.2f} s{rate}"
     ]
     if stats is None:
         return lines

@@ -23,6 +23,7 @@ from ..maps import GameMap
 from ..maps.file import read_file_bytes
 from ..serialization import decode_json
 from ..sim import BalanceStats
+from ..words import counted
 from .common import check_output_dir, same_file, shown
 from .games import add_game_arguments, game_setup, played, uninterrupted
 from .simulate import summary_lines
@@ -113,7 +114,8 @@ def _merged_report(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats.to_dict()))
     else:
-        print(f"{stats.games} games of {stats.players} players on {stats.map}\nreport: {page}")
+        games = counted(stats.games, "game")
+        print(f"{games} of {stats.players} players on {stats.map}\nreport: {page}")
     return 0
 
 

@@ -119,9 +119,10 @@ def run(args: argparse.Namespace) -> int:
         )
     print(table(rows, numeric=(1, 2, 3, 5, 6, 7)))
     done = f"{tally.count} of {total}" if interrupted else f"{tally.count}"
+    noun = "game" if (total if interrupted else tally.count) == 1 else "games"
     print(
         ("\ninterrupted after " if interrupted else "\n")
-        + f"{done} games of {args.players} players on {game_map.name} in {seconds:.1f} s "
+        + f"{done} {noun} of {args.players} players on {game_map.name} in {seconds:.1f} s "
         "(seats rotated; ratings: Bradley–Terry fit of every pairwise result, mean 1500)"
     )
     return status

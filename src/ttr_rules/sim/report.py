@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import GameMap
+from ..words import counted
 from .stats import BalanceStats
 
 __all__ = ["RARE", "report_data", "write_report"]
@@ -442,7 +443,7 @@ class _Page:
         title = f"Balance of {self.map.title or self.map.name}"
         body = f"""
 <h1>{_e(title)}</h1>
-<p class="lead">{s.games} games of {s.players} players on <b>{_e(self.map.name)}</b>
+<p class="lead">{counted(s.games, "game")} of {s.players} players on <b>{_e(self.map.name)}</b>
 {_e(self.map.version)}; agents by seat: {_e(", ".join(s.agents))}.
 {_e(self.note)}</p>
 <p>Ties after the tie-breakers: {s.ties} ({_pct(s.ties / s.games)}), counted as a win for

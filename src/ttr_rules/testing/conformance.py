@@ -16,6 +16,7 @@ from attrs import frozen
 from ..game import new_game
 from ..maps import GameMap, validate_map
 from ..state import GameState
+from ..words import counted
 from .invariants import InvariantError, check_invariants
 from .play import PlayedGame, chooser, play
 
@@ -65,10 +66,12 @@ class ConformanceReport:
         return not self.failures
 
     def __str__(self) -> str:
-        head = f"map {self.map_name!r}: {self.games} games, {self.steps} steps"
+        head = (
+            f"map {self.map_name!r}: {counted(self.games, 'game')}, {counted(self.steps, 'step')}"
+        )
         if self.ok:
             return f"{head}: all checks passed"
-        lines = [f"{head}: {len(self.failures)} failure(s)"]
+        lines = [f"{head}: {counted(len(self.failures), 'failure')}"]
         lines += [f"  - {f}" for f in self.failures]
         return "\n".join(lines)
 
@@ -107,7 +110,7 @@ def check_map(
     >>> report.ok
     True
     >>> print(report)
-    map 'usa': 1 games, ... steps: all checks passed
+    map 'usa': 1 game, ... steps: all checks passed
     """
     failures = [Failure("validate", line) for line in validate_map(game_map)]
     played = steps = 0
