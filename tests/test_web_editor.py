@@ -155,6 +155,12 @@ def test_the_plugin_zip_is_a_project_registering_the_map(tmp_path: Path) -> None
     env = {**os.environ, "PYTHONPATH": str(site)}
     listed = _run([sys.executable, "-m", "ttr_rules", "maps", "--json"], env, tmp_path)
     assert "my-europe" in [m["name"] for m in json.loads(listed)]
+    played = _run(
+        [sys.executable, "-m", "ttr_rules", "simulate", "--map", "my-europe", "--games", "1",
+         "--players", "2", "--json"], env, tmp_path,
+    )  # fmt: skip
+    game = json.loads(played.splitlines()[0])
+    assert game["map"] == "my-europe" and len(game["scores"]) == 2
     _run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
         env,
@@ -343,3 +349,27 @@ def test_a_map_file_is_imported_and_undone(tmp_path: Path) -> None:
     assert refused.status_code == 422 and "not a map file" in refused.json()["message"]
     refused = c.post("/api/import/map", content=b"[" * 100_000)
     assert refused.status_code == 422 and "nested too deeply" in refused.json()["message"]
+
+
+def test_a_background_image_is_kept_beside_the_map_file(tmp_path: Path) -> None:
+    import base64
+
+    c = client("alps.json", tmp_path)
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    state = c.post("/api/background", json={"data": base64.b64encode(svg).decode()}).json()
+    assert state["background"] and (tmp_path / "alps.background.svg").read_bytes() == svg
+    served = c.get("/api/background")
+    assert served.headers["content-type"].startswith("image/svg+xml")
+    assert "default-src 'none'" in served.headers["content-security-policy"]
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 20
+    c.post("/api/background", json={"data": base64.b64encode(png).decode()})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alps.background.png"]
+    for data, words in [
+        (base64.b64encode(b"#!/bin/sh\nrm -rf /").decode(), "PNG, JPEG or SVG"),
+        ("not base64!", "not base64"),
+    ]:
+        refused = c.post("/api/background", json={"data": data})
+        assert refused.status_code == 422 and words in refused.json()["message"]
+    assert not c.delete("/api/background").json()["background"]
+    assert list(tmp_path.iterdir()) == []
+    assert c.get("/api/background").status_code == 404

@@ -494,14 +494,14 @@ def _fallback_action(view: PlayerView, seed: int) -> Action:
     return random.Random(seed).choice(view_legal_actions(view))
 
 
-def write_private(path: Path, data: str) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, created
-    owner-only and exclusively (never through a symlink), flushed to disk, then renamed over
-    ``path`` (a symlink at ``path`` is replaced, never followed)."""
+def write_private(path: Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` atomically: a temporary file in the same
+    folder, created owner-only and exclusively (never through a symlink), flushed to disk,
+    then renamed over ``path`` (a symlink at ``path`` is replaced, never followed)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(data)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data.encode("utf-8") if isinstance(data, str) else data)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)

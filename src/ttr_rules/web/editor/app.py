@@ -6,6 +6,7 @@ must name this machine in ``Host``, and every error is answered in words.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from importlib.resources import files
@@ -27,7 +28,7 @@ from . import edits
 from .imports import MAX_UPLOAD_BYTES, import_csv, map_document
 from .playtest import MAX_GAMES, PlayTest
 from .plugin import plugin_zip
-from .workbench import ROUTE_COLORS, EditError, Workbench
+from .workbench import BACKGROUND_TYPES, ROUTE_COLORS, EditError, Workbench
 
 __all__ = ["MAX_EDIT_BYTES", "create_editor_app"]
 
@@ -180,6 +181,14 @@ class NewPlayTest(BaseModel):
     seed: Annotated[int, Field(ge=0, le=2**31)] = 0
 
 
+class NewBackground(BaseModel):
+    """``POST /api/background``: an image (PNG, JPEG or SVG), base64-encoded."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    data: Annotated[str, StringConstraints(max_length=MAX_UPLOAD_BYTES)]
+
+
 def _change(edit: BaseModel) -> Callable[[dict[str, Any]], None]:
     """The document change an edit request makes."""
     e: Any = edit
@@ -260,6 +269,35 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
             raise ApiError(404, "not_found", "import 'map', 'routes' or 'tickets'")
         text = await _text(request)
         return answer(lambda: bench.apply(lambda d: import_csv(d, text, kind)))
+
+    @app.post("/api/background", summary="Keep an image beside the map file as its background")
+    def set_background(body: NewBackground) -> Response:
+        try:
+            data = base64.b64decode(body.data, validate=True)
+        except ValueError:
+            raise ApiError(422, "invalid_image", "the image is not base64") from None
+        return answer(lambda: bench.set_background(data))
+
+    @app.delete("/api/background", summary="Remove the background image")
+    def remove_background() -> Response:
+        return answer(lambda: bench.set_background(None))
+
+    @app.get("/api/background", summary="The background image")
+    def background() -> Response:
+        with bench.lock:
+            path = bench.background()
+            if path is None:
+                raise ApiError(404, "no_background", "the map has no background image")
+            data = path.read_bytes()
+        return Response(
+            data,
+            media_type=BACKGROUND_TYPES[path.suffix[1:]],
+            headers={
+                "Cache-Control": "no-store",
+                # An SVG opened on its own runs no script and reaches nothing.
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+            },
+        )
 
     @app.get("/api/rules", summary="The rules a map may set, with their defaults")
     def rules() -> Response:

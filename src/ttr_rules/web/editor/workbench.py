@@ -34,11 +34,13 @@ from ...maps.file import json_error_text, read_file_bytes
 from ..games import write_private
 
 __all__ = [
+    "BACKGROUND_TYPES",
     "BLANK_FRAME",
     "MAX_CITIES",
     "MAX_HISTORY",
     "EditError",
     "Workbench",
+    "background_kind",
     "blank_map",
     "open_workbench",
     "recovery_path",
@@ -120,6 +122,27 @@ def shortest_spaces(routes: list[dict[str, Any]], a: str, b: str) -> int | None:
     return None
 
 
+#: The kinds of background image, by file extension, and their media types.
+BACKGROUND_TYPES = {"png": "image/png", "jpg": "image/jpeg", "svg": "image/svg+xml"}
+
+
+def background_kind(data: bytes) -> str:
+    """The extension of an image's bytes (``png``, ``jpg`` or ``svg``), told by their start,
+    never by a name; raises ``EditError`` for anything else.
+
+    >>> background_kind(b"\\x89PNG\\r\\n\\x1a\\n...."), background_kind(b"<?xml?><svg>")
+    ('png', 'svg')
+    """
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpg"
+    head = data[:2048].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith((b"<?xml", b"<svg", b"<!--")) and b"<svg" in head:
+        return "svg"
+    raise EditError("a background is a PNG, JPEG or SVG image")
+
+
 class Workbench:
     """The map being edited, its undo and redo history, and the file it is saved to.
 
@@ -150,6 +173,7 @@ class Workbench:
             "revision": self.revision,
             "file": self.path.name,
             "recovery": recovery_path(self.path).is_file() and self._recovery_differs(),
+            "background": self.background() is not None,
         }
 
     def problems(self) -> list[dict[str, Any]]:
@@ -237,6 +261,27 @@ class Workbench:
     def _changed(self) -> None:
         self.revision += 1
         write_atomically(recovery_path(self.path), self.document)
+
+    # ----------------------------------------------------------------- background
+
+    def background(self) -> Path | None:
+        """The background image kept beside the map file, if there is one."""
+        for kind in BACKGROUND_TYPES:
+            path = self.path.with_name(f"{self.path.stem}.background.{kind}")
+            if path.is_file():
+                return path
+        return None
+
+    def set_background(self, data: bytes | None) -> None:
+        """Keep ``data`` (a PNG, JPEG or SVG image) as the background, beside the map file,
+        in place of any other (None: remove it)."""
+        kind = None if data is None else background_kind(data)
+        for other in BACKGROUND_TYPES:
+            if other != kind:
+                self.path.with_name(f"{self.path.stem}.background.{other}").unlink(missing_ok=True)
+        if data is not None:
+            write_private(self.path.with_name(f"{self.path.stem}.background.{kind}"), data)
+        self.revision += 1
 
     # ----------------------------------------------------------------- saving
 

@@ -60,6 +60,10 @@ function draw() {
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
   board.replaceChildren();
   el("rect", {x: 0, y: 0, width: w, height: h, fill: "#eef3e2"}, board);
+  if (state.background) {
+    el("image", {href: `/api/background?r=${state.revision}`, x: 0, y: 0, width: w, height: h,
+      preserveAspectRatio: "none", opacity: 0.55}, board);
+  }
   const car = (state.map.frame && state.map.frame.car_length) || w * 0.035;
   const twins = {};
   state.map.routes.forEach((route, index) => {
@@ -462,6 +466,18 @@ $("pt-start").addEventListener("click", async () => {
 });
 $("pt-cancel").addEventListener("click", () => fetch("/api/playtest/cancel", {method: "POST"}).then(pollPlaytest));
 $("pt-heat").addEventListener("change", draw);
+
+$("background").addEventListener("change", async () => {
+  const file = $("background").files[0];
+  $("background").value = "";
+  if (!file) return;
+  if (file.size > 1.5 * 1024 * 1024) { $("message").textContent = "a background is at most 1.5 MiB"; return; }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  call("POST", "/api/background", {data: btoa(text)});
+});
+$("no-background").addEventListener("click", () => call("DELETE", "/api/background"));
 
 $("import").addEventListener("change", async () => {
   const file = $("import").files[0];
