@@ -485,7 +485,7 @@ def test_format_scores_lists_every_player_and_marks_the_winner() -> None:
     assert [seat for seat, line in rows.items() if line.endswith("*")] == [
         f"P{w}" for w in winners(state)
     ]
-    assert f"P0 stations: Frankfurt -> #{rid('Frankfurt', 'München')} " in text
+    assert "P0 stations: Frankfurt -> Frankfurt – München" in text
     # The station columns say what they count: stations built and the unbuilt-station bonus.
     header = lines[0].split()
     built = header.index("built")

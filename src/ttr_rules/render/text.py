@@ -50,7 +50,6 @@ __all__ = [
     "counted",
     "describe_event",
     "format_scores",
-    "route_text",
     "route_words",
     "score_table",
     "text",
@@ -152,12 +151,6 @@ def card_text(color: Color | None) -> str:
 def cards_text(cards: Iterable[Color]) -> str:
     """Cards in the given order: ``red, red, locomotive`` (``nothing`` when empty)."""
     return ", ".join(c.value for c in cards) or "nothing"
-
-
-def route_text(game_map: GameMap, route: int) -> str:
-    """``Paris-Wien (#12)``: a route's cities and id."""
-    r = game_map.routes[route]
-    return f"{r.a}-{r.b} (#{route})"
 
 
 def ticket_text(ticket: Ticket) -> str:
@@ -464,7 +457,7 @@ def _station_lines(game_map: GameMap, scores: Sequence[PlayerScore]) -> list[str
     for s in scores:
         if s.station_routes:
             used = ", ".join(
-                f"{city} (no route)" if rid is None else f"{city} -> #{rid} {game_map.routes[rid]}"
+                f"{city} (no route)" if rid is None else f"{city} -> {route_name(game_map, rid)}"
                 for city, rid in s.station_routes
             )
             lines.append(f"  P{s.player} stations: {used}")
