@@ -42,7 +42,8 @@ def test_stats_writes_a_self_contained_report(
     rows = list(run_games(game_specs(3, seed=4, players=2, agents=["greedy", "random"])))
     expected = BalanceStats.of(rows, routes=len(europe.routes), tickets=len(europe.tickets))
     assert BalanceStats.from_dict(data["aggregates"]) == expected
-    assert data.pop("note").startswith("Seeds 4–6, played in ")
+    note = data.pop("note")
+    assert note.startswith("Seeds 4–6, played in ") and note.endswith(" on 2 workers.")
     assert data == json.loads(json.dumps(report_data(expected, europe)))
     assert len(data["routes"]) == len(europe.routes) and len(data["tickets"]) == len(europe.tickets)
 

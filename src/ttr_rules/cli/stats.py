@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - began
     lines = summary_lines(stats, setup, seconds, interrupted)
     if stats is not None:
-        where = "Ray" if args.ray is not None else f"{args.workers} worker(s)"
+        where = "Ray" if args.ray is not None else counted(args.workers, "worker")
         note = (
             f"Seeds {args.seed}–{args.seed + stats.games - 1}, played in {seconds:.0f} s on "
             f"{where}" + (" (interrupted)." if interrupted else ".")
