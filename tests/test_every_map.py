@@ -16,6 +16,8 @@ from ttr_rules import (
     Action,
     GameRecord,
     GameState,
+    IllegalActionError,
+    InvalidActionError,
     PlayerView,
     apply_action,
     available_maps,
@@ -165,3 +167,20 @@ def test_one_game_is_counted_in_the_singular(capsys: pytest.CaptureFixture[str])
     assert "\n1 game of 2 players on europe in " in capsys.readouterr().out
     report = check_map(load_map("nordic"), games=1, players=[2])
     assert str(report).startswith("map 'nordic': 1 game, ")
+
+
+@pytest.mark.parametrize(
+    "map_name",
+    [name for name in available_maps() if not load_map(name).rules.stations_per_player],
+)
+def test_a_station_on_a_board_without_stations_says_so(map_name: str) -> None:
+    """Not 'no legal payment; write one, e.g. 'red+1L'' nor 'all 0 stations built'."""
+    state = new_game(map_name, 2, seed=0)
+    while state.phase.value != "start":
+        state = apply_action(state, legal_actions(state)[0])
+    city = state.map.cities[0]
+    for position in (state, observe(state, state.current)):
+        with pytest.raises(InvalidActionError, match=f"station {city}: this game has no stations"):
+            parse_action(f"station {city}", position)
+    with pytest.raises(IllegalActionError, match=r"no stations left \(this game has no stations\)"):
+        apply_action(state, parse_action(f"station {city} 1L", state))

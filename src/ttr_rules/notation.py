@@ -389,6 +389,8 @@ def _parse_station(rest: str, state: GameState | PlayerView) -> BuildStation:
         raise InvalidActionError("expected 'station CITY PAYMENT', e.g. 'station Wien red'")
     city = resolve_city(place, state.map)
     if payment is None:
+        if not state.rules.stations_per_player:  # no payment to suggest: say why
+            raise InvalidActionError(f"station {city}: this game has no stations")
         options = [a for a in _legal(state) if isinstance(a, BuildStation) and a.city == city]
         return _only(options, f"station {city}", state.map)
     color, locos = payment

@@ -117,8 +117,10 @@ def build_problem(state: GameState, action: BuildStation) -> Problem | None:
     player = state.players[state.current]
     cost = len(player.stations) + 1
     if cost > state.rules.stations_per_player:
+        built = f"all {counted(len(player.stations), 'station')} built"
         return Problem(
-            Reason.NO_STATIONS_LEFT, f"all {counted(len(player.stations), 'station')} built"
+            Reason.NO_STATIONS_LEFT,
+            built if state.rules.stations_per_player else "this game has no stations",
         )
     found = payment_problem(action.color, action.locomotives, cost, -1)
     if found is not None:
