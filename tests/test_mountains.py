@@ -19,12 +19,15 @@ from ttr_rules import (
     apply_action,
     is_legal,
     legal_actions,
+    load_map,
     scenario,
     step,
     why_illegal,
 )
+from ttr_rules.events import RouteClaimed
 from ttr_rules.maps import map_problems, map_to_dict, parse_map_text
 from ttr_rules.moves import quick
+from ttr_rules.render import describe_event
 
 RED = Color.RED
 
@@ -111,3 +114,15 @@ def test_a_map_without_x_marks_keeps_its_digest() -> None:
     )
     assert plain.digest == marked.digest
     assert "mountain" not in json.dumps(map_to_dict(plain))
+
+
+def test_the_claim_of_a_mountain_route_says_what_its_marks_took() -> None:
+    """The log line of a claim counts the trains its X marks took beside the cards (U27); a
+    route without marks reads as before."""
+    asia = load_map("legendary-asia")
+    marked = next(r for r in asia.routes if r.mountain == 2)
+    plain = next(r for r in asia.routes if not r.mountain)
+    claim = RouteClaimed(player=0, route=marked.id, cards=(Color.RED,) * marked.length, points=9)
+    assert describe_event(claim, asia).endswith("for 9 points (2 X marks: 2 more trains)")
+    plain_claim = RouteClaimed(player=0, route=plain.id, cards=(Color.RED,), points=1)
+    assert describe_event(plain_claim, asia).endswith("with 1 red for 1 point")

@@ -211,6 +211,14 @@ def cards_words(cards: Iterable[Color]) -> str:
     )
 
 
+def _mountain_words(game_map: GameMap, route: int) -> str:
+    """What a mountain route's X marks took: a train each, beside the cards (U27)."""
+    marks = game_map.routes[route].mountain
+    if not marks:
+        return ""
+    return f" ({counted(marks, 'X mark')}: {counted(marks, 'more train')})"
+
+
 def _draw(e: CardDrawn, who: Names) -> str:
     if e.slot is None:
         return f"{agrees(who(e.player), 'draw')} {card_text(e.color)} from the deck"
@@ -244,7 +252,7 @@ _EVENT_TEXT: dict[type, _EventText] = {
     ),
     RouteClaimed: lambda e, m, who: (
         f"{agrees(who(e.player), 'claim')} {route_words(m, e.route)} with"
-        f" {cards_words(e.cards)} for {counted(e.points, 'point')}"
+        f" {cards_words(e.cards)} for {counted(e.points, 'point')}{_mountain_words(m, e.route)}"
     ),
     StationBuilt: lambda e, m, who: (
         f"{agrees(who(e.player), 'build')} a station in {e.city} with {cards_words(e.cards)}"
