@@ -373,3 +373,22 @@ def test_a_background_image_is_kept_beside_the_map_file(tmp_path: Path) -> None:
     assert not c.delete("/api/background").json()["background"]
     assert list(tmp_path.iterdir()) == []
     assert c.get("/api/background").status_code == 404
+
+
+def test_two_tabs_editing_at_once_lose_nothing(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    bench = open_workbench(None, tmp_path)
+    app = create_editor_app(bench)
+
+    def tab(n: int) -> None:
+        c = TestClient(app)
+        for i in range(15):
+            edit(c, op="add_city", name=f"T{n}-{i}", x=0.1 + i / 30, y=0.1 + n / 5)
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(tab, [1, 2]))
+    state = TestClient(app).get("/api/state").json()
+    assert len(state["map"]["cities"]) == 30 and state["revision"] == 30
+    saved = json.loads((tmp_path / "new-map.autosave.json").read_text())
+    assert saved == state["map"]

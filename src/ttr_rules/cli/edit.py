@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import error, integer
+from .common import error, integer, shown
 
 __all__ = ["configure", "run"]
 
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         error(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}")
         return 1
     port = sock.getsockname()[1]
-    print(f"ttr edit: {bench.path} at http://127.0.0.1:{port}/", flush=True)
+    print(f"ttr edit: {shown(bench.path)} at http://127.0.0.1:{port}/", flush=True)
     config = uvicorn.Config(create_editor_app(bench), log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])
