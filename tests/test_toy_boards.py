@@ -27,6 +27,7 @@ from ttr_rules import (
     to_json,
 )
 from ttr_rules.maps import load_map_file, map_to_dict, validate_map
+from ttr_rules.maps.check import deal_problems
 
 Edge = tuple[str, str, int]
 
@@ -177,3 +178,11 @@ def test_a_map_file_that_cannot_deal_loads_and_refuses_the_deal(tmp_path: Path) 
     assert new_game(game_map, players=2).map is game_map
     with pytest.raises(MapLoadError, match="6 regular tickets are too few to deal 9"):
         new_game(game_map, players=3)
+
+
+def test_a_single_ticket_short_of_the_deal_is_counted_in_the_singular() -> None:
+    board = GameMap.create("toy", ["A", "B"], [("A", "B", 2, None)], [("A", "B", 2)])
+    assert [str(p) for p in deal_problems(board, players=2)] == [
+        "tickets: 0 long tickets are too few to deal 2 at setup (1 to each of 2 players)",
+        "tickets: 1 regular ticket is too few to deal 6 at setup (3 to each of 2 players)",
+    ]

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from ..errors import MapLoadError
 from ..rules import BONUSES, MAX_SUBSTITUTE, Rules, installed_bonuses
+from ..words import counted
 from .index import fold_name
 from .model import GameMap, Geometry, Route, Ticket, compute_digest, tracks_by_pair
 
@@ -714,7 +715,8 @@ def deal_problems(
         if isinstance(each, int) and have < each * players:
             yield Problem(
                 "tickets",
-                f"{have} {kind} tickets are too few to deal {each * players} at setup "
+                f"{counted(have, kind + ' ticket')} {'is' if have == 1 else 'are'} too few to "
+                f"deal {each * players} at setup "
                 f"({each} to each of {players} players)",
                 ("rules.max_players", f"rules.initial_{kind}_tickets"),
             )
