@@ -73,6 +73,7 @@ ROUTES: list[tuple[str, str, str | None]] = [
     ("GET", "/api/games/{game_id}/hint", "player"),
     ("GET", "/api/games/{game_id}/tickets", "player"),
     ("GET", "/api/games/{game_id}/log", "seat"),
+    ("GET", "/api/games/{game_id}/panels", "seat"),
     ("GET", "/api/games/{game_id}/scores", None),
     ("GET", "/api/games/{game_id}/record", None),
     ("GET", "/api/games/{game_id}/board.svg", "seat"),
