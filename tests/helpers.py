@@ -1,11 +1,15 @@
-"""Shared helpers for the rules tests: map lookups and small card-building shortcuts.
+"""Shared helpers for the rules tests: map lookups, the boards' reference data and small
+card-building shortcuts.
 
 Route facts are always looked up from the map data, never hard-coded as ids.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from ttr_rules import Color, GameMap, Route, Rules, load_map
 from ttr_rules.testing import card_census
@@ -21,10 +25,13 @@ __all__ = [
     "R",
     "W",
     "Y",
+    "assert_routes_equal_reference",
     "card_census",
+    "color_name",
     "europe",
     "find_route",
     "hand",
+    "reference_data",
     "route_id",
     "routes_between",
 ]
@@ -91,3 +98,29 @@ def hand(*cards: Color, **counts: int) -> dict[Color, int]:
         color = Color[name.upper()]
         result[color] = result.get(color, 0) + n
     return result
+
+
+def reference_data(name: str) -> dict[str, Any]:
+    """The reference data of board ``name``: ``tests/data/<name>_reference.json``, the test copy
+    of ``shared/reference/<name>.json`` (a fresh dict at each call, free to change)."""
+    path = Path(__file__).parent / "data" / f"{name}_reference.json"
+    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return data
+
+
+def color_name(route: Route) -> str:
+    """A track's colour as the reference data writes it: ``"gray"`` for a gray track."""
+    return route.color.value if route.color is not None else "gray"
+
+
+def assert_routes_equal_reference(game_map: GameMap, routes: list[dict[str, Any]]) -> None:
+    """Each track of ``game_map`` equals the reference's route at its place: id (the
+    reference counts from 1), ends, length, colour, tunnel, ferry locomotives and whether it
+    is one of a double route (map-specific fields are the caller's to compare)."""
+    assert len(game_map.routes) == len(routes)
+    for route, ref in zip(game_map.routes, routes, strict=True):
+        assert route.id == ref["id"] - 1, ref
+        assert (route.a, route.b, route.length) == (ref["a"], ref["b"], ref["length"]), ref
+        assert color_name(route) == ref["color"], ref
+        assert (route.tunnel, route.ferry_locomotives) == (ref["tunnel"], ref["ferry_locomotives"])
+        assert (route.double_of is None) == (ref["double_group"] is None), ref

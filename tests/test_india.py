@@ -5,13 +5,12 @@ ferries, doubles at 4 players, returned tickets to the bottom of the deck (docs/
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
 from typing import Any
 
 import attrs
 import networkx as nx
 import pytest
+from helpers import assert_routes_equal_reference, reference_data, routes_between
 from hypothesis import given
 
 from ttr_rules import (
@@ -31,7 +30,6 @@ from ttr_rules.scoring.bonuses import GRAND_TOUR_POINTS, bonus_scorer, grand_tou
 from ttr_rules.testing import check_invariants, check_map
 from ttr_rules.testing.strategies import games
 
-REFERENCE = Path(__file__).parent / "data" / "india_reference.json"
 L = Color.LOCOMOTIVE
 
 
@@ -42,16 +40,11 @@ def india() -> GameMap:
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(REFERENCE.read_text("utf-8"))
-    return data
+    return reference_data("india")
 
 
-def route_between(game_map: GameMap, a: str, b: str, **fields: Any) -> list[int]:
-    return [
-        r.id
-        for r in game_map.routes
-        if {r.a, r.b} == {a, b} and all(getattr(r, k) == v for k, v in fields.items())
-    ]
+def route_ids(game_map: GameMap, a: str, b: str) -> list[int]:
+    return [r.id for r in routes_between(game_map, a, b)]
 
 
 # ------------------------------------------------------------------ the map against the data
@@ -68,13 +61,8 @@ def test_cities_equal_the_reference(india: GameMap, reference: dict[str, Any]) -
 def test_routes_equal_the_reference_field_by_field(
     india: GameMap, reference: dict[str, Any]
 ) -> None:
-    assert len(india.routes) == len(reference["routes"]) == 108
-    for route, ref in zip(india.routes, reference["routes"], strict=True):
-        assert route.id == ref["id"] - 1
-        assert (route.a, route.b, route.length) == (ref["a"], ref["b"], ref["length"])
-        assert (route.color.value if route.color else "gray") == ref["color"]
-        assert (route.tunnel, route.ferry_locomotives) == (ref["tunnel"], ref["ferry_locomotives"])
-        assert (route.double_of is None) == (ref["double_group"] is None)
+    assert len(india.routes) == 108
+    assert_routes_equal_reference(india, reference["routes"])
 
 
 def test_tickets_equal_the_reference(india: GameMap, reference: dict[str, Any]) -> None:
@@ -173,7 +161,7 @@ def test_the_grand_tour_is_not_counted_on_one_path(india: GameMap) -> None:
 
 
 def test_a_double_route_alone_gives_no_second_path(india: GameMap) -> None:
-    agra_bhopal = route_between(india, "Agra", "Bhopal")
+    agra_bhopal = route_ids(india, "Agra", "Bhopal")
     assert len(agra_bhopal) == 2
     tickets: list[list[Any]] = [[("Agra", "Bhopal", 1)], [("Agra", "Bhopal", 1)], [], []]
     state = scenario(india, 4, routes={agra_bhopal[0]: 0, agra_bhopal[1]: 1}, tickets=tickets)
@@ -194,7 +182,7 @@ def test_the_score_table_names_the_bonuses(india: GameMap) -> None:
 
 
 def test_a_ferry_needs_its_locomotives(india: GameMap) -> None:
-    (ferry,) = route_between(india, "Bombay", "Calicut")  # gray 6, 2 locomotives
+    (ferry,) = route_ids(india, "Bombay", "Calicut")  # gray 6, 2 locomotives
     with_two = scenario(india, hands=[{L: 2, Color.RED: 4}, {}])
     assert ClaimRoute(ferry, Color.RED, 2) in legal_actions(with_two)
     without = scenario(india, hands=[{L: 1, Color.RED: 6}, {}])
@@ -205,7 +193,7 @@ def test_a_ferry_needs_its_locomotives(india: GameMap) -> None:
 def test_doubles_open_to_both_tracks_only_at_four(
     india: GameMap, players: int, both_open: bool
 ) -> None:
-    first, second = route_between(india, "Agra", "Bhopal")
+    first, second = route_ids(india, "Agra", "Bhopal")
     colour = india.routes[second].color
     assert colour is not None
     hands: list[dict[Color, int]] = [{}, {colour: 1}, {}, {}][:players]

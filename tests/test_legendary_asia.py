@@ -5,13 +5,12 @@ policies U27–U29)."""
 from __future__ import annotations
 
 import heapq
-import json
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import assert_routes_equal_reference, reference_data, route_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,8 +33,6 @@ from ttr_rules.invariants import check_invariants
 from ttr_rules.scoring.bonuses import asian_explorer, largest_network
 from ttr_rules.testing import check_map, playout, random_chooser
 
-REFERENCE = Path(__file__).parent / "data" / "legendary_asia_reference.json"
-
 
 @pytest.fixture(scope="module")
 def asia() -> GameMap:
@@ -44,18 +41,7 @@ def asia() -> GameMap:
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(REFERENCE.read_text("utf-8"))
-    return data
-
-
-def track(game_map: GameMap, a: str, b: str, color: str | None = None) -> int:
-    found = [
-        r.id
-        for r in game_map.routes
-        if {r.a, r.b} == {a, b} and (color is None or (r.color and r.color.value) == color)
-    ]
-    assert len(found) == 1, found
-    return found[0]
+    return reference_data("legendary_asia")
 
 
 # ------------------------------------------------------------------ the map against the data
@@ -75,15 +61,9 @@ def test_cities_and_spellings_equal_the_reference(asia: GameMap, reference: dict
 def test_routes_equal_the_reference_field_by_field(
     asia: GameMap, reference: dict[str, Any]
 ) -> None:
-    assert len(asia.routes) == len(reference["routes"]) == 100
-    for route, ref in zip(asia.routes, reference["routes"], strict=True):
-        assert route.id == ref["id"] - 1
-        assert (route.a, route.b, route.length) == (ref["a"], ref["b"], ref["length"])
-        assert (route.color.value if route.color else "gray") == ref["color"]
-        assert (route.tunnel, route.ferry_locomotives) == (ref["tunnel"], ref["ferry_locomotives"])
-        assert route.mountain == ref["mountains"]
-        other = asia.routes[route.double_of] if route.double_of is not None else None
-        assert (other is None) == (ref["double_group"] is None)
+    assert len(asia.routes) == 100
+    assert_routes_equal_reference(asia, reference["routes"])
+    assert [r.mountain for r in asia.routes] == [ref["mountains"] for ref in reference["routes"]]
 
 
 def test_tickets_equal_the_reference(asia: GameMap, reference: dict[str, Any]) -> None:
@@ -154,7 +134,7 @@ def test_check_map(asia: GameMap, players: int) -> None:
 
 
 def test_a_mountain_claim_takes_the_x_trains_and_scores_them(asia: GameMap) -> None:
-    lhasa = track(asia, "Lhasa", "Mandalay")  # black 2, 2 X
+    lhasa = route_id(asia, "Lhasa", "Mandalay")  # black 2, 2 X
     state = scenario(asia, players=2, hands=[{Color.BLACK: 2}, {}])
     after = apply_action(state, ClaimRoute(lhasa, Color.BLACK, 0))
     assert after.players[0].trains == 45 - 2 - 2
@@ -163,21 +143,21 @@ def test_a_mountain_claim_takes_the_x_trains_and_scores_them(asia: GameMap) -> N
 
 
 def test_a_gray_mountain_route_takes_any_one_colour(asia: GameMap) -> None:
-    rangoon = track(asia, "Mandalay", "Rangoon")  # gray 1, 1 X
+    rangoon = route_id(asia, "Mandalay", "Rangoon")  # gray 1, 1 X
     state = scenario(asia, players=2, hands=[{Color.GREEN: 1}, {}])
     after = apply_action(state, ClaimRoute(rangoon, Color.GREEN, 0))
     assert (after.players[0].trains, after.players[0].route_points) == (43, 3)
 
 
 def test_a_claim_without_trains_for_the_x_marks_is_refused(asia: GameMap) -> None:
-    karachi = track(asia, "Karachi", "Samarkand")  # white 4, 1 X
+    karachi = route_id(asia, "Karachi", "Samarkand")  # white 4, 1 X
     state = scenario(asia, players=2, hands=[{Color.WHITE: 4}, {}], trains=[4, 45])
     action = ClaimRoute(karachi, Color.WHITE, 0)
     assert why_illegal(state, action) is Reason.NOT_ENOUGH_TRAINS
     assert action not in legal_actions(state)
     with pytest.raises(IllegalActionError, match="5 needed: 4 for the track and 1 for its"):
         apply_action(state, action)
-    plain = track(asia, "Agra", "Bombay")  # orange 2, no X: 4 trains are plenty
+    plain = route_id(asia, "Agra", "Bombay")  # orange 2, no X: 4 trains are plenty
     state = scenario(asia, players=2, hands=[{Color.ORANGE: 2}, {}], trains=[4, 45])
     assert why_illegal(state, ClaimRoute(plain, Color.ORANGE, 0)) is None
 
@@ -185,11 +165,11 @@ def test_a_claim_without_trains_for_the_x_marks_is_refused(asia: GameMap) -> Non
 def test_the_end_trigger_counts_the_trains_after_the_x_marks(asia: GameMap) -> None:
     # 5 trains: a 2-space route with 1 X leaves 2 (the final round starts); without the X
     # it would leave 3.
-    agra = track(asia, "Agra", "Kathmandu")  # purple 2, 1 X
+    agra = route_id(asia, "Agra", "Kathmandu")  # purple 2, 1 X
     state = scenario(asia, players=2, hands=[{Color.PURPLE: 2}, {}], trains=[5, 45])
     after = apply_action(state, ClaimRoute(agra, Color.PURPLE, 0))
     assert after.players[0].trains == 2 and after.final_turns is not None
-    plain = track(asia, "Agra", "Bombay")  # orange 2
+    plain = route_id(asia, "Agra", "Bombay")  # orange 2
     state = scenario(asia, players=2, hands=[{Color.ORANGE: 2}, {}], trains=[5, 45])
     assert apply_action(state, ClaimRoute(plain, Color.ORANGE, 0)).final_turns is None
 
@@ -198,16 +178,16 @@ def test_the_end_trigger_counts_the_trains_after_the_x_marks(asia: GameMap) -> N
 
 
 def test_the_explorer_goes_to_every_player_tied_for_the_largest_network(asia: GameMap) -> None:
-    a = track(asia, "Agra", "Bombay")
-    b = track(asia, "Bombay", "Colombo", "black")
-    c = track(asia, "Hanoi", "Saigon", "orange")
-    d = track(asia, "Bangkok", "Saigon", "red")
+    a = route_id(asia, "Agra", "Bombay")
+    b = route_id(asia, "Bombay", "Colombo", Color.BLACK)
+    c = route_id(asia, "Hanoi", "Saigon", Color.ORANGE)
+    d = route_id(asia, "Bangkok", "Saigon", Color.RED)
     tied = scenario(asia, players=3, routes={a: 0, b: 0, c: 1, d: 1})
     assert [largest_network(tied, s) for s in range(3)] == [3, 3, 0]
     assert asian_explorer(tied) == (10, 10, 0)
     scores = final_scores(tied)
     assert [dict(s.bonuses)["asian_explorer"] for s in scores] == [10, 10, 0]
-    e = track(asia, "Bangkok", "Rangoon", "green")
+    e = route_id(asia, "Bangkok", "Rangoon", Color.GREEN)
     alone = scenario(asia, players=3, routes={a: 0, b: 0, c: 1, d: 1, e: 1})
     assert asian_explorer(alone) == (0, 10, 0)
     assert asian_explorer(scenario(asia, players=2)) == (0, 0)  # nobody has a route
@@ -215,12 +195,12 @@ def test_the_explorer_goes_to_every_player_tied_for_the_largest_network(asia: Ga
 
 def test_a_network_counts_cities_not_routes_nor_loops(asia: GameMap) -> None:
     pair = [r.id for r in asia.routes if {r.a, r.b} == {"Bombay", "Calcutta"}]
-    state = scenario(asia, players=4, routes={pair[0]: 0, track(asia, "Agra", "Bombay"): 1})
+    state = scenario(asia, players=4, routes={pair[0]: 0, route_id(asia, "Agra", "Bombay"): 1})
     assert largest_network(state, 0) == largest_network(state, 1) == 2
 
 
 def test_no_longest_path_bonus(asia: GameMap) -> None:
-    long_one = track(asia, "Dihua", "Peking")
+    long_one = route_id(asia, "Dihua", "Peking")
     state = scenario(asia, players=2, routes={long_one: 0})
     score = final_scores(state)[0]
     assert score.express_bonus == 0 and score.longest_path == 6

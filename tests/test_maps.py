@@ -10,13 +10,13 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import assert_routes_equal_reference, color_name, reference_data
 from map_samples import grid_map_data, small_map_data, write_map
 
 from ttr_rules.cards import Color
 from ttr_rules.errors import MapLoadError
 from ttr_rules.maps import (
     GameMap,
-    Route,
     compute_digest,
     load_map,
     load_map_file,
@@ -29,22 +29,15 @@ from ttr_rules.maps import (
 )
 from ttr_rules.rules import Rules
 
-REFERENCE = Path(__file__).parent / "data" / "europe_reference.json"
-
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(REFERENCE.read_text(encoding="utf-8"))
-    return data
+    return reference_data("europe")
 
 
 @pytest.fixture(scope="module")
 def europe() -> GameMap:
     return load_map("europe")
-
-
-def _color(route: Route) -> str:
-    return route.color.value if route.color is not None else "gray"
 
 
 # --------------------------------------------------------------------------- Europe = reference
@@ -59,13 +52,8 @@ def test_europe_cities(europe: GameMap, reference: dict[str, Any]) -> None:
 def test_europe_routes_match_reference_field_by_field(
     europe: GameMap, reference: dict[str, Any]
 ) -> None:
-    assert len(europe.routes) == len(reference["routes"]) == 101
-    for ref in reference["routes"]:
-        route = europe.routes[ref["id"] - 1]
-        assert route.id == ref["id"] - 1
-        got = (route.a, route.b, route.length, _color(route), route.tunnel, route.ferry_locomotives)
-        want = (ref["a"], ref["b"], ref["length"], ref["color"], ref["tunnel"])
-        assert got == (*want, ref["ferry_locomotives"]), ref
+    assert len(europe.routes) == 101
+    assert_routes_equal_reference(europe, reference["routes"])
 
 
 def test_europe_double_routes(europe: GameMap, reference: dict[str, Any]) -> None:
@@ -102,7 +90,7 @@ def test_europe_totals(europe: GameMap) -> None:
     assert len(ferries) == 13
     assert sum(r.ferry_locomotives for r in ferries) == 17
     assert all(r.color is None for r in ferries)
-    colours = Counter(_color(r) for r in routes)
+    colours = Counter(color_name(r) for r in routes)
     assert colours == {**{c.value: 8 for c in Color if c is not Color.LOCOMOTIVE}, "gray": 37}
 
 

@@ -10,11 +10,11 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from helpers import assert_routes_equal_reference, reference_data, route_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +54,6 @@ from ttr_rules.rl.space import ActionSpace
 from ttr_rules.scoring.bonuses import bonus_scorer, globetrotter
 from ttr_rules.testing import check_map, playout, random_chooser
 
-REFERENCE = Path(__file__).parent / "data" / "nordic_reference.json"
 L = Color.LOCOMOTIVE
 
 
@@ -65,18 +64,7 @@ def nordic() -> GameMap:
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(REFERENCE.read_text("utf-8"))
-    return data
-
-
-def route_between(game_map: GameMap, a: str, b: str, **fields: Any) -> int:
-    found = [
-        r.id
-        for r in game_map.routes
-        if {r.a, r.b} == {a, b} and all(getattr(r, k) == v for k, v in fields.items())
-    ]
-    assert len(found) == 1, found
-    return found[0]
+    return reference_data("nordic")
 
 
 # ------------------------------------------------------------------ the map against the data
@@ -97,15 +85,9 @@ def test_cities_and_spellings_equal_the_reference(
 def test_routes_equal_the_reference_field_by_field(
     nordic: GameMap, reference: dict[str, Any]
 ) -> None:
-    assert len(nordic.routes) == len(reference["routes"]) == 81
-    for route, ref in zip(nordic.routes, reference["routes"], strict=True):
-        assert route.id == ref["id"] - 1
-        assert (route.a, route.b, route.length) == (ref["a"], ref["b"], ref["length"])
-        assert (route.color.value if route.color else "gray") == ref["color"]
-        assert (route.tunnel, route.ferry_locomotives) == (ref["tunnel"], ref["ferry_locomotives"])
-        other = nordic.routes[route.double_of] if route.double_of is not None else None
-        group = f"{other.a}-{other.b}" if other is not None else None
-        assert (group is None) == (ref["double_group"] is None)
+    assert len(nordic.routes) == 81
+    assert_routes_equal_reference(nordic, reference["routes"])
+    for route in nordic.routes:
         expected = 4 if {route.a, route.b} == {"Lieksa", "Murmansk"} else 0
         assert route.card_substitute == expected
 
@@ -218,7 +200,7 @@ def set_payments(state: GameState, route: int) -> list[ClaimRoute]:
 
 
 def test_locomotive_refused_on_a_plain_route(nordic: GameMap) -> None:
-    route = route_between(nordic, "Ålborg", "Århus")  # purple 1, plain
+    route = route_id(nordic, "Ålborg", "Århus")  # purple 1, plain
     state = scenario(nordic, hands=[{L: 3, Color.PURPLE: 1}, {}])
     assert claims(state, route) == [ClaimRoute(route, Color.PURPLE)]
     problem = why_illegal(state, ClaimRoute(route, L, 1))
@@ -226,15 +208,15 @@ def test_locomotive_refused_on_a_plain_route(nordic: GameMap) -> None:
 
 
 def test_locomotives_wild_on_tunnels_and_ferries(nordic: GameMap) -> None:
-    tunnel = route_between(nordic, "Kiruna", "Narvik", color=Color.PURPLE)
-    ferry = route_between(nordic, "Narvik", "Tromsø")  # yellow 3, one locomotive
+    tunnel = route_id(nordic, "Kiruna", "Narvik", Color.PURPLE)
+    ferry = route_id(nordic, "Narvik", "Tromsø")  # yellow 3, one locomotive
     state = scenario(nordic, hands=[{L: 3}, {}])
     assert claims(state, tunnel) == [ClaimRoute(tunnel, L, 1)]
     assert claims(state, ferry) == [ClaimRoute(ferry, L, 3)]
 
 
 def test_ferry_takes_any_three_cards_for_a_locomotive(nordic: GameMap) -> None:
-    ferry = route_between(nordic, "Narvik", "Tromsø")  # yellow 3, one locomotive
+    ferry = route_id(nordic, "Narvik", "Tromsø")  # yellow 3, one locomotive
     state = scenario(nordic, hands=[{Color.YELLOW: 2, Color.RED: 2, Color.BLUE: 1}, {}])
     paid = ClaimRoute(ferry, Color.YELLOW, 0, (Color.RED, Color.RED, Color.BLUE))
     assert claims(state, ferry) == [ClaimWithSets(ferry)]
@@ -245,7 +227,7 @@ def test_ferry_takes_any_three_cards_for_a_locomotive(nordic: GameMap) -> None:
 
 
 def test_short_substitute_set_refused(nordic: GameMap) -> None:
-    ferry = route_between(nordic, "Narvik", "Tromsø")
+    ferry = route_id(nordic, "Narvik", "Tromsø")
     state = scenario(nordic, hands=[{Color.YELLOW: 2, Color.RED: 2}, {}])
     short = ClaimRoute(ferry, Color.YELLOW, 0, (Color.RED, Color.RED))
     assert why_illegal(state, short) is Reason.BAD_SUBSTITUTE_SET
@@ -262,7 +244,7 @@ def test_short_substitute_set_refused(nordic: GameMap) -> None:
 
 
 def test_claim_with_sets_refused_where_no_route_takes_them(nordic: GameMap) -> None:
-    plain = route_between(nordic, "Ålborg", "Århus")
+    plain = route_id(nordic, "Ålborg", "Århus")
     state = scenario(nordic, hands=[{Color.PURPLE: 9}, {}])
     assert why_illegal(state, ClaimWithSets(plain)) is Reason.BAD_SUBSTITUTE_SET
     europe = scenario("europe", hands=[{Color.RED: 9}, {}])
@@ -271,7 +253,7 @@ def test_claim_with_sets_refused_where_no_route_takes_them(nordic: GameMap) -> N
 
 
 def test_lieksa_murmansk_takes_sets_of_four(nordic: GameMap) -> None:
-    route = route_between(nordic, "Lieksa", "Murmansk")
+    route = route_id(nordic, "Lieksa", "Murmansk")
     hand = {Color.RED: 8, Color.BLUE: 2, Color.GREEN: 1, L: 1}
     state = scenario(nordic, hands=[hand, {}])
     paid = ClaimRoute(route, Color.RED, 0, (Color.BLUE, Color.BLUE, Color.GREEN, L))
@@ -281,7 +263,7 @@ def test_lieksa_murmansk_takes_sets_of_four(nordic: GameMap) -> None:
 
 
 def test_lieksa_murmansk_refuses_a_locomotive_outside_a_set(nordic: GameMap) -> None:
-    route = route_between(nordic, "Lieksa", "Murmansk")
+    route = route_id(nordic, "Lieksa", "Murmansk")
     state = scenario(nordic, hands=[{Color.RED: 8, L: 1}, {}])
     assert claims(state, route) == []
     problem = why_illegal(state, ClaimRoute(route, Color.RED, 1))
@@ -290,7 +272,7 @@ def test_lieksa_murmansk_refuses_a_locomotive_outside_a_set(nordic: GameMap) -> 
 
 
 def test_one_spelling_per_multiset(nordic: GameMap) -> None:
-    ferry = route_between(nordic, "Narvik", "Tromsø")
+    ferry = route_id(nordic, "Narvik", "Tromsø")
     state = scenario(nordic, hands=[{Color.YELLOW: 5, L: 1}, {}])
     listed = set_payments(state, ferry)
     other = ClaimRoute(ferry, Color.YELLOW, 0, (Color.YELLOW,) * 3)  # 5 yellow: 2 + a set
@@ -307,7 +289,7 @@ def test_one_spelling_per_multiset(nordic: GameMap) -> None:
 
 
 def test_picking_in_card_order_only(nordic: GameMap) -> None:
-    route = route_between(nordic, "Lieksa", "Murmansk")
+    route = route_id(nordic, "Lieksa", "Murmansk")
     state = scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
     picking = apply_action(state, ClaimWithSets(route))
     assert legal_actions(picking) == (PayCard(Color.BLUE),)  # red first would leave blue out
@@ -328,7 +310,7 @@ def test_picking_in_card_order_only(nordic: GameMap) -> None:
 def test_picked_cards_are_private_until_the_claim(nordic: GameMap) -> None:
     from ttr_rules import determinize, observe, view_legal_actions
 
-    route = route_between(nordic, "Lieksa", "Murmansk")
+    route = route_id(nordic, "Lieksa", "Murmansk")
     state = scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
     picking = apply_action(apply_action(state, ClaimWithSets(route)), PayCard(Color.BLUE))
     own, other = observe(picking, 0), observe(picking, 1)
@@ -366,10 +348,10 @@ def test_returned_tickets_leave_the_game(nordic: GameMap) -> None:
 
 def test_globetrotter_tie_scores_every_tied_player(nordic: GameMap) -> None:
     # Two players, each with one completed ticket (Tampere–Tallinn 3; Oslo–København 4).
-    tampere_helsinki = route_between(nordic, "Helsinki", "Tampere")
-    helsinki_tallinn = route_between(nordic, "Helsinki", "Tallinn")
-    oslo_goteborg = route_between(nordic, "Göteborg", "Oslo")
-    goteborg_kobenhavn = route_between(nordic, "Göteborg", "København")
+    tampere_helsinki = route_id(nordic, "Helsinki", "Tampere")
+    helsinki_tallinn = route_id(nordic, "Helsinki", "Tallinn")
+    oslo_goteborg = route_id(nordic, "Göteborg", "Oslo")
+    goteborg_kobenhavn = route_id(nordic, "Göteborg", "København")
     state = scenario(
         nordic,
         routes={
@@ -420,7 +402,7 @@ def test_inconsistent_rule_data_refused(
 
 def test_card_substitute_on_a_ferry_refused(nordic: GameMap) -> None:
     data = map_to_dict(nordic)
-    ferry = route_between(nordic, "Narvik", "Tromsø")
+    ferry = route_id(nordic, "Narvik", "Tromsø")
     data["routes"][ferry]["card_substitute"] = 4
     with pytest.raises(ValueError, match="neither a tunnel nor a ferry"):
         map_from_dict(data)
@@ -606,7 +588,7 @@ def _picking_json(nordic: GameMap) -> tuple[GameState, dict[str, Any], list[dict
     the state and of the payer's and the other seat's views."""
     from ttr_rules import observe, to_json
 
-    route = route_between(nordic, "Lieksa", "Murmansk")
+    route = route_id(nordic, "Lieksa", "Murmansk")
     state = scenario(nordic, hands=[{Color.RED: 8, Color.BLUE: 4}, {}])
     picking = apply_action(apply_action(state, ClaimWithSets(route)), PayCard(Color.BLUE))
     views = [json.loads(to_json(observe(picking, seat))) for seat in (0, 1)]

@@ -6,14 +6,13 @@ in one turn, returned tickets out of the game, doubles at 3 players (docs/maps.m
 from __future__ import annotations
 
 import itertools
-import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import attrs
 import networkx as nx
 import pytest
+from helpers import assert_routes_equal_reference, reference_data, route_id
 from hypothesis import given
 
 from ttr_rules import (
@@ -38,7 +37,6 @@ from ttr_rules.testing import check_invariants, check_map
 from ttr_rules.testing.strategies import games
 from ttr_rules.views import observe
 
-REFERENCE = Path(__file__).parent / "data" / "switzerland_reference.json"
 L = Color.LOCOMOTIVE
 
 
@@ -49,18 +47,7 @@ def swiss() -> GameMap:
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(REFERENCE.read_text("utf-8"))
-    return data
-
-
-def route_between(game_map: GameMap, a: str, b: str, **fields: Any) -> int:
-    found = [
-        r.id
-        for r in game_map.routes
-        if {r.a, r.b} == {a, b} and all(getattr(r, k) == v for k, v in fields.items())
-    ]
-    assert len(found) == 1, found
-    return found[0]
+    return reference_data("switzerland")
 
 
 def path_routes(game_map: GameMap, a: str, b: str) -> list[int]:
@@ -105,13 +92,8 @@ def test_cities_countries_and_end_points_equal_the_reference(
 def test_routes_equal_the_reference_field_by_field(
     swiss: GameMap, reference: dict[str, Any]
 ) -> None:
-    assert len(swiss.routes) == len(reference["routes"]) == 88
-    for route, ref in zip(swiss.routes, reference["routes"], strict=True):
-        assert route.id == ref["id"] - 1
-        assert (route.a, route.b, route.length) == (ref["a"], ref["b"], ref["length"])
-        assert (route.color.value if route.color else "gray") == ref["color"]
-        assert (route.tunnel, route.ferry_locomotives) == (ref["tunnel"], ref["ferry_locomotives"])
-        assert (route.double_of is None) == (ref["double_group"] is None)
+    assert len(swiss.routes) == 88
+    assert_routes_equal_reference(swiss, reference["routes"])
 
 
 def test_tickets_equal_the_reference(swiss: GameMap, reference: dict[str, Any]) -> None:
@@ -206,8 +188,8 @@ def test_a_country_to_country_ticket(swiss: GameMap) -> None:
 def test_no_path_runs_through_a_country(swiss: GameMap) -> None:
     ticket = ticket_id(swiss, "Schaffhausen", "St. Gallen")  # 4 points
     border = [
-        route_between(swiss, "Schaffhausen", "Deutschland 2"),
-        route_between(swiss, "St. Gallen", "Deutschland 5"),
+        route_id(swiss, "Schaffhausen", "Deutschland 2"),
+        route_id(swiss, "St. Gallen", "Deutschland 5"),
     ]
     state = scenario(swiss, routes=dict.fromkeys(border, 0), tickets=[[ticket], []])
     score = final_scores(state)[0]
@@ -251,14 +233,14 @@ def claims(state: GameState, route: int) -> list[ClaimRoute]:
 
 
 def test_a_locomotive_is_refused_on_a_plain_route(swiss: GameMap) -> None:
-    route = route_between(swiss, "Bern", "Fribourg", color=Color.ORANGE)  # orange 1, plain
+    route = route_id(swiss, "Bern", "Fribourg", Color.ORANGE)  # orange 1, plain
     state = scenario(swiss, hands=[{L: 3, Color.ORANGE: 1}, {}])
     assert claims(state, route) == [ClaimRoute(route, Color.ORANGE)]
     assert why_illegal(state, ClaimRoute(route, L, 1)) is Reason.LOCOMOTIVE_NOT_WILD
 
 
 def test_locomotives_are_wild_on_tunnels(swiss: GameMap) -> None:
-    tunnel = route_between(swiss, "Basel", "Olten")  # orange 2, tunnel
+    tunnel = route_id(swiss, "Basel", "Olten")  # orange 2, tunnel
     state = scenario(swiss, hands=[{L: 2}, {}])
     assert claims(state, tunnel) == [ClaimRoute(tunnel, L, 2)]
 
@@ -285,8 +267,8 @@ def test_returned_tickets_leave_the_game(swiss: GameMap) -> None:
 def test_doubles_open_to_both_tracks_only_at_three(
     swiss: GameMap, players: int, both_open: bool
 ) -> None:
-    first = route_between(swiss, "Bern", "Fribourg", color=Color.ORANGE)
-    second = route_between(swiss, "Bern", "Fribourg", color=Color.YELLOW)
+    first = route_id(swiss, "Bern", "Fribourg", Color.ORANGE)
+    second = route_id(swiss, "Bern", "Fribourg", Color.YELLOW)
     hands: list[dict[Color, int]] = [{}, {Color.YELLOW: 1}, {}][:players]
     state = scenario(swiss, players, current=1, routes={first: 0}, hands=hands)
     assert bool(claims(state, second)) is both_open

@@ -8,14 +8,13 @@ route scores up to length 6, the longest-path bonus, the tie-breakers) is a ``Ru
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import routes_between
+from helpers import assert_routes_equal_reference, color_name, reference_data, routes_between
 
 from ttr_rules import (
     Action,
@@ -42,7 +41,6 @@ from ttr_rules import (
 )
 from ttr_rules.testing import check_invariants, check_map
 
-REFERENCE = Path(__file__).parent / "data" / "usa_reference.json"
 A, B, C = 0, 1, 2
 
 
@@ -53,12 +51,7 @@ def usa() -> GameMap:
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(REFERENCE.read_text(encoding="utf-8"))
-    return data
-
-
-def _color(color: Color | None) -> str:
-    return color.value if color is not None else "gray"
+    return reference_data("usa")
 
 
 def rid(a: str, b: str, color: Color | None = None) -> int:
@@ -97,12 +90,8 @@ def test_usa_aliases(reference: dict[str, Any]) -> None:
 
 def test_usa_routes_match_reference_field_by_field(reference: dict[str, Any]) -> None:
     game_map = usa()
-    assert len(game_map.routes) == len(reference["routes"]) == 100
-    for ref in reference["routes"]:
-        route = game_map.routes[ref["id"] - 1]
-        got = (route.a, route.b, route.length, _color(route.color), route.tunnel)
-        want = (ref["a"], ref["b"], ref["length"], ref["color"], ref["tunnel"])
-        assert (*got, route.ferry_locomotives) == (*want, ref["ferry_locomotives"]), ref
+    assert len(game_map.routes) == 100
+    assert_routes_equal_reference(game_map, reference["routes"])
 
 
 def test_usa_double_routes(reference: dict[str, Any]) -> None:
@@ -129,7 +118,7 @@ def test_usa_totals_and_tickets(reference: dict[str, Any]) -> None:
     assert sum(r.length for r in routes) == 309
     assert Counter(r.length for r in routes) == {1: 9, 2: 36, 3: 20, 4: 16, 5: 10, 6: 9}
     assert not any(r.tunnel or r.ferry_locomotives for r in routes)
-    colours = Counter(_color(r.color) for r in routes)
+    colours = Counter(color_name(r) for r in routes)
     assert colours == {**{c.value: 7 for c in Color if c is not Color.LOCOMOTIVE}, "gray": 44}
     got = [(t.a, t.b, t.points, t.long) for t in game_map.tickets]
     assert got == [(t["a"], t["b"], t["points"], t["long"]) for t in reference["tickets"]]

@@ -5,12 +5,12 @@ from its record."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import reference_data
 
 from ttr_rules import load_map, new_game, outcome
 from ttr_rules.maps import (
@@ -22,9 +22,8 @@ from ttr_rules.maps import (
 from ttr_rules.records import read_record, record_game, replay, write_record
 from ttr_rules.simulate import random_playout
 
-DATA = Path(__file__).parent / "data"
-USA = json.loads((DATA / "usa1910_reference.json").read_text("utf-8"))
-EUROPE = json.loads((DATA / "europe1912_reference.json").read_text("utf-8"))
+USA = reference_data("usa1910")
+EUROPE = reference_data("europe1912")
 
 #: Each variant: its board, its reference data and the reference's name for it.
 VARIANTS: dict[str, tuple[str, dict[str, Any], str]] = {
