@@ -1,6 +1,7 @@
 """The snapshot of the public API: every name in the ``__all__`` of each public module, with its
-signature, one line each, in ``tests/data/public_api.txt`` (checked by tests/test_public_api.py;
-the policy is docs/versions.md).
+signature, and every public method and property of each public class (``module.Class.name``),
+one line each, in ``tests/data/public_api.txt`` (checked by tests/test_public_api.py; the policy
+is docs/versions.md).
 
 Each line starts with the version in which it last changed. After changing a public name, add
 a line naming it to CHANGELOG.md under the version being prepared, then regenerate:
@@ -16,6 +17,7 @@ only reports, with each line that differs (``-`` the snapshot's, ``+`` the libra
 from __future__ import annotations
 
 import enum
+import functools
 import importlib
 import inspect
 import re
@@ -99,13 +101,57 @@ class _Shown:
         return f"<{type(value).__name__}>"
 
 
+def members(cls: type) -> Iterator[tuple[str, str]]:
+    """``(name, description)`` of each public method and property of a public class: those
+    whose names start with a letter, defined in the class or in a base class of this library
+    (what ``object``, ``Exception``, ``tuple`` or a framework's base class gives is theirs);
+    fields are in the class's signature already, and an enum's members in its line."""
+    skipped = set(cls.__members__) if issubclass(cls, enum.Enum) else set()
+    for name in sorted(dir(cls)):
+        if name.startswith("_") or name in skipped:
+            continue
+        owner = next((base for base in cls.__mro__ if name in vars(base)), None)
+        if owner is None or not owner.__module__.startswith("ttr_rules"):
+            continue
+        described = _member(cls, name, vars(owner)[name])
+        if described is not None:
+            yield name, described
+
+
+def _member(cls: type, name: str, raw: object) -> str | None:
+    """A method or property as the snapshot shows it; ``None`` for anything else (a field,
+    a constant)."""
+    if isinstance(raw, staticmethod):
+        return f"staticmethod {name}{_signature(raw.__func__)}"
+    if isinstance(raw, classmethod):
+        return f"classmethod {name}{_signature(getattr(cls, name))}"
+    if isinstance(raw, property | functools.cached_property):
+        getter = raw.fget if isinstance(raw, property) else raw.func
+        returns = inspect.signature(getter).return_annotation if getter else inspect.Parameter.empty
+        shown = "" if returns is inspect.Parameter.empty else f" -> {_annotation(returns)}"
+        return f"property {name}{shown}"
+    if inspect.isfunction(raw):
+        return f"def {name}{_signature(raw)}"
+    return None
+
+
+def _annotation(annotation: object) -> str:
+    return repr(annotation) if isinstance(annotation, str) else inspect.formatannotation(annotation)
+
+
 def current() -> dict[str, str]:
-    """``{module.name: description}`` of every public name, as the library is now."""
+    """``{module.name: description}`` of every public name, and ``{module.Class.name:
+    description}`` of every public method and property of a public class, as the library is
+    now."""
     found: dict[str, str] = {}
     for module_name in PUBLIC_MODULES:
         module = importlib.import_module(module_name)
         for name in module.__all__:
-            found[f"{module_name}.{name}"] = describe(getattr(module, name))
+            obj = getattr(module, name)
+            found[f"{module_name}.{name}"] = describe(obj)
+            if inspect.isclass(obj):
+                for member, description in members(obj):
+                    found[f"{module_name}.{name}.{member}"] = description
     return found
 
 
@@ -159,14 +205,24 @@ def changelog_section(version: str, text: str | None = None) -> str:
 
 def unrecorded(entries: dict[str, tuple[str, str]], version: str, section: str) -> list[str]:
     """The names whose line changed in ``version`` and that the changelog section of that
-    version does not name (in a code span: `choose_tickets`, `frontend.choose_tickets(...)`)."""
+    version does not name (in a code span: `choose_tickets`, `frontend.choose_tickets(...)`; a
+    method or property with its class: `GameState.routes_of`)."""
     spans = " ".join(re.findall(r"`([^`]*)`", section))
     missing = []
     for name, (since, _) in sorted(entries.items()):
-        short = name.rsplit(".", 1)[1]
-        if since == version and not re.search(rf"(?<![\w]){re.escape(short)}(?![\w])", spans):
+        short = re.escape(short_name(name, entries))
+        if since == version and not re.search(rf"(?<![\w]){short}(?![\w])", spans):
             missing.append(name)
     return missing
+
+
+def short_name(name: str, entries: dict[str, tuple[str, str]]) -> str:
+    """How the changelog may name a line: a module's name alone (``choose_tickets``), a
+    class's method or property with its class (``GameState.routes_of``)."""
+    owner, _, short = name.rpartition(".")
+    if owner in entries and entries[owner][1] != "module":
+        return f"{owner.rpartition('.')[2]}.{short}"
+    return short
 
 
 def problems(version: str) -> Iterator[str]:

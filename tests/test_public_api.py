@@ -27,9 +27,16 @@ def test_the_version_has_a_changelog_section_and_one_home() -> None:
 
 
 def test_the_public_modules_are_those_the_docs_list() -> None:
+    """A module is public if and only if docs/versions.md lists it as such (the list before
+    "and beside them"); the internal ones it names as examples are not in the snapshot."""
     page = (public_api.ROOT / "docs" / "versions.md").read_text(encoding="utf-8")
-    listed = set(re.findall(r"`(ttr_rules(?:\.\w+)*)`", page.split("## What is public")[1]))
-    assert listed >= set(public_api.PUBLIC_MODULES)
+    section = page.split("## What is public")[1].split("## ")[0]
+    public, internal = section.split("and beside them")
+    module = r"`(ttr_rules(?:\.\w+)*)`"
+    assert set(re.findall(module, public)) == set(public_api.PUBLIC_MODULES)
+    examples = set(re.findall(module, internal.split("Modules below")[1].split("are internal")[0]))
+    assert "ttr_rules.rl.opponents" in examples
+    assert not examples & set(public_api.PUBLIC_MODULES)
 
 
 def _write(tmp_path: Path, lines: list[str]) -> Path:
@@ -99,3 +106,57 @@ def test_the_report_shows_each_line_that_differs() -> None:
         "- ttr_rules.b def b()\n+ ttr_rules.b (none)",
         "- ttr_rules.c (none)\n+ ttr_rules.c def c()",
     ]
+
+
+class _Toy(Exception):
+    """A public class as the snapshot sees it (its module set to look like the library's)."""
+
+    __module__ = "ttr_rules.toy"
+    size = 3  # a constant: not a method
+
+    def grow(self, by: int = 1) -> int:
+        return by
+
+    @property
+    def area(self) -> int:
+        return 4
+
+    @classmethod
+    def make(cls, n: int) -> _Toy:
+        return cls(n)
+
+    @staticmethod
+    def helper(text: str) -> str:
+        return text
+
+    def _hidden(self) -> None:
+        pass
+
+
+def test_a_public_class_records_its_methods_and_properties() -> None:
+    assert dict(public_api.members(_Toy)) == {  # nothing of Exception's (add_note, ...)
+        "area": "property area -> 'int'",
+        "grow": "def grow(self, by: 'int' = 1) -> 'int'",
+        "helper": "staticmethod helper(text: 'str') -> 'str'",
+        "make": "classmethod make(n: 'int') -> '_Toy'",
+    }
+    now = public_api.current()
+    assert now["ttr_rules.GameState.routes_of"].startswith("def routes_of(self, ")
+    assert now["ttr_rules.Route.trains"] == "property trains -> 'int'"
+    assert not any(name.endswith(".RED") for name in now)  # an enum's members are in its line
+
+
+def test_a_changed_method_is_named_with_its_class() -> None:
+    entries = {
+        "ttr_rules.maps": ("0.1.0", "module"),
+        "ttr_rules.maps.grow": ("0.2.0", "def grow() -> None"),
+        "ttr_rules.Toy": ("0.1.0", "class Toy() -> None"),
+        "ttr_rules.Toy.grow": ("0.2.0", "def grow(self, by: 'int' = 1) -> 'int'"),
+    }
+    assert public_api.unrecorded(entries, "0.2.0", "- `grow`") == ["ttr_rules.Toy.grow"]
+    assert public_api.unrecorded(entries, "0.2.0", "- `Toy.grow(by)`, `maps.grow`") == []
+    old = {"ttr_rules.Toy.grow": ("0.1.0", "def grow(self) -> 'int'")}
+    changed = public_api.updated(
+        old, {"ttr_rules.Toy.grow": entries["ttr_rules.Toy.grow"][1]}, "0.2.0"
+    )
+    assert changed["ttr_rules.Toy.grow"][0] == "0.2.0"

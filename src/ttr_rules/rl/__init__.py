@@ -5,7 +5,7 @@ open-spiel).
 * :func:`encode_observation` and :func:`observation_layout` — a player's view as a float32
   array of fixed shape; :func:`scale_observation` — the same in [0, 1];
 * :class:`PolicyOpponent` — a frozen policy (a saved model or an importable callable) as an
-  opponent that pickles; :mod:`ttr_rules.rl.opponents` says what else may be one;
+  opponent that pickles (docs/rl.md, "Opponents", says what else may be one);
 * :mod:`ttr_rules.rl.pettingzoo` — a PettingZoo AEC environment (``env(...)``);
 * :mod:`ttr_rules.rl.gymnasium` — a single-agent Gymnasium environment
   (``ttr_rules/Europe-v0``) against agents of :mod:`ttr_rules.agents`;

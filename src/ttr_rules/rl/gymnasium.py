@@ -35,7 +35,7 @@ True
   policy, for self-play and leagues), or a :class:`~ttr_rules.rl.PolicyOpponent` (a saved
   model or an importable callable, which pickles into subprocess workers); a mapping
   ``{opponent: weight}`` is a pool drawn from at every reset
-  (:mod:`ttr_rules.rl.opponents`). Every opponent is rebuilt at each ``reset`` with seeds
+  (the type ``Opponent``). Every opponent is rebuilt at each ``reset`` with seeds
   derived from the game's, so a seeded reset replays exactly.
   :meth:`TicketToRideEnv.set_opponents` changes them for the next ``reset``
   (``vec_env.env_method("set_opponents", ...)``). ``seat`` is the learner's seat.
