@@ -89,7 +89,7 @@ def test_countries_and_destinations_are_read(toy: GameMap) -> None:
     assert ticket.targets == ticket.destinations and ticket.loss == 3
     plain = toy.tickets[0]
     assert plain.targets == (("Gamma", 4),) and plain.loss == 4 and plain.destinations == ()
-    assert str(ticket) == "Delta-Land 3/Other 6 (-3)"
+    assert str(ticket) == "Delta-Land 3/Other 6 (−3)"
     assert ("Landia", "Land") in toy.aliases
     assert validate_map(toy) == []
 

@@ -373,3 +373,30 @@ def test_what_players_read_speaks_plainly_without_notation(
     assert broken == {}
     errors = list(_web_errors())
     assert {m: breaches(m) for m in errors if breaches(m)} == {}
+
+
+def test_a_refused_claim_names_its_route_by_its_cities() -> None:
+    """A refusal quotes the route by its cities, its number beside (issue 47), on every map;
+    so does the detail that points at the other track of a double route."""
+    from ttr_rules import ClaimWithSets, scenario
+    from ttr_rules.words import route_with_number
+
+    for map_name in available_maps():
+        game_map = load_map(map_name)
+        state = new_game(game_map, players=game_map.rules.min_players, seed=1)
+        for route in game_map.routes:
+            for action in (ClaimRoute(route.id, Color.RED, 0), ClaimWithSets(route.id)):
+                with pytest.raises(IllegalActionError) as refused:
+                    apply_action(state, action)
+                message = str(refused.value)
+                assert route_with_number(game_map, route.id) in message
+                assert not re.search(r"#\d", message), message
+    europe = load_map("europe")
+    first, second = europe.route_between("Berlin", "Frankfurt")
+    state = scenario(europe, hands=[{Color.BLACK: 9, Color.RED: 9}, {}], routes={first.id: 0})
+    with pytest.raises(IllegalActionError) as refused:
+        apply_action(state, ClaimRoute(second.id, Color.RED, 0))
+    assert str(refused.value) == (
+        "illegal action claim Berlin – Frankfurt (red, route 17) red: other track of double"
+        " route already yours (the other track is Berlin – Frankfurt (black, route 16))"
+    )

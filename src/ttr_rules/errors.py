@@ -86,21 +86,31 @@ class Reason(StrEnum):
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in this state (U22).
 
-    The state it was applied to is unchanged. ``reason`` says why; ``action`` is the action.
+    The state it was applied to is unchanged. ``reason`` says why; ``action`` is the action;
+    ``said`` the action as the message quotes it, when whoever refuses it knows the map (a
+    route told by its cities: :func:`ttr_rules.words.action_text`), else its notation.
+
+    >>> from ttr_rules import ClaimRoute, Color
+    >>> str(IllegalActionError(Reason.ROUTE_TAKEN, ClaimRoute(0, Color.RED, 0)))
+    'illegal action claim #0 red: route taken'
+    >>> said = "claim Amsterdam – Bruxelles (route 0) red"
+    >>> str(IllegalActionError(Reason.ROUTE_TAKEN, ClaimRoute(0, Color.RED, 0), said=said))
+    'illegal action claim Amsterdam – Bruxelles (route 0) red: route taken'
     """
 
-    def __init__(self, reason: Reason, action: Any, detail: str = "") -> None:
+    def __init__(self, reason: Reason, action: Any, detail: str = "", said: str = "") -> None:
         self.reason = reason
         self.action = action
         self.detail = detail
+        self.said = said
         # An action built in code or from JSON may be any size: its text is cut for the message.
-        text = f"illegal action {clipped(str(action), 300)}: {reason.value}"
+        text = f"illegal action {said or clipped(str(action), 300)}: {reason.value}"
         super().__init__(f"{text} ({detail})" if detail else text)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Built again from its fields (the default would call the class with the message
         # alone): an error raised in a worker process reaches its parent whole.
-        return type(self), (self.reason, self.action, self.detail), self.__dict__
+        return type(self), (self.reason, self.action, self.detail, self.said), self.__dict__
 
 
 class InvalidActionError(ValueError):

@@ -56,7 +56,7 @@ from .moves.tickets import keep_at_least
 from .notation import format_action
 from .state import Phase
 from .views import PlayerView, events_for, view_legal_actions
-from .words import agrees, counted, joined, sentence
+from .words import agrees, counted, joined, route_name, sentence
 
 __all__ = [
     "ActionGroup",
@@ -128,28 +128,6 @@ def route_label(game_map: GameMap, route: int) -> str:
         points = r.mountain * game_map.rules.mountain_points
         kind += f", mountain ({r.mountain} X: {counted(r.mountain, 'more train')}, +{points})"
     return f"{r.a} – {r.b}{track}, {colour}, {r.length}{kind}"
-
-
-def route_name(game_map: GameMap, route: int) -> str:
-    """A route as a person tells it from its neighbours: ``Paris – Wien``, and for one track of
-    a double route its colour (``Berlin – Frankfurt (red)``), or its number as the notation
-    gives it when both tracks have one colour (``track 2``).
-
-    >>> from ttr_rules import load_map
-    >>> europe = load_map("europe")
-    >>> [route_name(europe, r.id) for r in europe.route_between("Berlin", "Frankfurt")]
-    ['Berlin – Frankfurt (black)', 'Berlin – Frankfurt (red)']
-    >>> route_name(europe, 0)
-    'Amsterdam – Bruxelles'
-    """
-    r = game_map.routes[route]
-    if r.double_of is None:
-        return f"{r.a} – {r.b}"
-    if game_map.routes[r.double_of].color != r.color:
-        which = "gray" if r.color is None else r.color.value
-    else:
-        which = f"track {1 if route < r.double_of else 2}"
-    return f"{r.a} – {r.b} ({which})"
 
 
 def tunnel_words(view: PlayerView, names: Callable[[int], str] | None = None) -> str | None:

@@ -40,6 +40,7 @@ from .moves.turn import finish, settle_row, start_pieces
 from .piles import fisher_yates
 from .rules import Rules
 from .state import GameState, PlayerState
+from .words import action_text
 
 __all__ = [
     "StepResult",
@@ -346,7 +347,8 @@ def _apply(
 ) -> GameState:
     problem = _problem(state, action, player)
     if problem is not None:
-        raise IllegalActionError(problem.reason, action, problem.detail)
+        said = action_text(action, state.map)
+        raise IllegalActionError(problem.reason, action, problem.detail, said)
     draft = Draft(state, log)
     return finish(draft, _ACTIONS[type(action)][1](draft, action))
 

@@ -1,10 +1,15 @@
 """Plain words for messages: counts with their nouns, articles and lists, so that every
 sentence the library writes for a person reads the same way ("1 ticket", "an orange card",
-"3, 15 and 24")."""
+"3, 15 and 24"), routes by their cities ("Paris – Wien") and points lost with a true minus
+("−5")."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (the map model imports this module: its names are for the checker only)
+    from .maps.model import GameMap
 
 
 def counted(number: int, noun: str) -> str:
@@ -91,3 +96,77 @@ def sentence(text: str) -> str:
     ('You keep 2 tickets', '')
     """
     return text[:1].upper() + text[1:]
+
+
+#: The minus sign of points lost (U+2212), never the hyphen.
+MINUS = "\u2212"
+
+
+def minus(points: int) -> str:
+    """Points lost, written with a true minus sign as every front end writes them.
+
+    >>> minus(5), minus(0)
+    ('−5', '0')
+    """
+    return f"{MINUS}{points}" if points else "0"
+
+
+def route_name(game_map: GameMap, route: int) -> str:
+    """A route as a person tells it from its neighbours: ``Paris – Wien``, and for one track of
+    a double route its colour (``Berlin – Frankfurt (red)``), or which track when both tracks
+    have one colour (``track 2``).
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> [route_name(europe, r.id) for r in europe.route_between("Berlin", "Frankfurt")]
+    ['Berlin – Frankfurt (black)', 'Berlin – Frankfurt (red)']
+    >>> route_name(europe, 0)
+    'Amsterdam – Bruxelles'
+    """
+    r = game_map.routes[route]
+    which = _which_track(game_map, route)
+    return f"{r.a} – {r.b} ({which})" if which else f"{r.a} – {r.b}"
+
+
+def route_with_number(game_map: GameMap, route: int) -> str:
+    """A route named by its cities with its number beside, as a refusal quotes it (the number
+    is the one programs and the notation's ``#N`` use).
+
+    >>> from ttr_rules import load_map
+    >>> europe = load_map("europe")
+    >>> route_with_number(europe, 0)
+    'Amsterdam – Bruxelles (route 0)'
+    >>> route_with_number(europe, europe.route_between("Berlin", "Frankfurt")[1].id)
+    'Berlin – Frankfurt (red, route 17)'
+    """
+    r = game_map.routes[route]
+    which = _which_track(game_map, route)
+    return f"{r.a} – {r.b} ({which + ', ' if which else ''}route {route})"
+
+
+def _which_track(game_map: GameMap, route: int) -> str:
+    """One track of a double route told from the other: its colour, else its place."""
+    r = game_map.routes[route]
+    if r.double_of is None:
+        return ""
+    if game_map.routes[r.double_of].color != r.color:
+        return "gray" if r.color is None else r.color.value
+    return f"track {1 if route < r.double_of else 2}"
+
+
+def action_text(action: object, game_map: GameMap) -> str:
+    """An action as a refusal quotes it: its notation, with the route it names told by its
+    cities rather than by its number alone.
+
+    >>> from ttr_rules import ClaimRoute, Color, DrawBlind, load_map
+    >>> europe = load_map("europe")
+    >>> action_text(ClaimRoute(40, Color.RED, 1), europe)
+    'claim Cadiz – Lisboa (route 40) red+1L'
+    >>> action_text(DrawBlind(), europe)
+    'draw blind'
+    """
+    text = clipped(str(action), 300)
+    route = getattr(action, "route", None)
+    if type(route) is int and 0 <= route < len(game_map.routes):
+        return text.replace(f"#{route}", route_with_number(game_map, route), 1)
+    return text

@@ -197,6 +197,7 @@ def play_game(
                 exc.reason,
                 action,
                 f"agent {agent.name!r} in seat {seat}" + (f": {exc.detail}" if exc.detail else ""),
+                exc.said,
             ) from exc
         decisions += 1
     return state

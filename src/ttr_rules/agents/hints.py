@@ -37,7 +37,7 @@ from ..game import apply_action
 from ..notation import format_action
 from ..state import Phase
 from ..views import PlayerView, determinize, view_legal_actions
-from ..words import counted
+from ..words import counted, minus
 from .base import make_agent
 from .greedy import RESERVE, greedy_action
 from .mcts import candidate_actions, rollout, seat_styles
@@ -255,6 +255,6 @@ def _ticket_names(view: PlayerView) -> dict[int, str]:
     return {
         i: f"{t.a}–{t.b} ({t.points})"
         if not t.destinations
-        else f"{t.a}–{'/'.join(place for place, _ in t.destinations)} (−{t.penalty})"
+        else f"{t.a}–{'/'.join(place for place, _ in t.destinations)} ({minus(t.penalty)})"
         for i, t in enumerate(view.map.tickets)
     }

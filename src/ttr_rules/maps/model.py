@@ -20,7 +20,7 @@ from attrs import asdict, evolve, field, frozen
 
 from ..cards import Color
 from ..rules import Rules
-from ..words import counted, joined
+from ..words import counted, joined, minus
 
 __all__ = [
     "Countries",
@@ -138,7 +138,7 @@ class Ticket:
     def __str__(self) -> str:
         if self.destinations:
             ends = "/".join(f"{place} {points}" for place, points in self.destinations)
-            return f"{self.a}-{ends} (-{self.penalty})"
+            return f"{self.a}-{ends} ({minus(self.penalty)})"
         return f"{self.a}-{self.b} ({self.points})"
 
 

@@ -15,7 +15,7 @@ from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from ..maps.index import CLAIM_SPAN, MapIndex, map_index, payment_indices
 from ..state import GameState, PendingPayment, PendingTunnel, Phase, evolve
-from ..words import counted
+from ..words import counted, route_name, route_with_number
 from .common import (
     LOCOMOTIVE,
     PAYMENT,
@@ -338,12 +338,13 @@ def _route_problem(state: GameState, board: MapIndex, r: int) -> Problem | None:
     other = board.double[r]
     if other >= 0 and state.route_owner[other] is not None:
         if state.route_owner[other] == seat:
-            return Problem(Reason.DOUBLE_ROUTE_OWNED, f"the other track is #{other}")
+            track = route_with_number(state.map, other)
+            return Problem(Reason.DOUBLE_ROUTE_OWNED, f"the other track is {track}")
         if len(state.players) < state.rules.double_route_min_players:
             return Problem(
                 Reason.DOUBLE_ROUTE_CLOSED,
-                f"the other track, #{other}, is taken, and both are open only to"
-                f" {state.rules.double_route_min_players} or more players",
+                f"the other track, {route_with_number(state.map, other)}, is taken, and both"
+                f" are open only to {state.rules.double_route_min_players} or more players",
             )
     length = board.length[r]
     marks = board.mountain[r]
@@ -374,8 +375,9 @@ def _general_claim_problem(state: GameState, action: ClaimRoute) -> Problem | No
     if action.substitutes:
         return Problem(
             Reason.BAD_SUBSTITUTE_SET,
-            f"a payment with substitute sets is picked card by card: 'claim #{route.id} sets', "
-            "then 'pay CARD' for each of its cards, then this claim",
+            f"a payment with substitute sets for {route_name(state.map, route.id)} is picked card"
+            f" by card: 'claim #{route.id} sets', then 'pay CARD' for each of its cards, then"
+            " this claim",
         )
     found = general_payment_problem(route, state.rules, action)
     if found is not None:
@@ -523,7 +525,9 @@ def sets_problem(state: GameState, action: ClaimWithSets) -> Problem | None:
         return found
     route = state.map.routes[action.route]
     if not general_payments(state) or set_size(route, state.rules) < 2:
-        return Problem(Reason.BAD_SUBSTITUTE_SET, f"{route.a}–{route.b} takes no substitute sets")
+        return Problem(
+            Reason.BAD_SUBSTITUTE_SET, f"{route_name(state.map, route.id)} takes no substitute sets"
+        )
     hand = state.players[state.current].hand
     if not can_pay_with_sets(route, state.rules, hand.counts):
         return Problem(Reason.NOT_ENOUGH_CARDS, f"no payment with sets from {hand}")

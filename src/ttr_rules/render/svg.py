@@ -25,7 +25,7 @@ from ..cards import COLORS, Color, Hand
 from ..maps import GameMap, Route, Ticket
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
-from ..words import counted
+from ..words import counted, minus
 from .geometry import STATION_SIZE, BoardGeometry, Space, board_geometry, drawing_key
 from .scene import as_view, bare_view, end_scores, is_omniscient
 
@@ -930,7 +930,9 @@ def _wrap(prefix: str, parts: Sequence[str], width: int) -> list[str]:
 
 
 def _ticket_short(ticket: Ticket) -> str:
-    """``Paris–Wien 8``; ``Bern–France 5/Italia 11`` for a ticket to several destinations."""
+    """``Paris–Wien 8``; ``Bern–France 5/Italia 11 (−5)`` for a ticket to several
+    destinations, with the points it loses when none is reached."""
     if not ticket.destinations:
         return f"{ticket.a}–{ticket.b} {ticket.points}"
-    return f"{ticket.a}–" + "/".join(f"{place} {points}" for place, points in ticket.destinations)
+    ends = "/".join(f"{place} {points}" for place, points in ticket.destinations)
+    return f"{ticket.a}–{ends} ({minus(ticket.penalty)})"

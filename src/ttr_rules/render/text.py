@@ -154,7 +154,7 @@ def cards_text(cards: Iterable[Color]) -> str:
 
 
 def ticket_text(ticket: Ticket) -> str:
-    """``Paris-Wien (8)``: a ticket's cities and points (``Bern-France 5/Italia 11 (-5)`` for
+    """``Paris-Wien (8)``: a ticket's cities and points (``Bern-France 5/Italia 11 (−5)`` for
     a ticket to several destinations)."""
     return str(ticket)
 

@@ -173,7 +173,7 @@ class TicketToRideEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             except IllegalActionError as error:  # an index or action the mask excludes
                 who = _opponent_name(self._agents[state.current], state.current)
                 detail = f"played by {who}" + (f"; {error.detail}" if error.detail else "")
-                raise IllegalActionError(error.reason, action, detail) from None
+                raise IllegalActionError(error.reason, action, detail, error.said) from None
         self.state = state
 
     def _encode(self, state: GameState, seat: int) -> NDArray[np.float32]:
