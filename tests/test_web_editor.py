@@ -104,6 +104,10 @@ def test_a_problem_names_the_route_or_city_it_is_about(tmp_path: Path) -> None:
     state = edit(c, op="update_route", index=0, ferry_locomotives=5)
     (problem,) = [p for p in state["problems"] if p["message"].startswith("routes[0]")]
     assert problem["route"] == 0
+    # A city no route reaches: the board in pieces is located on it.
+    state = edit(c, op="add_city", name="C", x=0.6, y=0.6)
+    (problem,) = [p for p in state["problems"] if "not connected" in p["message"]]
+    assert problem["city"] == "C"
 
 
 def test_saves_are_atomic_and_an_autosave_is_kept_until_then(tmp_path: Path) -> None:
@@ -349,6 +353,14 @@ def test_a_map_file_is_imported_and_undone(tmp_path: Path) -> None:
     assert refused.status_code == 422 and "not a map file" in refused.json()["message"]
     refused = c.post("/api/import/map", content=b"[" * 100_000)
     assert refused.status_code == 422 and "nested too deeply" in refused.json()["message"]
+    # Entries that are not objects are refused at the door: the page could not show them.
+    odd = b'{"cities": [{"name": "A"}, 1], "routes": [], "tickets": []}'
+    refused = c.post("/api/import/map", content=odd)
+    assert refused.json()["message"] == "the file is not a map file (cities[1] is not an object)"
+    assert c.get("/api/state").json()["map"] == europe
+    (tmp_path / "odd.json").write_bytes(odd)
+    with pytest.raises(EditError, match=r"odd\.json: not a map file \(cities\[1\]"):
+        open_workbench("odd.json", tmp_path)
 
 
 def test_a_background_image_is_kept_beside_the_map_file(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...maps.file import json_error_text
 from .edits import add_city, add_route, add_ticket
-from .workbench import ROUTE_COLORS, EditError
+from .workbench import ROUTE_COLORS, EditError, not_editable
 
 __all__ = ["MAX_UPLOAD_BYTES", "import_csv", "map_document"]
 
@@ -33,11 +33,10 @@ def map_document(text: str) -> dict[str, Any]:
         raise EditError("the file's JSON is nested too deeply") from None
     except ValueError as exc:
         raise EditError(f"the file is not JSON: {json_error_text(exc)}") from None
-    if not isinstance(data, dict) or not all(
-        isinstance(data.get(k), list) for k in ("cities", "routes", "tickets")
-    ):
-        raise EditError("the file is not a map file (no cities, routes and tickets)")
-    return data
+    wrong = not_editable(data)
+    if wrong:
+        raise EditError(f"the file is {wrong}")
+    return dict(data)
 
 
 def import_csv(document: dict[str, Any], text: str, kind: str) -> None:

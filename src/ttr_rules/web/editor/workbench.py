@@ -42,6 +42,7 @@ __all__ = [
     "Workbench",
     "background_kind",
     "blank_map",
+    "not_editable",
     "open_workbench",
     "recovery_path",
     "shortest_spaces",
@@ -59,6 +60,8 @@ MAX_HISTORY = 200
 ROUTE_COLORS = ("gray", "red", "orange", "yellow", "green", "blue", "purple", "black", "white")
 _PATH = re.compile(r"^(cities|routes|tickets)\[(\d+)\]")
 _RULE = re.compile(r"^rules\.([a-z_]+)")
+#: How the problem of a board in pieces begins (``maps.check``): it is located on a cut-off city.
+_DISCONNECTED = "routes: the board is not connected"
 
 
 class EditError(ValueError):
@@ -189,6 +192,9 @@ class Workbench:
         rule = _RULE.match(line)
         if rule:
             found["rule"] = rule.group(1)
+        cut_off = _first_cut_off(self.document) if line.startswith(_DISCONNECTED) else None
+        if cut_off is not None:
+            found["city"] = cut_off
         match = _PATH.match(line)
         if match:
             kind, index = match.group(1), int(match.group(2))
@@ -252,9 +258,7 @@ class Workbench:
             data = self._read_recovery()
         except (OSError, ValueError) as exc:
             raise EditError(f"the recovery file cannot be read: {exc}") from None
-        if not isinstance(data, dict) or not all(
-            isinstance(data.get(k), list) for k in ("cities", "routes", "tickets")
-        ):
+        if not_editable(data):
             raise EditError("the recovery file holds no map")
         self.apply(lambda document: document.update(data))
 
@@ -343,10 +347,9 @@ def _open_file(path: Path) -> Workbench:
         raise EditError(f"{_shown(str(path))}: JSON nested too deeply") from None
     except ValueError as exc:
         raise EditError(f"{_shown(str(path))}: {json_error_text(exc)}") from None
-    if not isinstance(document, dict) or not all(
-        isinstance(document.get(k), list) for k in ("cities", "routes", "tickets")
-    ):
-        raise EditError(f"{_shown(str(path))}: not a map file (no cities, routes and tickets)")
+    wrong = not_editable(document)
+    if wrong:
+        raise EditError(f"{_shown(str(path))}: {wrong}")
     return Workbench(document, path)
 
 
@@ -373,3 +376,42 @@ def _shown(text: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)[
         :200
     ]
+
+
+def _first_cut_off(document: dict[str, Any]) -> str | None:
+    """The first city that no chain of routes joins to the first city (None: all are)."""
+    names = [c.get("name") for c in document["cities"] if isinstance(c, dict)]
+    near: dict[Any, list[Any]] = {}
+    for route in document["routes"]:
+        if isinstance(route, dict):
+            near.setdefault(route.get("a"), []).append(route.get("b"))
+            near.setdefault(route.get("b"), []).append(route.get("a"))
+    reached = set(names[:1])
+    stack = list(reached)
+    while stack:
+        for other in near.get(stack.pop(), ()):
+            if other not in reached:
+                reached.add(other)
+                stack.append(other)
+    return next((n for n in names if n not in reached and isinstance(n, str)), None)
+
+
+def not_editable(data: Any) -> str:
+    """Why ``data`` (decoded JSON) is no map document the workbench can edit, in words; empty
+    when it is one: an object whose cities, routes and tickets are lists of objects (any other
+    problem is the problem list's to show).
+
+    >>> not_editable({"cities": [], "routes": [{}], "tickets": [7]})
+    'not a map file (tickets[0] is not an object)'
+    >>> not_editable([]), not_editable(blank_map())
+    ('not a map file (no cities, routes and tickets)', '')
+    """
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(k), list) for k in ("cities", "routes", "tickets")
+    ):
+        return "not a map file (no cities, routes and tickets)"
+    for key in ("cities", "routes", "tickets"):
+        for index, item in enumerate(data[key]):
+            if not isinstance(item, dict):
+                return f"not a map file ({key}[{index}] is not an object)"
+    return ""
