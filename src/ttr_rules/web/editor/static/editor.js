@@ -311,24 +311,35 @@ let ruleDefaults = {};
 
 function showRules() {
   const box = $("rule-fields");
-  if (box.contains(document.activeElement)) return;
-  box.replaceChildren();
+  if (box.childElementCount !== Object.keys(ruleDefaults).length) buildRules(box);
+  // Refreshed in place: the field being typed in keeps its text, the others show the map's.
   const set = state.map.rules || {};
+  for (const field of box.querySelectorAll("[data-rule]")) {
+    const name = field.dataset.rule;
+    const value = name in set ? set[name] : ruleDefaults[name];
+    if (field !== document.activeElement) {
+      if (field.type === "checkbox") field.checked = !!value; else field.value = value;
+    }
+    field.parentElement.firstChild.textContent = `${name.replaceAll("_", " ")}${name in set ? " *" : ""} `;
+  }
+}
+
+function buildRules(box) {
+  box.replaceChildren();
   for (const [name, fallback] of Object.entries(ruleDefaults)) {
-    const value = name in set ? set[name] : fallback;
-    const field = typeof fallback === "boolean" ? input("checkbox", value) : input("number", value);
+    const field = typeof fallback === "boolean" ? input("checkbox", fallback) : input("number", fallback);
     field.dataset.rule = name;
     field.title = `default: ${fallback}`;
     field.addEventListener("change", () => {
       const value = field.type === "checkbox" ? field.checked : Number(field.value);
       if (field.type !== "checkbox" && !Number.isInteger(value)) {
-        $("message").textContent = `the rule ${name} is a whole number`;
+        $("message").textContent = `the rule ${name.replaceAll("_", " ")} is a whole number`;
         return;
       }
       edit({op: "set_rule", name, value});
     });
     const label = document.createElement("label");
-    label.append(`${name.replaceAll("_", " ")}${name in set ? " *" : ""} `, field);
+    label.append(document.createTextNode(""), field);
     box.append(label);
   }
 }
