@@ -20,8 +20,8 @@ from ttr_rules import load_map, new_game
 from ttr_rules.cli import main
 from ttr_rules.maps import GameMap, available_maps, load_map_file, map_to_dict
 from ttr_rules.render import svg
+from ttr_rules.render.font import ASCENT, DESCENT, text_width
 from ttr_rules.render.geometry import (
-    CHAR_WIDTH,
     LEADER_FROM,
     board_collisions,
     board_geometry,
@@ -158,10 +158,12 @@ def test_the_svg_document_draws_nothing_over_anything_else(name: str) -> None:
         )
         text = next(t for t in g.iter(f"{_SVG}text") if t.get("class") == "city-label")
         font, x, y = (float(text.get(k, 0)) for k in ("font-size", "x", "y"))
-        width = CHAR_WIDTH * font * len(text.text or "")
+        width = text_width(text.text or "", font)
         left = {"start": x, "middle": x - width / 2, "end": x - width}[text.get("text-anchor", "")]
-        box = [(left, y - font * 0.8), (left + width, y - font * 0.8)]
-        labels.append((text.text, box + [(left + width, y + font * 0.2), (left, y + font * 0.2)]))
+        top, bottom = y - font * ASCENT, y + font * DESCENT
+        labels.append(
+            (text.text, [(left, top), (left + width, top), (left + width, bottom), (left, bottom)])
+        )
     problems = []
     for i, (route, polygon) in enumerate(spaces):
         ends = {game_map.routes[route].a, game_map.routes[route].b}
@@ -275,3 +277,47 @@ def test_no_label_reads_as_another_citys(width: float) -> None:
             if label.leader is None and others:
                 misread.append(f"{name}: {city} reads as {others[0]}")
     assert misread == []
+
+
+@pytest.mark.parametrize("width", [660.0, 1000.0])
+def test_no_label_overlaps_another_label_or_a_city(width: float) -> None:
+    """On every installed board (a variant is drawn as its board), no two labels (cities' and
+    countries') share an area, and no label covers a city's circle (Calcutta and Chittagong,
+    Manmad and Poona on India)."""
+
+    def apart(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+    crowded = []
+    boards = {load_map(name).board or name for name in available_maps()}
+    for name in sorted(boards):
+        g = board_geometry(load_map(name), width)
+        boxes = [*g.labels.items(), *g.countries.items()]
+        for i, (one, box) in enumerate(boxes):
+            crowded += [
+                f"{name}: {one} and {two}"
+                for two, other in boxes[i + 1 :]
+                if not apart(box.box, other.box)
+            ]
+            r = g.city_radius
+            crowded += [
+                f"{name}: {one} over the city {city}"
+                for city, (x, y) in g.points.items()
+                if not apart(box.box, (x - r, y - r, x + r, y + r))
+                and math.hypot(
+                    max(box.box[0] - x, 0, x - box.box[2]), max(box.box[1] - y, 0, y - box.box[3])
+                )
+                < r
+            ]
+    assert crowded == []
+
+
+def test_a_swiss_border_end_point_is_labelled_by_its_number_beside_its_country() -> None:
+    swiss = load_map("switzerland")
+    g = board_geometry(swiss, 1000)
+    assert list(g.countries) == ["France", "Deutschland", "Österreich", "Italia"]
+    assert g.labels["Deutschland 3"].text == "3" and g.labels["Zürich"].text == "Zürich"
+    root = ET.fromstring(svg(swiss, size=1000))
+    names = [t.text for t in root.iter(f"{_SVG}text") if t.get("class") == "country-label"]
+    assert names == ["France", "Deutschland", "Österreich", "Italia"]
+    assert not board_geometry(load_map("india"), 1000).countries

@@ -138,3 +138,43 @@ def test_positions_without_spaces_are_a_map() -> None:
     game_map = map_from_dict(data)
     assert game_map.geometry is not None and game_map.geometry.spaces == ()
     assert game_map.digest == DIGESTS["europe"]
+
+
+def test_country_labels_are_read_round_trip_and_stay_out_of_the_digest() -> None:
+    swiss = load_map("switzerland")
+    g = swiss.geometry
+    assert g is not None and len(g.country_labels) == len(swiss.countries) == 4
+    assert g.country_labels[0] == (0.1433, 0.1333)  # France, as shared/reference gives it
+    assert map_from_dict(map_to_dict(swiss)).geometry == g
+    bare = _file("switzerland")
+    for country in bare["countries"]:
+        del country["label_position"]
+    unlabelled = map_from_dict(bare)
+    assert unlabelled.digest == swiss.digest
+    assert unlabelled.geometry is not None and unlabelled.geometry.country_labels == ()
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (
+            lambda d: d["countries"][1].update(label_position=[0.5, 2]),
+            "countries[1].label_position: must be [x, y], two numbers from 0 to 1",
+        ),
+        (
+            lambda d: d["countries"][2].pop("label_position"),
+            "countries: give a label_position for every country or for none",
+        ),
+        (
+            lambda d: (
+                [d.pop("frame"), *(c.pop("position") for c in d["cities"])]
+                and [r.pop("spaces") for r in d["routes"]]
+            ),
+            "countries: label_position needs the frame and the cities' positions",
+        ),
+    ],
+)
+def test_a_bad_country_label_is_named(change: Any, problem: str) -> None:
+    data = copy.deepcopy(_file("switzerland"))
+    change(data)
+    assert map_problems(data) == [problem]

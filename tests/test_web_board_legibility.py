@@ -4,7 +4,9 @@ half), measured in a real browser (Playwright + Debian's Chromium) on the SVG as
 - no route ends further than one car from its city (from the outer end of its end car to the
   edge of the city's circle);
 - no two cars of different routes overlap;
-- no city label is under 11 px on the screen.
+- no city label is under 11 px on the screen;
+- no label's box (a city's or a country's, as the browser lays the text out) overlaps another
+  label or a city's circle.
 
 Boards a plugin installs are covered too: the test walks ``available_maps()``, drawing each
 distinct board once (a variant drawn on its board's picture, such as ``usa-1910``, is the same
@@ -84,7 +86,7 @@ def test_every_board_is_legible_and_nothing_detaches_or_overlaps(
             found = page.evaluate(_MEASURE, ends)
             assert found["cars"] == sum(r.length for r in game_map.routes), name
             assert found["cities"] == len(game_map.cities), name
-            lines = found["detached"] + found["overlaps"] + found["small"]
+            lines = found["detached"] + found["overlaps"] + found["small"] + found["crowded"]
             if lines:
                 problems[name] = lines
     finally:

@@ -8,8 +8,10 @@ from ``a`` to ``b``, and the frame's ``board`` size and ``car_px``. Each route o
 matched to one track by its two cities, colour and length (route i is tried against track
 id i + 1 first, then the first unmatched track alike); a route listed b to a takes the spaces
 reversed with their angles turned by 180 degrees. The file is rewritten in place, one city or
-route per line as before, with ``frame``, each city's ``position`` and each route's ``spaces``;
-any mismatch stops the script before it writes. ``format_map`` writes that layout.
+route per line as before, with ``frame``, each city's ``position``, each route's ``spaces`` and,
+where the reference file beside the geometry folder (``../<board>.json``) gives them, each
+country's ``label_position``; any mismatch stops the script before it writes. ``format_map``
+writes that layout.
 """
 
 from __future__ import annotations
@@ -80,7 +82,21 @@ def main(map_path: str, geometry_path: str) -> None:
         city.update(_with_before(dict(city), "position", positions[city["name"]], "aliases"))
     for route, track in zip(data["routes"], tracks, strict=True):
         route["spaces"] = spaces_for(route, track)
+    add_country_labels(data, Path(geometry_path).parent.parent / Path(geometry_path).name)
     Path(map_path).write_text(format_map(data), "utf-8")
+
+
+def add_country_labels(data: dict[str, Any], reference_path: Path) -> None:
+    """Each country's ``label_position`` (the centre of its printed name) from the reference
+    file, matched by name; a map without countries is left alone."""
+    if not data.get("countries"):
+        return
+    reference = json.loads(reference_path.read_text("utf-8"))
+    where = {c["name"]: c["label_position"] for c in reference.get("countries", [])}
+    for country in data["countries"]:
+        if country["name"] not in where:
+            raise SystemExit(f"country without a label position: {country['name']}")
+        country["label_position"] = where[country["name"]]
 
 
 def format_map(data: dict[str, Any]) -> str:

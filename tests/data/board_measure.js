@@ -1,6 +1,7 @@
 // The cars, cities and labels of the board on the web page, measured in screen pixels
 // (tests/test_web_board_legibility.py): route ends away from their cities, cars of
-// different routes that overlap, city labels under 11 px.
+// different routes that overlap, city labels under 11 px, and labels (of cities and countries)
+// whose boxes, as the browser lays the text out, overlap another label or a city's circle.
 (ends) => {
   const svg = document.querySelector('#board svg');
   const m = svg.getScreenCTM();
@@ -61,5 +62,24 @@
   const small = [...svg.querySelectorAll('text.city-label')]
     .map((t) => [t.textContent, parseFloat(t.getAttribute('font-size')) * m.a])
     .filter(([, px]) => px < 11 - 0.01).map(([name, px]) => `${name}: ${px.toFixed(2)} px`);
-  return { cars: cars.length, cities: Object.keys(cities).length, detached, overlaps, small };
+  const labels = [...svg.querySelectorAll('text.city-label, text.country-label')].map((t) => {
+    const b = t.getBBox();
+    const [x0, y0] = screen(b.x, b.y), [x1, y1] = screen(b.x + b.width, b.y + b.height);
+    return { name: t.textContent, box: [x0, y0, x1, y1] };
+  });
+  const crowded = [];
+  const cut = 0.5;  // a shared sliver under half a pixel is no overlap
+  for (let i = 0; i < labels.length; i++) {
+    const [a0, b0, a1, b1] = labels[i].box;
+    for (let j = i + 1; j < labels.length; j++) {
+      const [c0, d0, c1, d1] = labels[j].box;
+      if (Math.min(a1, c1) - Math.max(a0, c0) > cut && Math.min(b1, d1) - Math.max(b0, d0) > cut)
+        crowded.push(`the labels of ${labels[i].name} and ${labels[j].name} overlap`);
+    }
+    for (const [name, c] of Object.entries(cities)) {
+      const dx = Math.max(a0 - c.x, 0, c.x - a1), dy = Math.max(b0 - c.y, 0, c.y - b1);
+      if (Math.hypot(dx, dy) < c.r - cut) crowded.push(`the label of ${labels[i].name} covers the city ${name}`);
+    }
+  }
+  return { cars: cars.length, cities: Object.keys(cities).length, detached, overlaps, small, crowded };
 }

@@ -188,12 +188,28 @@ def geometry_problems(game_map: GameMap) -> Iterator[Problem]:
     for i, point in enumerate(g.positions):
         if not all(0 <= v <= 1 for v in point):
             yield Problem(f"cities[{i}].position", "must be [x, y], two numbers from 0 to 1")
+    yield from _country_label_problems(game_map, g)
     if not g.spaces:
         return
     if len(g.spaces) != len(game_map.routes):
         yield Problem("routes", f"{len(g.spaces)} rows of spaces for {len(game_map.routes)} routes")
         return
     yield from _space_problems(game_map, g)
+
+
+def _country_label_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:
+    """A label position for every country or for none, each inside the frame."""
+    labels, countries = g.country_labels, game_map.countries
+    if labels and len(labels) != len(countries):
+        yield Problem(
+            "countries", f"{counted(len(labels), 'label position')} for {len(countries)} countries"
+        )
+        return
+    for i, point in enumerate(labels):
+        if not all(0 <= v <= 1 for v in point):
+            yield Problem(
+                f"countries[{i}].label_position", "must be [x, y], two numbers from 0 to 1"
+            )
 
 
 def _space_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:

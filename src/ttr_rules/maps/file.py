@@ -113,7 +113,7 @@ _FRAME_KEYS = ("width", "height", "car_length", "car_width")
 #: The largest bend of a route's picture (its middle half as far off the line as it is long).
 MAX_BEND = 0.5
 _TICKET_KEYS = ("a", "b", "points", "long", "destinations", "penalty")
-_COUNTRY_KEYS = ("name", "end_points", "aliases")
+_COUNTRY_KEYS = ("name", "end_points", "aliases", "label_position")
 _DESTINATION_KEYS = ("to", "points")
 
 
@@ -243,10 +243,13 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
     aliases: dict[str, list[str]] = {}
     for alias, city in game_map.aliases:
         aliases.setdefault(city, []).append(alias)
-    countries = [
+    labels = geometry.country_labels if geometry else ()
+    countries: list[dict[str, Any]] = [
         {"name": name, "end_points": list(ends), "aliases": aliases.get(name, [])}
         for name, ends in game_map.countries.items()
     ]
+    for country, label in zip(countries, labels, strict=False):
+        country["label_position"] = list(label)
     cities: list[dict[str, Any]] = []
     for city in game_map.cities:
         entry: dict[str, Any] = {"name": city}
@@ -397,7 +400,8 @@ def _build(data: Any) -> tuple[GameMap | None, list[Problem]]:
     cities, locations, aliases, positions = _read_cities(data.get("cities"), out)
     routes, explicit, bends, spaces = _read_routes(data.get("routes"), out)
     geometry = _geometry(_read_frame(data, out), positions, spaces, out)
-    countries, country_aliases = _read_countries(data.get("countries"), out)
+    countries, country_aliases, labels = _read_countries(data.get("countries"), out)
+    geometry = _with_country_labels(geometry, labels, out)
     aliases.extend(country_aliases)
     tickets = _read_tickets(data.get("tickets"), out)
     rules = _read_rules(data.get("rules", {}), out)
@@ -833,14 +837,16 @@ def _read_bonus_titles(raw: Any, out: _Collector) -> list[tuple[str, str]]:
 
 def _read_countries(
     raw: Any, out: _Collector
-) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+) -> tuple[dict[str, list[str]], list[tuple[str, str]], list[tuple[float, float] | None]]:
     """The ``countries`` member: each country's border end-points (places listed in
-    ``cities``) and its aliases."""
+    ``cities``), its aliases and where its name is printed (None where not given)."""
     countries: dict[str, list[str]] = {}
     aliases: list[tuple[str, str]] = []
+    labels: list[tuple[float, float] | None] = []
     for _, path, entry in _list_of_objects(raw, "countries", out):
         if entry is None:
             continue
+        labels.append(_read_point(entry, "label_position", path, out))
         _unknown_keys(entry, _COUNTRY_KEYS, path, out)
         name = _read_str(entry, "name", path, out)
         ends = _read(
@@ -851,7 +857,25 @@ def _read_countries(
         countries[name] = list(ends)
         names = _read(entry, "aliases", path, out, _is_str_list, "a list of strings", [])
         aliases.extend((alias, name) for alias in names)
-    return countries, aliases
+    return countries, aliases, labels
+
+
+def _with_country_labels(
+    geometry: Geometry | None, labels: list[tuple[float, float] | None], out: _Collector
+) -> Geometry | None:
+    """``geometry`` with the countries' label positions, given for every country or for none
+    (they need the board as printed: the frame and the cities' positions)."""
+    placed = [p for p in labels if p is not None]
+    if not placed:
+        return geometry
+    if len(placed) < len(labels):
+        if "countries" not in out.holding:  # else a label could not be read: said already
+            out.add("countries", "give a label_position for every country or for none")
+    elif geometry is None:
+        out.add("countries", "label_position needs the frame and the cities' positions")
+    else:
+        return attrs.evolve(geometry, country_labels=tuple(placed))
+    return geometry
 
 
 # --------------------------------------------------------------------------- rule overrides

@@ -193,7 +193,9 @@ class Geometry:
     ``spaces`` is empty when only the cities are placed (the routes are then laid out between
     them), else one row per route (aligned with ``GameMap.routes``), its ``length`` spaces from
     city ``a`` to city ``b``. ``car_length`` and ``car_width`` (frame pixels, 0: derived from
-    the spacing of the spaces) size each car as printed. See docs/map-format.md.
+    the spacing of the spaces) size each car as printed. ``country_labels`` is empty or, aligned
+    with ``GameMap.countries``, where each country's name is printed (the centre of the text).
+    See docs/map-format.md.
 
     >>> from ttr_rules import load_map
     >>> g = load_map("europe").geometry
@@ -209,6 +211,8 @@ class Geometry:
     spaces: tuple[tuple[SpaceAt, ...], ...] = ()
     car_length: float = 0.0
     car_width: float = 0.0
+    #: The centre of each country's printed name, aligned with ``GameMap.countries`` (or empty).
+    country_labels: tuple[tuple[float, float], ...] = ()
 
     def pitch(self) -> float:
         """The distance from one car to the next along a route, in frame pixels: the median

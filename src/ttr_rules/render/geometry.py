@@ -23,6 +23,7 @@ import attrs
 from attrs import frozen
 
 from ..maps import GameMap, Geometry, Route
+from .font import ASCENT, DESCENT, text_width
 from .layout import city_layout
 
 __all__ = [
@@ -33,14 +34,12 @@ __all__ = [
     "board_collisions",
     "board_geometry",
     "drawing_key",
+    "label_text",
 ]
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 
-#: An estimate of the width of one character of the board's font, in font sizes (DejaVu Sans
-#: averages a little under 0.6 em for city names).
-CHAR_WIDTH = 0.6
 #: A station's house is this many city radii wide either side of the city (and about as high).
 STATION_SIZE = 1.25
 #: Points sampled along a bowed route's curve.
@@ -92,6 +91,8 @@ class Label:
     #: A thin line from the city's circle to the label, for a label pushed far from its city
     #: (``None`` when the label sits close by).
     leader: tuple[Point, Point] | None = None
+    #: The words drawn (empty: the city's name).
+    text: str = ""
 
 
 @frozen
@@ -111,6 +112,31 @@ class BoardGeometry:
     #: Each route's spaces, by route id.
     spaces: tuple[tuple[Space, ...], ...]
     labels: dict[str, Label]
+    #: The countries' names where the board prints them (``Label.anchor`` "middle"; a board
+    #: without their positions has none).
+    countries: dict[str, Label] = attrs.field(factory=dict)
+
+
+#: A country's name is this many times the size of a city's, and spaced out by this many ems
+#: between letters, as printed boards set them.
+COUNTRY_FONT = 1.45
+COUNTRY_SPACING = 0.12
+
+
+def label_text(game_map: GameMap, city: str) -> str:
+    """What a city's label says: its name, or for a country's border end-point named after the
+    country ("Deutschland 3") only what follows the country's name, which the board prints
+    once nearby (the printed board marks the end-points with flags alone).
+
+    >>> from ttr_rules import load_map
+    >>> swiss = load_map("switzerland")
+    >>> label_text(swiss, "Deutschland 3"), label_text(swiss, "Zürich")
+    ('3', 'Zürich')
+    """
+    for country, ends in game_map.countries.items():
+        if city in ends and city.startswith(country + " ") and city[len(country) :].strip():
+            return city[len(country) :].strip()
+    return city
 
 
 def board_geometry(game_map: GameMap, width: float = 800.0) -> BoardGeometry:
@@ -167,13 +193,18 @@ def _assembled(
     track: float,
     radius: float,
     shapes: tuple[dict[str, Point], tuple[tuple[Point, ...], ...], tuple[tuple[Space, ...], ...]],
+    *,
+    printed: bool = False,
 ) -> BoardGeometry:
     """The board's geometry from its city points, route paths and spaces, with the labels
     placed (``size``: the picture's width, the map's height and the pad)."""
     width, height, pad = size
     points, paths, spaces = shapes
     font = max(11 * width / 800, MIN_LABEL)
-    labels = _place_labels(game_map, points, spaces, radius, font, _margin(width, height, pad))
+    countries = _country_labels(game_map, size, font, (points, spaces, radius)) if printed else {}
+    fixed = [label.box for label in countries.values()]
+    frame = _margin(width, height, pad)
+    labels = _place_labels(game_map, points, spaces, radius, font, frame, fixed)
     return BoardGeometry(
         width=width,
         unit=width / 800,
@@ -186,7 +217,48 @@ def _assembled(
         paths=paths,
         spaces=spaces,
         labels=labels,
+        countries=countries,
     )
+
+
+def _country_labels(
+    game_map: GameMap,
+    size: tuple[float, float, float],
+    font: float,
+    obstacles: tuple[dict[str, Point], Sequence[Sequence[Space]], float],
+) -> dict[str, Label]:
+    """Each country's name centred where the board as printed puts it (none without), or
+    moved the least that keeps it off every car and city (the picture's labels are larger
+    than the print's)."""
+    printed = game_map.geometry
+    if printed is None or not printed.country_labels:
+        return {}
+    width, height, pad = size
+    points, spaces, radius = obstacles
+    grid = _Grid([(_bounds(s.corners()), _frame(s)) for row in spaces for s in row], 4 * font)
+    cities = [(x - radius, y - radius, x + radius, y + radius) for x, y in points.values()]
+    h = font * COUNTRY_FONT
+    out: dict[str, Label] = {}
+    for country, (fx, fy) in zip(game_map.countries, printed.country_labels, strict=True):
+        x, y = pad + fx * (width - 2 * pad), pad + fy * (height - 2 * pad)
+        w = text_width(country, h) + COUNTRY_SPACING * h * len(country)
+        tall = h * (ASCENT + DESCENT)
+        boxes = [
+            (x + dx * h - w / 2, y + dy * h - tall / 2, x + dx * h + w / 2, y + dy * h + tall / 2)
+            for dx, dy in _COUNTRY_MOVES
+        ]
+        taken = [label.box for label in out.values()]
+        box = next((b for b in boxes if not _covers(b, grid, [*cities, *taken])), boxes[0])
+        baseline = box[3] - h * DESCENT
+        out[country] = Label((box[0] + box[2]) / 2, baseline, "middle", box, h, text=country)
+    return out
+
+
+#: Where a country's name may move from its printed place, nearest first, in its font sizes.
+_COUNTRY_MOVES = sorted(
+    ((dx / 2, dy / 2) for dx in range(-8, 9) for dy in range(-6, 7)),
+    key=lambda m: (math.hypot(m[0] * 0.6, m[1]), m),
+)
 
 
 def _printed(game_map: GameMap, printed: Geometry, width: float) -> BoardGeometry:
@@ -210,7 +282,8 @@ def _printed(game_map: GameMap, printed: Geometry, width: float) -> BoardGeometr
     )
     height = printed.height * scale + 2 * pad
     shapes = (points, tuple(_through(row) for row in spaces), spaces)
-    return _assembled(game_map, (width, height, pad), thickness, _DOT * pitch * scale, shapes)
+    radius = _DOT * pitch * scale
+    return _assembled(game_map, (width, height, pad), thickness, radius, shapes, printed=True)
 
 
 def _apart(rows: list[list[Space]]) -> tuple[tuple[Space, ...], ...]:
@@ -553,6 +626,7 @@ def _place_labels(
     radius: float,
     font: float,
     frame: Box,
+    fixed: Sequence[Box] = (),
 ) -> dict[str, Label]:
     """Each city's label at the nearest candidate place that is inside the board and covers no
     space, city or earlier label (a slightly smaller label close by is preferred to a full-size
@@ -567,11 +641,12 @@ def _place_labels(
     for route in game_map.routes:
         degree[route.a] += 1
         degree[route.b] += 1
-    placed: list[Box] = []
+    placed: list[Box] = list(fixed)
     labels: dict[str, Label] = {}
     for city in sorted(game_map.cities, key=lambda c: -degree[c]):
         x, y = points[city]
-        reach = CHAR_WIDTH * font * len(city) + (radius + font) * 6
+        text = label_text(game_map, city)
+        reach = text_width(text, font) + (radius + font) * 6
         near = grid.near((x - reach, y - reach, x + reach, y + reach))
         # nearest first: a candidate close to the city is most often refused by those
         shapes = sorted(
@@ -582,7 +657,7 @@ def _place_labels(
         others = [p for c, p in points.items() if c != city and _near((*p, *p), x, y, reach)]
         free = (
             _label(*c)
-            for c in _candidates(x, y, radius, font, len(city))
+            for c in _candidates(x, y, radius, font, text)
             if _inside(_box_of(c), frame)
             and _nearest_is(_box_of(c), (x, y), others)
             and not _covers(_box_of(c), shapes, boxes)
@@ -591,17 +666,15 @@ def _place_labels(
             (c for c in (_with_leader(c, x, y, radius) for c in free) if _leader_free(c, shapes)),
             None,
         ) or min(
-            (
-                _with_leader(_label(*c), x, y, radius)
-                for c in _candidates(x, y, radius, font, len(city))
-            ),
+            (_with_leader(_label(*c), x, y, radius) for c in _candidates(x, y, radius, font, text)),
             key=lambda c: (
                 not _inside(c.box, frame),
+                _covers(c.box, (), boxes),  # a label over a label or a city is never read
                 c.leader is None and not _nearest_is(c.box, (x, y), others),
                 _covered_area(c.box, shapes, boxes),
             ),
         )
-        labels[city] = best
+        labels[city] = attrs.evolve(best, text=text)
         placed.append(best.box)
     return {city: labels[city] for city in game_map.cities}
 
@@ -750,28 +823,36 @@ _DIAGONALS = tuple(
 Place = tuple[float, float, str, float, float]
 
 
-def _candidates(x: float, y: float, radius: float, font: float, chars: int) -> Iterator[Place]:
+def _candidates(x: float, y: float, radius: float, font: float, text: str) -> Iterator[Place]:
     """Label places around a city, nearest first (:data:`_PLACES`): at each distance and size
     the usual places (below, above, right, left), then twelve more directions."""
     for reach, scale in _PLACES:
         if font * scale < MIN_LABEL - 1e-9:
             continue
         h = font * scale
-        w = CHAR_WIDTH * h * chars
+        w = text_width(text, h)
         g = (radius + font * 0.15) * reach
-        yield (x - w / 2, y + g + h * 0.8, "middle", w, h)
-        yield (x - w / 2, y - g - h * 0.2, "middle", w, h)
-        yield (x + g, y + h * 0.3, "start", w, h)
-        yield (x - g - w, y + h * 0.3, "end", w, h)
+        middle = (ASCENT - DESCENT) / 2  # from the box's middle down to the baseline
+        yield (x - w / 2, y + g + h * ASCENT, "middle", w, h)
+        yield (x - w / 2, y - g - h * DESCENT, "middle", w, h)
+        yield (x + g, y + h * middle, "start", w, h)
+        yield (x - g - w, y + h * middle, "end", w, h)
         for ux, uy in _DIAGONALS:
             dx, dy = ux * g, uy * g
             left = x + dx if dx > 0 else x + dx - w
-            yield (left, y + dy + h * (0.8 if dy > 0 else -0.2), "start" if dx > 0 else "end", w, h)
+            below = ASCENT if dy > 0 else -DESCENT
+            yield (left, y + dy + h * below, "start" if dx > 0 else "end", w, h)
+
+
+#: How much the document's rounding (a tenth of a pixel, the font size included) may grow a
+#: label's box, in pixels either side: kept free too.
+_ROUNDING = 0.4
 
 
 def _box_of(place: Place) -> Box:
     left, baseline, _, width, height = place
-    return (left, baseline - height * 0.8, left + width, baseline + height * 0.2)
+    top, bottom = baseline - height * ASCENT, baseline + height * DESCENT
+    return (left - _ROUNDING, top - _ROUNDING, left + width + _ROUNDING, bottom + _ROUNDING)
 
 
 def _label(left: float, baseline: float, anchor: str, width: float, height: float) -> Label:

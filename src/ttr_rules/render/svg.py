@@ -26,7 +26,14 @@ from ..maps import GameMap, Route, Ticket
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
 from ..words import counted, minus
-from .geometry import STATION_SIZE, BoardGeometry, Space, board_geometry, drawing_key
+from .geometry import (
+    COUNTRY_SPACING,
+    STATION_SIZE,
+    BoardGeometry,
+    Space,
+    board_geometry,
+    drawing_key,
+)
 from .scene import as_view, bare_view, end_scores, is_omniscient
 
 __all__ = ["CARD_FILLS", "CARD_SYMBOLS", "PLAYER_COLORS", "svg"]
@@ -80,6 +87,7 @@ _PAPER = "#fbf7ee"
 _SEA = "#dde9ee"
 _HIGHLIGHT = "#ff2fb4"
 _TICKET = "#6a1b9a"
+_COUNTRY = "#5b4a3a"
 _FONT = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 
 Highlight = Action | int | str | Iterable[Action | int | str] | None
@@ -293,8 +301,10 @@ class _Board:
                     "stroke-opacity": "0.9",
                 },
             )
-            halo.text = city
-            ET.SubElement(group, "text", {**label, "class": "city-label", "fill": _INK}).text = city
+            halo.text = place.text or city
+            ET.SubElement(group, "text", {**label, "class": "city-label", "fill": _INK}).text = (
+                place.text or city
+            )
 
 
 class _Drawing(_Board):
@@ -360,6 +370,7 @@ class _Drawing(_Board):
                 "class": "board",
             },
         )
+        self._countries(ET.SubElement(root, "g", {"id": "countries"}))
         self._highlights(ET.SubElement(root, "g", {"id": "highlights"}))
         self._routes(ET.SubElement(root, "g", {"id": "routes"}))
         self._tickets(ET.SubElement(root, "g", {"id": "tickets"}))
@@ -396,6 +407,26 @@ class _Drawing(_Board):
             )
 
     # ------------------------------------------------------------------ board layers
+
+    def _countries(self, layer: ET.Element) -> None:
+        """The countries' names where the board prints them, on the land under the routes."""
+        for country, place in self.geometry.countries.items():
+            ET.SubElement(
+                layer,
+                "text",
+                {
+                    "class": "country-label",
+                    "data-country": country,
+                    "x": _n(place.x),
+                    "y": _n(place.y),
+                    "font-size": _n(place.font),
+                    "font-style": "italic",
+                    "letter-spacing": _n(COUNTRY_SPACING * place.font),
+                    "text-anchor": "middle",
+                    "fill": _COUNTRY,
+                    **_INERT,
+                },
+            ).text = country
 
     def _highlights(self, layer: ET.Element) -> None:
         for rid in sorted(self.routes):
