@@ -97,9 +97,17 @@ def test_self_play_example_parts_that_need_no_torch(capsys: pytest.CaptureFixtur
 
     tally = example.evaluate(first_legal, "nordic", games=2)
     assert sum(tally.values()) == 2
+    # the warm start's lessons: greedy's legal choices, valued as its game ended
+    shown = example.demonstrations("nordic", 1)
+    decisions = np.arange(len(shown.actions))
+    assert len(decisions) == len(shown.masks) == len(shown.values) > 0
+    assert shown.masks[decisions, shown.actions].all()
+    assert shown.values[-1] == example.demonstrations("nordic", 1).values[-1]  # seeded
     with pytest.raises(SystemExit):
         example.main(["--help"])
-    assert "--minutes" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "--minutes" in out
+    assert "--imitate" in out
     assert "torch" not in sys.modules
 
 
