@@ -80,6 +80,7 @@ def test_a_blank_board_becomes_a_map_by_edits(tmp_path: Path) -> None:
     assert state["map"]["cities"][2]["position"] == [0.9, 0.9]
     # Every problem is one ttr validate-map reports: here, the tickets are too few to deal.
     assert state["problems"] and all("tickets" in p["message"] for p in state["problems"])
+    assert all(p["rule"] == "max_players" for p in state["problems"])  # a click opens it
 
 
 def test_undo_and_redo_walk_the_history(tmp_path: Path) -> None:
@@ -280,9 +281,12 @@ def test_a_play_test_gives_the_figures_of_ttr_stats(tmp_path: Path) -> None:
     ("body", "words"),
     [
         ({"games": 0}, "games must be a whole number of at least 1"),
-        ({"agents": ["nobody", "greedy"]}, "no agent named nobody"),
-        ({"agents": ["greedy"] * 6}, "played by 2 to 5 players, not 6"),
-        ({"agents": ["../x", "greedy"]}, "agents.0"),
+        ({"agents": ["nobody", "greedy"]}, "no agent named 'nobody' (there are easy, greedy"),
+        ({"agents": ["greedy"] * 6}, "played by 2 to 5 players, not 6: name one agent for each"),
+        ({"agents": ["../x", "greedy"]}, "no agent named '../x'"),
+        ({"agents": ["a\nb", "greedy"]}, "no agent named 'a\\nb'"),
+        ({"agents": ["greedy"]}, "name at least 2 agents, one for each seat"),
+        ({"agents": []}, "name at least 2 agents"),
     ],
 )
 def test_a_play_test_refuses_in_words(tmp_path: Path, body: dict[str, Any], words: str) -> None:

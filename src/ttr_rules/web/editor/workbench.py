@@ -181,15 +181,17 @@ class Workbench:
 
     def problems(self) -> list[dict[str, Any]]:
         """Every problem ``ttr validate-map`` reports, each with the city, route or ticket it
-        is about (when its path names one)."""
+        is about (when its path names one; a deal short of tickets: the rule of the player
+        count)."""
         lines = map_problems(self.document)
-        if not lines:
-            lines = [str(p) for p in deal_problems(map_from_dict(self.document))]
-        return [self._located(line) for line in lines]
+        if lines:
+            return [self._located(line) for line in lines]
+        deal = deal_problems(map_from_dict(self.document))
+        return [self._located(str(p), p.involves[0]) for p in deal]
 
-    def _located(self, line: str) -> dict[str, Any]:
+    def _located(self, line: str, involves: str = "") -> dict[str, Any]:
         found: dict[str, Any] = {"message": line}
-        rule = _RULE.match(line)
+        rule = _RULE.match(line) or _RULE.match(involves)
         if rule:
             found["rule"] = rule.group(1)
         cut_off = _first_cut_off(self.document) if line.startswith(_DISCONNECTED) else None
