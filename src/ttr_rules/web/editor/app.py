@@ -166,9 +166,8 @@ class EditRequest(BaseModel):
     edit: Edit
 
 
-AgentName = Annotated[
-    str, StringConstraints(min_length=1, max_length=40, pattern=r"^[a-z0-9_.-]+$")
-]
+#: An agent's name as typed (checked against the agents there are, in words).
+AgentName = Annotated[str, StringConstraints(max_length=40)]
 
 
 class NewPlayTest(BaseModel):
@@ -177,7 +176,7 @@ class NewPlayTest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 20
-    agents: Annotated[list[AgentName], Field(min_length=2, max_length=10)] = ["greedy", "greedy"]
+    agents: Annotated[list[AgentName], Field(max_length=10)] = ["greedy", "greedy"]
     seed: Annotated[int, Field(ge=0, le=2**31)] = 0
 
 
@@ -337,10 +336,18 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
 
         unknown = sorted(set(body.agents) - set(available_agents()))
         if unknown:
+            # As typed, quoted, with JSON's escapes for what cannot be printed.
+            names = ", ".join(f"'{json.dumps(name, ensure_ascii=False)[1:-1]}'" for name in unknown)
             raise ApiError(
                 422,
                 "unknown_agent",
-                f"no agent named {', '.join(unknown)} (there are {', '.join(available_agents())})",
+                f"no agent named {names} (there are {', '.join(available_agents())})",
+            )
+        if len(body.agents) < 2:
+            raise ApiError(
+                422,
+                "invalid_players",
+                "name at least 2 agents, one for each seat, e.g. greedy,random",
             )
         with bench.lock:
             if tests and tests[-1].status == "running":
@@ -350,11 +357,13 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
             game_map = map_from_dict(bench.document)
             rules = game_map.rules
             if not rules.min_players <= len(body.agents) <= rules.max_players:
+                low, high = rules.min_players, rules.max_players
+                count = str(low) if low == high else f"{low} to {high}"
                 raise ApiError(
                     422,
                     "invalid_players",
-                    f"this map is played by {rules.min_players} to {rules.max_players} players, "
-                    f"not {len(body.agents)}",
+                    f"this map is played by {count} players, not {len(body.agents)}: "
+                    "name one agent for each seat",
                 )
             tests[:] = [PlayTest(game_map, body.games, tuple(body.agents), body.seed).start()]
             return _json(tests[-1].summary())
