@@ -280,7 +280,7 @@ def test_a_play_test_gives_the_figures_of_ttr_stats(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"games": 0}, "games must be a whole number of at least 1"),
+        ({"games": 0}, "games must be a whole number from 1 to 500"),
         ({"agents": ["nobody", "greedy"]}, "no agent named 'nobody' (there are easy, greedy"),
         ({"agents": ["greedy"] * 6}, "played by 2 to 5 players, not 6: name one agent for each"),
         ({"agents": ["../x", "greedy"]}, "no agent named '../x'"),

@@ -15,10 +15,11 @@ import asyncio
 import json
 import logging
 import random
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import pytest
@@ -726,3 +727,170 @@ def test_a_saved_game_with_a_huge_count_is_not_reloaded(
     (logged,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert "substitute cards must be at most 36 on map nordic, got 99999999" in logged
     caplog.clear()  # the error was expected
+
+
+# --------------------------------------------------------------------------- number fields
+
+
+class NumberInRequest(NamedTuple):
+    """A number field of a request: where it goes and what its OpenAPI schema declares."""
+
+    app: str
+    method: str
+    path: str
+    where: str  # "query", or "body"
+    body: dict[str, Any]  # the body around it, with its place left as None
+    place: tuple[str, ...]
+    type: str  # "integer" or "number"
+    low: float | None
+    high: float | None
+
+    @property
+    def name(self) -> str:
+        return self.place[-1]
+
+    def said_in(self, problems: list[str]) -> bool:
+        """Whether one of ``problems`` refuses this field with its kind and range as the
+        schema declares them (compared as numbers: the OpenAPI document writes an integer's
+        bounds as floats)."""
+        kind = "a whole number" if self.type == "integer" else "a number"
+        number = r"(-?[0-9.]+)"
+        if self.low is not None and self.high is not None:
+            pattern, bounds = f"{kind} from {number} to {number}", [self.low, self.high]
+        elif self.low is not None:
+            pattern, bounds = f"{kind} of at least {number}", [self.low]
+        elif self.high is not None:
+            pattern, bounds = f"{kind} of at most {number}", [self.high]
+        else:
+            pattern, bounds = kind, []
+        for problem in problems:
+            match = re.fullmatch(f"{re.escape(self.name)} must be {pattern}", problem)
+            if match and [float(g) for g in match.groups()] == [float(b) for b in bounds]:
+                return True
+        return False
+
+    def bad_values(self) -> list[Any]:
+        """Values of the wrong kind (a query's are text) and values just out of range."""
+        step = 1 if self.type == "integer" else 0.5
+        values: list[Any] = ["x"] if self.where == "query" else ["7", True, [1]]
+        values += [self.low - step] if self.low is not None else []
+        values += [self.high + step] if self.high is not None else []
+        return [*values, 2.5] if self.type == "integer" else values
+
+
+def _apps(folder: Path) -> dict[str, Any]:
+    from ttr_rules.web.editor import create_editor_app, open_workbench
+
+    return {"game": create_app(), "editor": create_editor_app(open_workbench(None, folder))}
+
+
+def _numbers_of(
+    schema: dict[str, Any], defs: dict[str, Any], body: dict[str, Any], place: tuple[str, ...]
+) -> Iterator[tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]]:
+    """``(body, place, schema)`` of each number field below an object schema; a union told
+    apart by a discriminator is walked in each of its forms, the discriminator set."""
+    schema = defs[schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
+    for name, field in schema.get("properties", {}).items():
+        kinds = [k for k in field.get("anyOf", [field]) if k.get("type") != "null"]
+        if len(kinds) != 1:
+            continue  # a union of kinds (a rule's value) has its own test
+        (kind,) = kinds
+        if kind.get("type") in ("integer", "number"):
+            yield body, (*place, name), kind
+        for form in kind.get("oneOf", [kind] if "$ref" in kind else []):
+            nested = defs[form["$ref"].rsplit("/", 1)[1]]
+            tag = kind.get("discriminator", {}).get("propertyName")
+            inner = {tag: nested["properties"][tag]["const"]} if tag else {}
+            yield from _numbers_of(nested, defs, {**body, name: inner}, (*place, name))
+
+
+def _number_fields(folder: Path) -> list[NumberInRequest]:
+    found = []
+    for app_name, app in _apps(folder).items():
+        document = app.openapi()
+        defs = document["components"]["schemas"]
+        for path, operations in document["paths"].items():
+            for method, operation in operations.items():
+                for parameter in operation.get("parameters", []):
+                    kind = parameter["schema"]
+                    if kind.get("type") in ("integer", "number"):
+                        found.append(
+                            NumberInRequest(
+                                app_name,
+                                method,
+                                path,
+                                "query",
+                                {},
+                                (parameter["name"],),
+                                kind["type"],
+                                kind.get("minimum"),
+                                kind.get("maximum"),
+                            )
+                        )
+                content = operation.get("requestBody", {}).get("content", {})
+                schema = content.get("application/json", {}).get("schema")
+                if schema is None:
+                    continue
+                for body, place, kind in _numbers_of(schema, defs, {}, ()):
+                    found.append(
+                        NumberInRequest(
+                            app_name,
+                            method,
+                            path,
+                            "body",
+                            body,
+                            place,
+                            kind["type"],
+                            kind.get("minimum"),
+                            kind.get("maximum"),
+                        )
+                    )
+    return found
+
+
+def _with(body: dict[str, Any], place: tuple[str, ...], value: Any) -> dict[str, Any]:
+    if len(place) == 1:
+        return {**body, place[0]: value}
+    return {**body, place[0]: _with(body.get(place[0], {}), place[1:], value)}
+
+
+def test_every_number_field_is_refused_with_its_kind_and_range(tmp_path: Path) -> None:
+    """Each number field of a request (body or query, game API and editor), given a value of
+    the wrong kind or out of its range, is refused naming the field, its kind (a whole
+    number, or a number for a decimal field) and its range, as its schema declares them."""
+    fields = _number_fields(tmp_path)
+    decimal = {f.place for f in fields if f.type == "number"}
+    assert {("edit", "x"), ("edit", "y")} <= decimal
+    assert {("seed",), ("size",), ("since",), ("edit", "length")} <= {f.place for f in fields}
+    apps = _apps(tmp_path / "editor")
+    with TestClient(apps["game"]) as game_client, TestClient(apps["editor"]) as editor_client:
+        clients = {"game": game_client, "editor": editor_client}
+        game_id = game_client.post("/api/games", json={"players": 2}).json()["id"]
+        for field in fields:
+            path = field.path.replace("{game_id}", game_id)
+            for value in field.bad_values():
+                if field.where == "query":
+                    answer = clients[field.app].request(
+                        field.method, path, params={field.name: value}
+                    )
+                else:
+                    answer = clients[field.app].request(
+                        field.method, path, json=_with(field.body, field.place, value)
+                    )
+                assert answer.status_code == 422, (field, value, answer.text)
+                problems = answer.json()["problems"]
+                assert field.said_in(problems), (field, value, problems)
+                assert field.type == "integer" or not any("whole" in p for p in problems)
+
+
+@pytest.mark.parametrize("value", ["7", 1.5, 10**7, [True]])
+def test_a_rule_value_says_every_kind_it_takes(tmp_path: Path, value: Any) -> None:
+    from ttr_rules.web.editor import create_editor_app, open_workbench
+
+    client = TestClient(create_editor_app(open_workbench(None, tmp_path)))
+    edit = {"op": "set_rule", "name": "trains_per_player", "value": value}
+    answer = client.post("/api/edit", json={"edit": edit})
+    assert answer.status_code == 422
+    assert answer.json()["problems"] == [
+        "value must be a whole number from -1000000 to 1000000, true, false or null"
+    ]

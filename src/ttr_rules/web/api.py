@@ -56,6 +56,7 @@ from .schemas import (
     Hint,
     LegalAction,
     LogStep,
+    Number,
     Panels,
     Scores,
     TicketInfo,
@@ -144,8 +145,8 @@ class NewGame(BaseModel):
             max_length=10,
         )
     )
-    seed: int | None = Field(
-        None, ge=0, le=MAX_SEED, description="deals the game; omitted: a secret random seed"
+    seed: Annotated[int, Number(0, MAX_SEED)] | None = Field(
+        None, description="deals the game; omitted: a secret random seed"
     )
 
 
@@ -729,7 +730,7 @@ def create_app(
         responses=errors(401, 403),
     )
     def game_log(
-        game: GameDep, seat: SeatDep, since: Annotated[int, Query(ge=0)] = 0
+        game: GameDep, seat: SeatDep, since: Annotated[int, Query(), Number(0)] = 0
     ) -> list[dict[str, Any]]:
         return game.log(seat, since)
 
@@ -789,7 +790,7 @@ def create_app(
         game: GameDep,
         seat: SeatDep,
         legend: bool = True,
-        size: int = Query(900, ge=200, le=4000),
+        size: Annotated[int, Query(), Number(200, 4000)] = 900,
         symbols: bool = Query(False, description="draw the card symbols (colour-blind mode)"),
     ) -> Response:
         from ..render import svg
@@ -818,7 +819,7 @@ def create_app(
         request: Request,
         game: GameDep,
         seat: SeatDep,
-        since: Annotated[int, Query(ge=0)] = 0,
+        since: Annotated[int, Query(), Number(0)] = 0,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> EventSourceResponse:
         if last_event_id is not None and _is_count(last_event_id):
@@ -865,59 +866,47 @@ def _printable(part: object) -> str:
     return text if text.isprintable() else repr(text)
 
 
-#: Pydantic's error types for a number of the wrong kind or out of its range.
-_NUMBER_ERRORS = frozenset(
-    {
-        "int_type",
-        "int_parsing",
-        "int_from_float",
-        "int_parsing_size",
-        "less_than_equal",
-        "greater_than_equal",
-        "less_than",
-        "greater_than",
-    }
-)
+#: Pydantic's error types for a value that is not a whole number, and for one that is not a
+#: number (fields declared with :class:`~.schemas.Number` say their own words).
+_WHOLE_NUMBER_ERRORS = frozenset({"int_type", "int_parsing", "int_from_float", "int_parsing_size"})
+_NUMBER_ERRORS = {"float_type": "a number", "float_parsing": "a number", "finite_number": "finite"}
+#: Pydantic's range errors: their bound's words.
+_BOUNDS = {
+    "greater_than_equal": ("ge", "of at least"),
+    "greater_than": ("gt", "more than"),
+    "less_than_equal": ("le", "of at most"),
+    "less_than": ("lt", "less than"),
+}
 
 
 def _problem(error: Mapping[str, Any]) -> str:
     """One validation problem in words: ``body.map: String should have at most 100
-    characters``; a number of the wrong kind or out of range is told with its range, as
-    people read it (``seed must be a whole number from 0 to 9223372036854775807``).
+    characters``; a number field is named with what it takes, as people read it (``seed
+    must be a whole number from 0 to 9223372036854775807``; ``x must be a number from 0 to
+    1``).
 
-    >>> _problem({"type": "int_type", "loc": ("body", "seed"), "msg": "Input should be..."})
-    'seed must be a whole number from 0 to 9223372036854775807'
-    >>> _problem({"type": "greater_than_equal", "loc": ("query", "size"), "ctx": {"ge": 200}})
-    'size must be a whole number of at least 200'
+    >>> _problem({"type": "number", "loc": ("body", "x"), "ctx": {"expected": "a number"}})
+    'x must be a number'
+    >>> _problem({"type": "int_from_float", "loc": ("body", "edit", "games"), "msg": "..."})
+    'games must be a whole number'
+    >>> _problem({"type": "greater_than", "loc": ("body", "scale"), "ctx": {"gt": 0}})
+    'scale must be a number more than 0'
     >>> _problem({"type": "missing", "loc": ("body", "action"), "msg": "Field required"})
     'body.action: Field required'
     """
     loc = tuple(error.get("loc", ()))
-    if error.get("type") in _NUMBER_ERRORS and loc:
-        low, high = _range_of(loc)
-        ctx = error.get("ctx") or {}
-        low = ctx.get("ge", low) if low is None else low
-        high = ctx.get("le", high) if high is None else high
-        name = _printable(loc[-1])
-        if low is not None and high is not None:
-            return f"{name} must be a whole number from {low} to {high}"
-        if low is not None:
-            return f"{name} must be a whole number of at least {low}"
-        if high is not None:
-            return f"{name} must be a whole number of at most {high}"
-        return f"{name} must be a whole number"
+    kind = error.get("type")
+    ctx = error.get("ctx") or {}
+    if loc and kind == "number":
+        return f"{_printable(loc[-1])} must be {ctx.get('expected', 'a number')}"
+    if loc and kind in _WHOLE_NUMBER_ERRORS:
+        return f"{_printable(loc[-1])} must be a whole number"
+    if loc and kind in _NUMBER_ERRORS:
+        return f"{_printable(loc[-1])} must be {_NUMBER_ERRORS[str(kind)]}"
+    if loc and kind in _BOUNDS:
+        key, words = _BOUNDS[str(kind)]
+        return f"{_printable(loc[-1])} must be a number {words} {ctx.get(key, '?')}"
     return f"{'.'.join(_printable(p) for p in loc)}: {error.get('msg', 'invalid')}"
-
-
-def _range_of(loc: tuple[Any, ...]) -> tuple[int | None, int | None]:
-    """The bounds a request body's number field declares (``ge``, ``le``), if any."""
-    if len(loc) != 2 or loc[0] != "body" or loc[1] not in NewGame.model_fields:
-        return None, None
-    low = high = None
-    for rule in NewGame.model_fields[str(loc[1])].metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
-    return low, high
 
 
 def _is_count(text: str) -> bool:

@@ -1,4 +1,5 @@
-"""The shapes of the web API's answers, for its OpenAPI description.
+"""The shapes of the web API's answers, for its OpenAPI description, and :class:`Number`, the
+number fields of its requests.
 
 Each model describes a JSON body the server really sends (``tests/test_web_openapi.py`` checks
 every answer of a whole game against ``/api/openapi.json``). Bodies that the library writes
@@ -11,11 +12,20 @@ members they do not name, so that an older client keeps reading a newer server.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib.resources import files
-from typing import Any, get_type_hints
+from typing import Any, get_args, get_type_hints
 
 import attrs
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    ValidationError,
+    create_model,
+)
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from ..cards import Color
 from ..maps import map_schema
@@ -30,6 +40,7 @@ __all__ = [
     "Hint",
     "LegalAction",
     "LogStep",
+    "Number",
     "Panels",
     "Scores",
     "SeatToken",
@@ -38,6 +49,87 @@ __all__ = [
     "document_schemas",
     "errors",
 ]
+
+
+@attrs.frozen
+class Number:
+    """A request's number field, refused in words that say what it takes: its kind (a whole
+    number for ``int``, a number for ``float``, never infinite or NaN), its range, and
+    ``also``, the other values it takes. ``Annotated[float, Number(0, 1)]``; the error
+    (type ``number``) carries the words as ``ctx["expected"]`` and the field's name in its
+    ``loc``, and the bounds stay in the OpenAPI schema.
+
+    >>> from typing import Annotated
+    >>> from pydantic import TypeAdapter
+    >>> TypeAdapter(Annotated[float, Number(0, 1)]).validate_python(0.25)
+    0.25
+    >>> Number(0, 1).words(whole=False), Number(1).words(whole=True)
+    ('a number from 0 to 1', 'a whole number of at least 1')
+    >>> Number(-5, 5, also="true, false or null").words(whole=True)
+    'a whole number from -5 to 5, true, false or null'
+    """
+
+    low: float | None = None
+    high: float | None = None
+    also: str = ""
+
+    def words(self, *, whole: bool) -> str:
+        kind = "a whole number" if whole else "a number"
+        low, high = _shown(self.low), _shown(self.high)
+        if low is not None and high is not None:
+            said = f"{kind} from {low} to {high}"
+        elif low is not None:
+            said = f"{kind} of at least {low}"
+        elif high is not None:
+            said = f"{kind} of at most {high}"
+        else:
+            said = kind
+        return f"{said}, {self.also}" if self.also else said
+
+    def within(self, value: object) -> bool:
+        """Whether a validated value keeps to the range (what is not a number always does)."""
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return True
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        whole = source is int or int in get_args(source)
+        inner: CoreSchema
+        if source is int:
+            inner = core_schema.int_schema(ge=_whole(self.low), le=_whole(self.high))
+        elif source is float:
+            inner = core_schema.float_schema(ge=self.low, le=self.high, allow_inf_nan=False)
+        else:
+            inner = handler(source)
+        return core_schema.no_info_wrap_validator_function(self._check(whole), inner)
+
+    def _check(self, whole: bool) -> Callable[[Any, Callable[[Any], Any]], Any]:
+        expected = self.words(whole=whole)
+
+        def check(value: Any, validate: Callable[[Any], Any]) -> Any:
+            try:
+                result = validate(value)
+            except ValidationError:
+                result = None
+            else:
+                if self.within(result):
+                    return result
+            raise PydanticCustomError("number", "must be {expected}", {"expected": expected})
+
+        return check
+
+
+def _shown(bound: float | None) -> str | None:
+    """A bound as people write it: ``1`` for ``1.0``, ``0.5`` as it is."""
+    if bound is None:
+        return None
+    return str(int(bound)) if float(bound).is_integer() else str(bound)
+
+
+def _whole(bound: float | None) -> int | None:
+    return None if bound is None else int(bound)
 
 
 class Body(BaseModel):

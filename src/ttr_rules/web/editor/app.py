@@ -24,6 +24,7 @@ from ..api import (
     SecurityHeaders,
     install_error_handlers,
 )
+from ..schemas import Number
 from . import edits
 from .imports import MAX_UPLOAD_BYTES, import_csv, map_document
 from .playtest import MAX_GAMES, PlayTest
@@ -45,8 +46,10 @@ _PAGES = {
 CityName = Annotated[
     str, StringConstraints(min_length=1, max_length=60, pattern=r"^[^\x00-\x1f\x7f]+$")
 ]
-Index = Annotated[int, Field(ge=0, le=100_000)]
-Length = Annotated[int, Field(ge=1, le=20)]
+Index = Annotated[int, Number(0, 100_000)]
+Length = Annotated[int, Number(1, 20)]
+#: A place on the board: a fraction of its width or height.
+Fraction = Annotated[float, Number(0, 1)]
 
 
 class _Edit(BaseModel):
@@ -56,15 +59,15 @@ class _Edit(BaseModel):
 class AddCity(_Edit):
     op: Literal["add_city"]
     name: CityName
-    x: float
-    y: float
+    x: Fraction
+    y: Fraction
 
 
 class MoveCity(_Edit):
     op: Literal["move_city"]
     name: CityName
-    x: float
-    y: float
+    x: Fraction
+    y: Fraction
 
 
 class RenameCity(_Edit):
@@ -82,8 +85,8 @@ class RouteFields(_Edit):
     length: Length | None = None
     color: Literal[ROUTE_COLORS] | None = None  # type: ignore[valid-type]
     tunnel: bool | None = None
-    ferry_locomotives: Annotated[int, Field(ge=0, le=20)] | None = None
-    mountain: Annotated[int, Field(ge=0, le=20)] | None = None
+    ferry_locomotives: Annotated[int, Number(0, 20)] | None = None
+    mountain: Annotated[int, Number(0, 20)] | None = None
 
     def given(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
@@ -109,13 +112,13 @@ class AddTicket(_Edit):
     op: Literal["add_ticket"]
     a: CityName
     b: CityName
-    points: Annotated[int, Field(ge=1, le=100)] | None = None
+    points: Annotated[int, Number(1, 100)] | None = None
 
 
 class UpdateTicket(_Edit):
     op: Literal["update_ticket"]
     index: Index
-    points: Annotated[int, Field(ge=1, le=100)]
+    points: Annotated[int, Number(1, 100)]
     long: bool = False
 
 
@@ -138,7 +141,7 @@ class SetDetails(_Edit):
 class SetRule(_Edit):
     op: Literal["set_rule"]
     name: Annotated[str, StringConstraints(min_length=1, max_length=60)]
-    value: Annotated[int, Field(ge=-1_000_000, le=1_000_000)] | bool | None
+    value: Annotated[int | bool | None, Number(-1_000_000, 1_000_000, also="true, false or null")]
 
 
 Edit = Annotated[
@@ -175,9 +178,9 @@ class NewPlayTest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    games: Annotated[int, Field(ge=1, le=MAX_GAMES)] = 20
+    games: Annotated[int, Number(1, MAX_GAMES)] = 20
     agents: Annotated[list[AgentName], Field(max_length=10)] = ["greedy", "greedy"]
-    seed: Annotated[int, Field(ge=0, le=2**31)] = 0
+    seed: Annotated[int, Number(0, 2**31)] = 0
 
 
 class NewBackground(BaseModel):
