@@ -28,6 +28,7 @@ from ttr_rules import (
     public_view,
 )
 from ttr_rules.render import PLAYER_COLORS, city_layout, svg, text
+from ttr_rules.render.geometry import MIN_LABEL
 
 ROOT = Path(__file__).resolve().parents[1]
 ALPINE = ROOT / "examples/custom_map_plugin/src/ttr_rules_alpine/alpine.json"
@@ -101,6 +102,11 @@ def test_route_classes_name_colour_kind_and_owner(midgame: GameState) -> None:
             assert f"owner-{owner}" in classes
             assert len(trains) == route.length
             assert {t.get("fill") for t in trains} == {PLAYER_COLORS[owner]}
+            # one owner number per route, on a disc, as large as the city labels
+            (mark,) = with_class(groups[f"route-{route.id}"], "owner-mark")
+            (disc,) = with_class(groups[f"route-{route.id}"], "owner-disc")
+            assert mark.text == str(owner + 1) and disc.get("fill") == PLAYER_COLORS[owner]
+            assert float(mark.get("font-size") or 0) >= MIN_LABEL
     assert claimed > 10
 
 

@@ -6,7 +6,9 @@ half), measured in a real browser (Playwright + Debian's Chromium) on the SVG as
 - no two cars of different routes overlap;
 - no city label is under 11 px on the screen;
 - no label's box (a city's or a country's, as the browser lays the text out) overlaps another
-  label or a city's circle.
+  label or a city's circle;
+- every claimed route shows its owner's number, at least 11 px on the screen at the default
+  zoom (each game has had a few claims played).
 
 Boards a plugin installs are covered too: the test walks ``available_maps()``, drawing each
 distinct board once (a variant drawn on its board's picture, such as ``usa-1910``, is the same
@@ -23,7 +25,15 @@ from typing import Any
 import pytest
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, running_server
 
-from ttr_rules import available_maps, load_map
+from ttr_rules import (
+    ClaimRoute,
+    GameState,
+    apply_action,
+    available_maps,
+    format_action,
+    legal_actions,
+    load_map,
+)
 from ttr_rules.render.geometry import drawing_key
 from ttr_rules.web import create_app
 
@@ -35,6 +45,19 @@ pytestmark = pytest.mark.skipif(
 #: The cars, cities and labels of the board on the page, measured in screen pixels (a
 #: function of ``ends``, each route's pair of cities by route id).
 _MEASURE = (Path(__file__).parent / "data" / "board_measure.js").read_text(encoding="utf-8")
+
+
+def _claims(state: GameState, moves: int) -> list[str]:
+    """``moves`` moves of a player who claims a route whenever one is legal (else the first
+    legal action: drawing cards, keeping the tickets offered)."""
+    texts = []
+    for _ in range(moves):
+        actions = legal_actions(state)
+        claims = [a for a in actions if isinstance(a, ClaimRoute)]
+        action = claims[0] if claims else actions[0]
+        texts.append(format_action(action, state.map))
+        state = apply_action(state, action)
+    return texts
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +74,7 @@ def games() -> Iterator[tuple[str, dict[str, tuple[str, str]]]]:
             continue
         drawn.add((drawing, drawing_key(game_map)))
         game, tokens = store.create(name, game_map.rules.min_players, seed=5)
+        game.replay_texts(_claims(game.state, 24))
         pages[name] = (f"/#game/{game.id}?token={tokens[0]}", "")
     with running_server(app) as base:
         yield base, pages
@@ -86,7 +110,9 @@ def test_every_board_is_legible_and_nothing_detaches_or_overlaps(
             found = page.evaluate(_MEASURE, ends)
             assert found["cars"] == sum(r.length for r in game_map.routes), name
             assert found["cities"] == len(game_map.cities), name
+            assert found["claimed"] > 0, name
             lines = found["detached"] + found["overlaps"] + found["small"] + found["crowded"]
+            lines += found["unmarked"]
             if lines:
                 problems[name] = lines
     finally:

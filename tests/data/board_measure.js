@@ -1,7 +1,8 @@
 // The cars, cities and labels of the board on the web page, measured in screen pixels
 // (tests/test_web_board_legibility.py): route ends away from their cities, cars of
 // different routes that overlap, city labels under 11 px, and labels (of cities and countries)
-// whose boxes, as the browser lays the text out, overlap another label or a city's circle.
+// whose boxes, as the browser lays the text out, overlap another label or a city's circle;
+// claimed routes without one owner number of at least 11 px.
 (ends) => {
   const svg = document.querySelector('#board svg');
   const m = svg.getScreenCTM();
@@ -81,5 +82,13 @@
       if (Math.hypot(dx, dy) < c.r - cut) crowded.push(`the label of ${labels[i].name} covers the city ${name}`);
     }
   }
-  return { cars: cars.length, cities: Object.keys(cities).length, detached, overlaps, small, crowded };
+  const claimed = [...svg.querySelectorAll('g.route.claimed')];
+  const unmarked = claimed.filter((g) => g.querySelectorAll('text.owner-mark').length !== 1)
+    .map((g) => `claimed route ${g.dataset.route} has no single owner number`);
+  for (const t of svg.querySelectorAll('text.owner-mark')) {
+    const px = parseFloat(t.getAttribute('font-size')) * m.a;
+    if (px < 11 - 0.01) unmarked.push(`the owner number of route ${t.closest('g.route').dataset.route} is ${px.toFixed(2)} px`);
+  }
+  return { cars: cars.length, cities: Object.keys(cities).length, detached, overlaps, small, crowded,
+    claimed: claimed.length, unmarked };
 }

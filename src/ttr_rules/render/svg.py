@@ -14,6 +14,7 @@ city from the element's id. The output depends only on its input (no clock, no r
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -53,7 +54,7 @@ CARD_FILLS: dict[Color | None, str] = {
 }
 
 #: The players' colours, by seat: none of them is a card colour (nor gray), so a claimed route
-#: never reads as an open one; each claimed space also carries its owner's number.
+#: never reads as an open one; each claimed route also carries its owner's number on a disc.
 PLAYER_COLORS: tuple[str, ...] = (
     "#00b3c7",
     "#8b4513",
@@ -81,6 +82,9 @@ CARD_SYMBOLS: dict[Color, str] = {
 #: Marks drawn over the board that must never catch a click (the route or city under them
 #: does): labels, highlights, ticket lines, stations, owner marks, symbols.
 _INERT = {"pointer-events": "none"}
+
+#: The radius of the disc under a claimed route's owner number, in label font sizes.
+OWNER_DISC = 0.72
 
 _INK = "#3b3026"
 _PAPER = "#fbf7ee"
@@ -330,6 +334,8 @@ class _Drawing(_Board):
         self.symbols = symbols
         self.routes, self.cities = _highlighted(highlight, self.map)
         self.ticket_seat = tickets_of
+        #: The owner discs drawn so far (their boxes).
+        self.discs: list[tuple[float, float, float, float]] = []
         self.legend = legend
         self.title = title
 
@@ -491,8 +497,10 @@ class _Drawing(_Board):
                     self._symbol(group, space, CARD_SYMBOLS[route.color], route.color)
 
     def _trains(self, group: ET.Element, spaces: Sequence[Space], owner: int) -> None:
-        """The owner's train pieces on a claimed route, each marked with the owner's number."""
-        mark = "#ffffff" if _is_dark(_player_colour(owner)) else "#111111"
+        """The owner's train pieces on a claimed route, and the owner's number on a disc in the
+        middle of the route, as large as the city labels (legible at the picture's own size,
+        whatever the colours)."""
+        colour = _player_colour(owner)
         for space in spaces:
             piece = Space(
                 space.cx,
@@ -507,26 +515,67 @@ class _Drawing(_Board):
                 {
                     "class": f"train owner-{owner}",
                     **_box(piece, 2.5 * self.unit),
-                    "fill": _player_colour(owner),
+                    "fill": colour,
                     "stroke": "#111111",
                     "stroke-width": _n(1.3 * self.unit),
                 },
             )
-            label = ET.SubElement(
-                group,
-                "text",
-                {
-                    "class": f"owner-mark owner-{owner}",
-                    "x": _n(space.cx),
-                    "y": _n(space.cy + self.track * 0.36),
-                    "font-size": _n(self.track),
-                    "font-weight": "bold",
-                    "text-anchor": "middle",
-                    "fill": mark,
-                    **_INERT,
-                },
-            )
-            label.text = str(owner + 1)  # as the page names players: "Player 1" is seat 0
+        font = self.font
+        x, y = self._disc_place(spaces, font * OWNER_DISC)
+        ET.SubElement(
+            group,
+            "circle",
+            {
+                "class": f"owner-disc owner-{owner}",
+                "cx": _n(x),
+                "cy": _n(y),
+                "r": _n(font * OWNER_DISC),
+                "fill": colour,
+                "stroke": "#111111",
+                "stroke-width": _n(max(1.2, 1.4 * self.unit)),
+                **_INERT,
+            },
+        )
+        ET.SubElement(
+            group,
+            "text",
+            {
+                "class": f"owner-mark owner-{owner}",
+                "x": _n(x),
+                "y": _n(y + font * 0.36),
+                "font-size": _n(font),
+                "font-weight": "bold",
+                "text-anchor": "middle",
+                "fill": "#ffffff" if _is_dark(colour) else "#111111",
+                **_INERT,
+            },
+        ).text = str(owner + 1)  # as the page names players: "Player 1" is seat 0
+
+    def _disc_place(self, spaces: Sequence[Space], radius: float) -> tuple[float, float]:
+        """Where a claimed route's owner disc goes: on the car (or between two cars) nearest
+        the route's middle whose disc covers no label and no disc drawn before (the other
+        track of a double), else in the middle."""
+        places = [(s.cx, s.cy) for s in spaces]
+        places += [((a.cx + b.cx) / 2, (a.cy + b.cy) / 2) for a, b in itertools.pairwise(spaces)]
+        n = len(spaces)
+        middle = places[n // 2] if n % 2 else places[n + n // 2 - 1]  # a car, or a gap
+        places.sort(key=lambda p: math.dist(p, middle))
+        g = self.geometry
+        taken = [label.box for label in (*g.labels.values(), *g.countries.values())]
+        taken += self.discs
+        x, y = next(
+            (
+                (x, y)
+                for x, y in places
+                if not any(
+                    _boxes_meet((x - radius, y - radius, x + radius, y + radius), box)
+                    for box in taken
+                )
+            ),
+            middle,
+        )
+        self.discs.append((x - radius, y - radius, x + radius, y + radius))
+        return x, y
 
     def _symbol(self, group: ET.Element, space: Space, symbol: str, colour: Color) -> None:
         dark = colour in (Color.BLACK, Color.BLUE, Color.RED, Color.GREEN, Color.PURPLE)
@@ -898,6 +947,10 @@ def _box(space: Space, radius: float) -> dict[str, str]:
         "rx": _n(min(radius, length / 3)),
         "transform": f"rotate({_n(angle)} {_n(cx)} {_n(cy)})",
     }
+
+
+def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _player_colour(seat: int) -> str:
