@@ -37,6 +37,7 @@ from ttr_rules import (
     KeepTickets,
     Pass,
     PayTunnel,
+    Phase,
     apply_action,
     available_maps,
     is_terminal,
@@ -261,9 +262,9 @@ def test_every_message_speaks_plainly(capsys: pytest.CaptureFixture[str]) -> Non
 def _log_sentences(map_name: str, games: int) -> Iterator[str]:
     """The web page's log (the server's words for each step), as each seat and a spectator
     read it, with an agent named in a seat; and the hints, in words."""
-    from ttr_rules import observe, public_view
+    from ttr_rules import observe
     from ttr_rules.agents import compared, suggest
-    from ttr_rules.web.labels import panel_words, step_words
+    from ttr_rules.web.labels import score_words, step_words
 
     rnd = random.Random(map_name)
     game_map = load_map(map_name)
@@ -279,9 +280,39 @@ def _log_sentences(map_name: str, games: int) -> Iterator[str]:
             for viewer in (0, 1, None):
                 yield step_words(result.events, game_map, viewer, agents)
             state = result.state
-            if state.tunnel is not None or state.players[state.current].payment is not None:
-                for view in (observe(state, 0), observe(state, 1), public_view(state)):
-                    yield from (w for w in panel_words(view, agents).values() if w)
+            if rnd.random() < 0.1 or state.tunnel is not None or state.phase is Phase.PAYMENT:
+                yield from _page_words(state, agents)
+        yield from _page_words(state, agents)
+        for viewer in (0, 1, None):
+            said = score_words(state, viewer, agents)
+            yield said["headline"]
+            yield from said["columns"]
+            yield from (row["cells"][0] for row in said["rows"])
+
+
+def _page_words(state: GameState, agents: dict[int, str]) -> Iterator[str]:
+    """What the web page says about a position to each seat and a spectator: the panels,
+    status line, prompts, names and headings, the tickets, the buttons of the legal actions."""
+    from ttr_rules import observe, public_view
+    from ttr_rules.frontend import ticket_status
+    from ttr_rules.web.labels import describe_legal_actions, panel_words, ticket_words
+
+    for view in (observe(state, 0), observe(state, 1), public_view(state)):
+        for value in panel_words(view, agents).values():
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, list):
+                yield from (text for item in value for text in item.values())
+    for seat in (0, 1):
+        view = observe(state, seat)
+        for offered in (False, True):
+            if offered and view.seats[seat].offered is None:
+                continue
+            for status in ticket_status(view, seat, offered=offered):
+                yield " ".join(w for w in ticket_words(status, state.is_terminal).values() if w)
+    if not state.is_terminal:
+        for item in describe_legal_actions(state):
+            yield item["caption"]
 
 
 def test_the_tunnel_and_payment_panels_count_their_cards() -> None:
@@ -400,3 +431,144 @@ def test_a_refused_claim_names_its_route_by_its_cities() -> None:
         "illegal action claim Berlin – Frankfurt (red, route 17) red: other track of double"
         " route already yours (the other track is Berlin – Frankfurt (black, route 16))"
     )
+
+
+# --------------------------------------------------------------------------- the web page's script
+
+
+def _js_literals(source: str) -> list[str]:
+    """The string, template and regular-expression literals of a script, comments left out;
+    a template's ``${...}`` reads as ``NAME`` (a word, so that words around it still count),
+    a regular expression keeps its slashes."""
+    out: list[str] = []
+    i, n = 0, len(source)
+    significant = ""  # the last character that is not a space: tells a regex from a division
+    while i < n:
+        c = source[i]
+        if source.startswith("//", i):
+            i = source.index("\n", i) if "\n" in source[i:] else n
+        elif source.startswith("/*", i):
+            i = source.index("*/", i) + 2
+        elif c in "'\"":
+            end = i + 1
+            while source[end] != c:
+                end += 2 if source[end] == "\\" else 1
+            out.append(source[i + 1 : end])
+            i, significant = end + 1, c
+        elif c == "`":
+            text, i = _template(source, i + 1, out)
+            out.append(text)
+            significant = "`"
+        elif c == "/" and (not significant or significant in "(,=:[!&|?{};"):
+            end, in_class = i + 1, False
+            while in_class or source[end] != "/":
+                in_class = (in_class or source[end] == "[") and source[end] != "]"
+                end += 2 if source[end] == "\\" else 1
+            out.append(source[i : end + 1])
+            i, significant = end + 1, "/"
+        else:
+            significant = c if not c.isspace() else significant
+            i += 1
+    return out
+
+
+def _template(source: str, i: int, out: list[str]) -> tuple[str, int]:
+    """A template literal from ``i`` (after its backquote): its text and where it ends; the
+    literals inside its ``${...}`` are appended to ``out``."""
+    text = []
+    while source[i] != "`":
+        if source.startswith("${", i):
+            depth, start = 1, i + 2
+            i += 2
+            while depth:
+                depth += {"{": 1, "}": -1}.get(source[i], 0)
+                i += 1
+            out.extend(_js_literals(source[start : i - 1]))
+            text.append("NAME")
+        else:
+            text.append(source[i : i + 2] if source[i] == "\\" else source[i])
+            i += 2 if source[i] == "\\" else 1
+    return "".join(text), i + 1
+
+
+#: Literals of app.js that hold words but are no sentence: phases and notation the server
+#: reads or writes, class lists, selectors and headers.
+_SCRIPT_WORDS = {
+    "use strict",
+    "xMidYMid meet",
+    "game over",  # a phase, compared
+    "tickets keep NAME",  # notation sent to the server
+    "status mine",
+    "primary payment-claim",
+    "cards payment-picks",
+    "tunnel-option",
+}
+
+#: Single capitalised words of app.js that are no sentence either: names of the platform.
+_SCRIPT_NAMES = {"Bearer NAME", "Authorization", "Escape", "DOMContentLoaded", "HTTP NAME"}
+
+
+def _sentence_like(literal: str) -> bool:
+    """Two words side by side, or a capitalised word: what a sentence or a caption is made of;
+    a regular expression with a word and a space (it would cut a sentence)."""
+    if re.fullmatch(r"/.+/", literal) and re.search(r"[A-Za-z]{2,} ", literal):
+        return True
+    pairs = re.finditer(r"(?<![\w.#-])([A-Za-z]{2,})\s+(?=([A-Za-z]{2,})(?![\w-]))", literal)
+    return any(pair.groups() != ("NAME", "NAME") for pair in pairs) or bool(
+        re.fullmatch(r"\W*[A-Z][a-z]+\W*", literal)
+    )
+
+
+def test_the_web_page_script_writes_no_sentence_of_its_own() -> None:
+    """app.js places the texts it is given (the server's words, the page's #texts) and builds
+    none (issue 47): no literal of it reads like words beyond the few names above."""
+    from importlib.resources import files
+
+    source = files("ttr_rules.web").joinpath("static", "app.js").read_text("utf-8")
+    literals = _js_literals(source)
+    assert len(literals) > 200  # (the scanner read the whole script)
+    worded = {t for t in literals if _sentence_like(t)} - _SCRIPT_WORDS - _SCRIPT_NAMES
+    assert worded == set()
+
+
+def test_the_scanner_finds_the_sentences_a_script_would_build() -> None:
+    script = """
+    const a = "Keep at least " + n; // a comment: never read
+    const b = `${name} wins!`; const c = 'Cancel'; const d = x / 2 / y;
+    const e = s.replace(/^Claim .* with /, "Pay "); /* Not a literal */ const f = "c-red";
+    """
+    found = [t for t in _js_literals(script) if _sentence_like(t)]
+    assert found == ["Keep at least ", "NAME wins!", "Cancel", "/^Claim .* with /", "Pay "]
+
+
+def test_the_page_words_take_the_reader_person_and_number() -> None:
+    """The status line, the prompts and the names as the seat to act, another seat and a
+    spectator read them; a ticket to several destinations shows its penalty with a minus."""
+    from ttr_rules import DrawBlind, observe, public_view
+    from ttr_rules.frontend import ticket_status
+    from ttr_rules.web.labels import panel_words, ticket_words
+
+    state = new_game("switzerland", players=3, seed=0)
+    agents = {1: "medium"}
+    mine, theirs, watching = (
+        panel_words(view, agents)
+        for view in (observe(state, 0), observe(state, 1), public_view(state))
+    )
+    assert mine["status"] == "Your turn: choose your destination tickets."
+    assert mine["keep"] == "Keep at least 2 of these 5 tickets:" and theirs["keep"] is None
+    assert theirs["status"] == "Player 1 is choosing destination tickets."
+    assert watching["status"] == "Player 1 is choosing destination tickets; you are watching."
+    assert [s["full"] for s in mine["seats"]] == ["You", "Player 2 (medium)", "Player 3"]
+    assert [s["name"] for s in watching["seats"]] == ["Player 1", "Player 2", "Player 3"]
+    assert (mine["title"], theirs["title"], watching["prompt"]) == ("Your move", "Table", "")
+    worth = [
+        ticket_words(s, False)["worth"] for s in ticket_status(observe(state, 0), offered=True)
+    ]
+    assert worth == ["5", "7", "15", "8", "3–12 (−3)"]
+    assert not any(re.search(r"\(-\d", w) for w in worth)
+    while state.phase is not Phase.START:
+        state = step(state, legal_actions(state)[0]).state
+    state = step(state, DrawBlind()).state
+    said = panel_words(observe(state, state.current), {})
+    assert said["status"] == "Your turn: draw your second card."
+    assert said["prompt"] == "Draw your second card."

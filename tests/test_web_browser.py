@@ -30,9 +30,9 @@ def test_a_human_plays_a_whole_game_against_medium_by_clicking() -> None:
         options = page.locator("select[name=seat-1] option").all_inner_texts()
         assert options[:4] == [
             "Human (you or a friend)",
-            "Agent: easy",
-            "Agent: medium",
-            "Agent: hard",
+            "easy",
+            "medium",
+            "hard",
         ]
         assert page.locator("select[name=seat-1]").input_value() == "medium"
         page.fill("#seed-input", "7")

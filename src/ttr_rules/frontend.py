@@ -56,7 +56,7 @@ from .moves.tickets import keep_at_least
 from .notation import format_action
 from .state import Phase
 from .views import PlayerView, events_for, view_legal_actions
-from .words import agrees, counted, joined, route_name, sentence
+from .words import agrees, counted, joined, minus, route_name, sentence, with_article
 
 __all__ = [
     "ActionGroup",
@@ -71,13 +71,18 @@ __all__ = [
     "choose_tickets",
     "find_place",
     "group_actions",
+    "keep_prompt",
     "payment_label",
     "payment_words",
+    "phase_prompt",
     "planning_graph",
     "route_label",
     "route_name",
     "ticket_status",
+    "ticket_worth",
     "tunnel_words",
+    "turn_words",
+    "verdict",
 ]
 
 
@@ -203,6 +208,120 @@ def payment_words(view: PlayerView, names: Callable[[int], str] | None = None) -
     return f"Paying for {route} with substitute sets: {picked}."
 
 
+#: What the seat to act is asked, by phase (the start of a turn depends on stations).
+_PROMPTS = {
+    Phase.INITIAL_TICKETS: "choose your destination tickets",
+    Phase.SECOND_CARD: "draw your second card",
+    Phase.KEEP_TICKETS: "choose the tickets to keep",
+    Phase.TUNNEL: "pay for the tunnel or give up",
+    Phase.PAYMENT: "pick the cards of your payment one at a time",
+}
+
+#: What another seat is doing, by phase, after "Player 2 is".
+_DOING = {
+    Phase.INITIAL_TICKETS: "choosing destination tickets",
+    Phase.START: "taking a turn",
+    Phase.SECOND_CARD: "drawing a second card",
+    Phase.KEEP_TICKETS: "choosing the tickets to keep",
+    Phase.TUNNEL: "deciding on a tunnel",
+    Phase.PAYMENT: "picking the cards of a payment",
+}
+
+
+def phase_prompt(view: PlayerView) -> str:
+    """What the seat to act is asked now, as a clause (``""`` once the game is over).
+
+    >>> from ttr_rules import new_game, observe
+    >>> phase_prompt(observe(new_game("europe", 2, seed=1), 0))
+    'choose your destination tickets'
+    >>> from ttr_rules import scenario
+    >>> phase_prompt(observe(scenario("usa"), 0))
+    'draw cards, claim a route or draw tickets'
+    >>> phase_prompt(observe(scenario("europe"), 0))
+    'draw cards, claim a route, build a station or draw tickets'
+    """
+    if view.phase is Phase.START:
+        station = ", build a station" if view.rules.stations_per_player else ""
+        return f"draw cards, claim a route{station} or draw tickets"
+    return _PROMPTS.get(view.phase, "")
+
+
+def turn_words(view: PlayerView, names: Callable[[int], str] | None = None) -> str:
+    """Whose turn it is and what is asked, as ``view``'s seat reads it (a spectator is told
+    that it watches); the final round is said. ``names`` names a seat (by default
+    ``player N``).
+
+    >>> from ttr_rules import new_game, observe, public_view
+    >>> state = new_game("europe", 2, seed=1)
+    >>> turn_words(observe(state, 0))
+    'Your turn: choose your destination tickets.'
+    >>> turn_words(observe(state, 1), lambda seat: f"Player {seat + 1}")
+    'Player 1 is choosing destination tickets.'
+    >>> turn_words(public_view(state), lambda seat: f"Player {seat + 1}")
+    'Player 1 is choosing destination tickets; you are watching.'
+    """
+    if view.phase is Phase.GAME_OVER:
+        return "The game is over."
+    final = " (final round)" if view.final_turns is not None else ""
+    if view.player == view.current:
+        return f"Your turn{final}: {phase_prompt(view)}."
+    name = (names or _default_name)(view.current)
+    doing = sentence(f"{agrees(name, 'be')} {_DOING.get(view.phase, 'playing')}{final}")
+    return f"{doing}; you are watching." if view.player is None else f"{doing}."
+
+
+def keep_prompt(view: PlayerView) -> str | None:
+    """How many of the tickets offered to ``view``'s seat it must keep, as a lead-in to the
+    list (None when nothing is offered to it now).
+
+    >>> from ttr_rules import new_game, observe
+    >>> keep_prompt(observe(new_game("europe", 2, seed=1), 0))
+    'Keep at least 2 of these 4 tickets:'
+    """
+    seat = view.player
+    if seat is None or seat != view.current:
+        return None
+    offered = view.seats[seat].offered
+    if not offered:
+        return None
+    least = keep_at_least(view.rules, view.phase, len(offered))
+    return f"Keep at least {least} of these {counted(len(offered), 'ticket')}:"
+
+
+def verdict(winners: Sequence[int], names: Callable[[int], str] | None = None) -> str:
+    """Who won, as a headline: ``You win!``, ``Player 2 wins!``, or the tie (``names`` names a
+    seat, ``you`` for the reader's own; by default ``player N``).
+
+    >>> name = lambda seat: "you" if seat == 0 else f"Player {seat + 1}"
+    >>> verdict([0], name), verdict([1], name), verdict([0, 2], name)
+    ('You win!', 'Player 2 wins!', 'Tie: you and Player 3 share the win.')
+    """
+    said = [(names or _default_name)(seat) for seat in winners]
+    if len(said) == 1:
+        return sentence(agrees(said[0], "win")) + "!"
+    return f"Tie: {joined(said)} share the win."
+
+
+def ticket_worth(ticket: Ticket, value: int | None = None) -> str:
+    """What a ticket is worth, in numbers: its points; for a ticket to several destinations
+    ``value`` once one is reached, else the range of its values and the points it loses
+    (written with a true minus, :func:`ttr_rules.words.minus`).
+
+    >>> from ttr_rules import Ticket
+    >>> ticket_worth(Ticket(0, "Paris", "Wien", 8))
+    '8'
+    >>> bern = Ticket(1, "Bern", "", 11, destinations=(("France", 5), ("Italia", 11)), penalty=5)
+    >>> ticket_worth(bern), ticket_worth(bern, 11)
+    ('5–11 (−5)', '11')
+    """
+    if not ticket.destinations:
+        return str(ticket.points)
+    if value is not None:
+        return str(value)
+    values = [points for _, points in ticket.destinations]
+    return f"{min(values)}–{max(values)} ({minus(ticket.penalty)})"
+
+
 def _default_name(seat: int) -> str:
     return f"player {seat}"
 
@@ -232,7 +351,7 @@ def action_label(action: Action, view: PlayerView) -> str:
         pay = claim_payment_label(action, view)
         return f"Claim {route_label(game_map, action.route)} with {pay}"
     if isinstance(action, PayCard):
-        return f"Pick a {action.card.value} card for the payment"
+        return f"Pick {with_article(action.card.value)} card for the payment"
     if isinstance(action, PayTunnel):
         tunnel = view.tunnel
         owed = tunnel.owed if tunnel is not None else action.locomotives

@@ -740,7 +740,7 @@ def create_app(
         response_model=Panels,
         responses=errors(401, 403),
     )
-    def panels(game: GameDep, seat: SeatDep) -> dict[str, str | None]:
+    def panels(game: GameDep, seat: SeatDep) -> dict[str, Any]:
         return panel_words(game.view(seat), game.agents)
 
     @app.get(
@@ -749,10 +749,10 @@ def create_app(
         response_model=Scores,
         responses=errors(409),
     )
-    def scores(game: GameDep) -> dict[str, Any]:
+    def scores(game: GameDep, seat: SeatDep) -> dict[str, Any]:
         if not game.over:
             raise ApiError(409, "game_not_over", "scores are shown when the game is over")
-        return game.scores()
+        return game.scores(seat)
 
     @app.get(
         "/api/games/{game_id}/record",

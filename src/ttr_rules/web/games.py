@@ -65,7 +65,7 @@ from ..frontend import ticket_status
 from ..game import check_player_count
 from ..maps import available_maps, load_map, playable_maps
 from ..records import with_result
-from .labels import step_words
+from .labels import game_facts, score_words, step_words, ticket_words
 from .secrecy import seat_step
 
 __all__ = [
@@ -340,8 +340,8 @@ class Game:
         return with_result(attrs.evolve(record_game(self.start, ()), actions=tuple(texts)), state)
 
     def summary(self) -> dict[str, Any]:
-        """Public facts about the game (no seed, no tokens)."""
-        return {
+        """Public facts about the game (no seed, no tokens), also in words."""
+        facts = {
             "id": self.id,
             "map": self.state.map.name,
             "players": self.state.num_players,
@@ -358,6 +358,7 @@ class Game:
             "open_seats": self.open_seats(),
             "agent_error": self.agent_error,
         }
+        return facts | game_facts(facts, time.time())
 
     def tickets(self, seat: int) -> list[dict[str, Any]]:
         """``seat``'s kept and offered tickets with their cities and points; ``completed``
@@ -386,12 +387,14 @@ class Game:
                         "line": list(status.line),
                         "value": status.points,
                     }
+                    | ticket_words(status, self.over)
                 )
         return out
 
-    def scores(self) -> dict[str, Any]:
-        """The final scores and winners (call only when the game is over)."""
-        return {
+    def scores(self, seat: int | None = None) -> dict[str, Any]:
+        """The final scores and winners, with the table in words for ``seat`` (call only when
+        the game is over)."""
+        return score_words(self.state, seat, self.agents) | {
             "scores": [json.loads(to_json(score)) for score in final_scores(self.state)],
             "winners": list(winners(self.state)),
             "bonus_titles": {

@@ -14,13 +14,14 @@ __all__ = ["seat_hints"]
 def seat_hints(state: GameState, seat: int) -> list[dict[str, Any]]:
     """Ranked suggestions for ``seat`` (empty unless it is that seat's turn), each as
     ``{"action": notation, "label": in words, "compared": to the first in words, "score",
-    "reason", "points", "tickets", "risk"}``. Only the seat's view is read, so a hint never
+    "reason", "points", "tickets", "risk", "why"}``, ``why`` the reason, the comparison and
+    the risk in one sentence. Only the seat's view is read, so a hint never
     tells what the seat cannot see.
 
     >>> from ttr_rules import new_game
     >>> hints = seat_hints(new_game("europe", players=2, seed=0), 0)
     >>> sorted(hints[0])
-    ['action', 'compared', 'label', 'points', 'reason', 'risk', 'score', 'tickets']
+    ['action', 'compared', 'label', 'points', 'reason', 'risk', 'score', 'tickets', 'why']
     >>> hints[0]["label"].split(", ")[0]
     'Keep Edinburgh – Athina (21 points)'
     >>> hints[0]["compared"], hints[1]["compared"].startswith("about ")
@@ -41,6 +42,12 @@ def seat_hints(state: GameState, seat: int) -> list[dict[str, Any]]:
             "points": hint.points,
             "tickets": list(hint.tickets),
             "risk": hint.risk,
+            "why": _why(hint.reason, compared(hint, hints[0]), hint.risk),
         }
         for hint in hints
     ]
+
+
+def _why(reason: str, compared: str, risk: str | None) -> str:
+    """A hint's reason with how it compares and its risk (``risk: ...``), in one sentence."""
+    return f"{reason} ({compared})" + (f"; risk: {risk}" if risk else "")

@@ -219,6 +219,8 @@ class GameSummary(Body):
     over: bool
     created: float = Field(description="seconds since the epoch")
     agent_error: str | None
+    title: str = Field(description="the game in words: map, seats, where it stands")
+    facts: str = Field(description="its id, age and open seats, in words")
 
 
 # --------------------------------------------------------------------------- the view
@@ -292,6 +294,10 @@ class LegalAction(Body):
     kind: str = Field(description="the group: draw, claim, tickets, station, keep, tunnel, pass")
     target: str = Field(description="the route or city (or the action) within the group")
     type: str = Field(description="the action's JSON tag, e.g. 'claim_route'")
+    caption: str = Field(
+        description="the text of its button where a menu already names the route or city "
+        "(a payment: 'Pay 3 black + 1 locomotive'); the label otherwise"
+    )
 
 
 class Hint(Body):
@@ -303,6 +309,7 @@ class Hint(Body):
     points: int
     tickets: list[str] = Field(description="the tickets it helps, in words")
     risk: str | None
+    why: str = Field(description="the reason, the comparison and the risk in one sentence")
 
 
 class TicketInfo(Body):
@@ -330,6 +337,13 @@ class TicketInfo(Body):
         description="the two places a picture joins for the ticket: its cities, or the way to "
         "the best destination reached, else to the nearest"
     )
+    ends: str = Field(description="its origin and destinations in words")
+    worth: str = Field(
+        description="its points; for several destinations the value reached, else the range "
+        "and the points lost (with a true minus: '5–11 (−5)')"
+    )
+    status: str = Field(description="where it stands in words: completed, failed or open")
+    tag: str | None = Field(description="'long' for a long ticket; null otherwise")
 
 
 class LogStep(Body):
@@ -350,6 +364,18 @@ class Panels(Body):
     )
     payment: str | None = Field(
         description="the claim being paid card by card with substitute sets; null: none"
+    )
+    status: str = Field(description="whose turn it is and what is asked, for your seat")
+    title: str = Field(description="the turn panel's title")
+    prompt: str = Field(description="what your seat is asked now (empty: nothing)")
+    keep: str | None = Field(description="the lead-in of the tickets to keep; null: none")
+    keep_button: str | None = Field(description="the caption of the button that keeps them")
+    pick: str | None = Field(description="the lead-in of a payment's next card; null: none")
+    seats: list[dict[str, str]] = Field(
+        description="each seat's name for you ('You', 'Player 2') and with its agent ('full')"
+    )
+    columns: list[dict[str, str]] = Field(
+        description="the players' table: each column's key and heading"
     )
 
 
@@ -377,12 +403,21 @@ Score = _from_attrs(
 )
 
 
+class ScoreRow(Body):
+    player: int
+    winner: bool
+    cells: list[str] = Field(description="the row's cells in words and numbers, as 'columns'")
+
+
 class Scores(Body):
     scores: list[Score]  # type: ignore[valid-type]
     winners: list[int]
     bonus_titles: dict[str, str] = Field(
         description="the name people read for each bonus the game scores, on this map"
     )
+    headline: str = Field(description="who won, for your seat: 'You win!', 'Player 2 wins!'")
+    columns: list[str] = Field(description="the score table's headings")
+    rows: list[ScoreRow] = Field(description="the score table's rows, best first")
 
 
 # --------------------------------------------------------------------------- documents

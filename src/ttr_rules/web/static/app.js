@@ -9,6 +9,8 @@ const symbolsOn = () => localStorage.getItem("ttr-web:symbols") === "1";
 const CARD_ORDER = ["purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive"];
 
 const $ = (id) => document.getElementById(id);
+// The page's fixed sentences (index.html's #texts); every other text comes from the server.
+const say = (key) => document.querySelector(`#texts [data-key="${key}"]`).textContent;
 const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -87,8 +89,8 @@ function showMissing(id) {
   $("game").hidden = true;
   $("lobby").hidden = true;
   $("missing").hidden = false;
-  $("missing-text").textContent = `There is no game “${id}” on this server: the link may be wrong, or the game has expired.`;
-  $("status").textContent = "No such game.";
+  $("missing-id").textContent = id;
+  $("status").textContent = say("missing");
   $("status").className = "status";
 }
 
@@ -96,7 +98,7 @@ async function showLobby() {
   $("game").hidden = true;
   $("missing").hidden = true;
   $("lobby").hidden = false;
-  $("status").textContent = "Create a game or watch one.";
+  $("status").textContent = say("lobby");
   $("status").className = "status";
   const [groups, agents, games] = await Promise.all([api("/api/map-groups"), api("/api/agents"), api("/api/games")]);
   const mapSelect = $("map-select");
@@ -108,27 +110,12 @@ async function showLobby() {
   renderSeatChoices();
   renderPlayerCounts();
   const list = $("game-list");
-  list.replaceChildren(...games.slice().reverse().map((g) => {
-    const seats = g.seats.map((s) => s.agent || "human").join(" vs ");
-    const state = g.over ? "finished" : `turn ${g.turn + 1}`;
-    const open = g.open_seats;
-    const facts = `game ${g.id} · ${age(g.created)} · ${open === 0 ? "no open seats" : open === 1 ? "1 open seat" : `${open} open seats`}`;
-    return el("li", {}, el("span", {}, el("strong", { text: `${g.map}: ${seats} — ${state}` }), el("br"),
-      el("small", { class: "game-facts", text: facts })),
-      el("a", { href: `#game/${g.id}`, text: localStorage.getItem(`ttr-web:${g.id}`) ? "Play" : "Watch" }));
-  }));
-  if (!games.length) list.append(el("li", { text: "No games yet." }));
-}
-
-function age(created) {
-  // How long ago a game was created, in words ("started 5 minutes ago").
-  const seconds = Math.max(0, Date.now() / 1000 - Number(created || 0));
-  const units = [["day", 86400], ["hour", 3600], ["minute", 60]];
-  for (const [name, size] of units) {
-    const n = Math.floor(seconds / size);
-    if (n >= 1) return `started ${n} ${name}${n === 1 ? "" : "s"} ago`;
-  }
-  return "started just now";
+  // The server words each game (its title and facts: age, open seats).
+  list.replaceChildren(...games.slice().reverse().map((g) =>
+    el("li", {}, el("span", {}, el("strong", { text: g.title }), el("br"),
+      el("small", { class: "game-facts", text: g.facts })),
+      el("a", { href: `#game/${g.id}`, text: say(localStorage.getItem(`ttr-web:${g.id}`) ? "play" : "watch") }))));
+  if (!games.length) list.append(el("li", { text: say("no-games") }));
 }
 
 // The player counts the chosen map allows (its rules' min_players and max_players, as its map
@@ -155,15 +142,17 @@ function renderSeatChoices() {
   const n = Number($("players-select").value);
   const box = $("seat-choices");
   const previous = [...box.querySelectorAll("select")].map((s) => s.value);
-  box.replaceChildren(el("legend", { text: "Seats" }));
+  box.replaceChildren(el("legend", { text: say("seats") }));
   for (let seat = 0; seat < n; seat++) {
     const fallback = seat === 0 ? "human" : (G.agentNames.includes("medium") ? "medium" : G.agentNames[0]);
     const chosen = previous[seat] || fallback;
     const select = el("select", { name: `seat-${seat}`, "data-seat": seat },
-      el("option", { value: "human", text: "Human (you or a friend)", selected: chosen === "human" }),
-      ...G.agentNames.map((a) => el("option", { value: a, text: `Agent: ${a}`, selected: chosen === a })));
+      el("option", { value: "human", text: say("human"), selected: chosen === "human" }),
+      el("optgroup", { label: say("agents") },
+        ...G.agentNames.map((a) => el("option", { value: a, text: a, selected: chosen === a }))));
+    // "Player" and the seat's number, counted from 1 as the page shows seats
     box.append(el("label", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat]}` }),
-      `Player ${seat + 1}`, select));
+      el("span", { class: "seat-word", text: say("player") }), el("span", { class: "seat-number", text: String(seat + 1) }), select));
   }
 }
 
@@ -184,7 +173,7 @@ async function createGame(event) {
   const body = { map: $("map-select").value, players: Number($("players-select").value), agents };
   const seed = $("seed-input").value.trim();
   if (seed && !seedInRange(seed)) {
-    $("create-error").textContent = `The seed must be a whole number from 0 to ${MAX_SEED}, or left empty for a secret one.`;
+    $("create-error").textContent = say("seed");
     $("create-error").hidden = false;
     return;
   }
@@ -214,10 +203,11 @@ async function openGame(id, token) {
     G.info = await api(`/api/games/${id}/info`);
     G.map = await api(`/api/maps/${G.info.map}`);
     G.view = await api(`/api/games/${id}`);
+    G.panels = await api(`/api/games/${id}/panels`);
   } catch (err) {
     if (err.status === 403) {
       localStorage.removeItem(`ttr-web:${id}`);
-      toast("That seat link is not valid for this game; watching instead.");
+      toast(say("bad-link"));
       return openGame(id, null);
     }
     if (err.status === 404) return showMissing(id);
@@ -236,14 +226,14 @@ function renderSeatLinks() {
   $("seats-panel").hidden = others.length === 0;
   $("seat-links").replaceChildren(...others.map((s) => {
     const url = `${location.origin}/#game/${G.id}?token=${encodeURIComponent(s.token)}`;
-    return el("li", {}, `${playerName(s.seat)}: `, el("a", { href: url, target: "_blank", text: url }));
+    return el("li", {}, el("span", { class: "seat-name", text: playerName(s.seat) }), el("a", { href: url, target: "_blank", text: url }));
   }));
 }
 
 function playerName(seat) {
-  if (seat === G.seat) return "You";
-  const agent = G.info && G.info.seats[seat] && G.info.seats[seat].agent;
-  return agent ? `Player ${seat + 1} (${agent})` : `Player ${seat + 1}`;
+  // The seat's name for this page's reader, with its agent (GET /panels: "You", "Player 2 (medium)").
+  const names = G.panels && G.panels.seats;
+  return names && names[seat] ? names[seat].full : String(seat + 1);
 }
 
 // Live updates: Server-Sent Events read with fetch (so the token travels in a header, never in a URL).
@@ -351,8 +341,7 @@ async function play(notation) {
     }
     await refresh();
   } catch (err) {
-    const reason = err.body && err.body.reason ? ` (${err.body.reason})` : "";
-    toast(`${err.message}${reason}`);
+    toast(err.message);  // the server's message already says the reason
     refresh();  // show the position as the server has it
   } finally {
     setBusy(-1);
@@ -382,10 +371,7 @@ function renderAll(boardSvg) {
   const myTurn = mine && !over && v.current === G.seat;
   const status = $("status");
   status.className = myTurn ? "status mine" : "status";
-  status.textContent = over ? "The game is over."
-    : myTurn ? `Your turn — ${phaseText(v.phase)}`
-      : `${playerName(v.current)} is playing (${v.phase})${mine ? "" : " — you are watching"}`;
-  if (v.final_turns !== null && v.final_turns !== undefined && !over) status.textContent += " · final round";
+  status.textContent = G.panels.status;  // the server's words (GET /panels: frontend.turn_words)
   renderBoard(boardSvg);
   document.body.dataset.turn = over ? "over" : myTurn ? "mine" : "waiting";
   document.body.dataset.version = String(Number(document.body.dataset.version || 0) + 1);
@@ -396,19 +382,6 @@ function renderAll(boardSvg) {
   $("hint-button").disabled = !myTurn;  // a hint is for the decision at hand
   renderHand();
   renderTickets();
-}
-
-function phaseText(phase) {
-  return {
-    "initial tickets": "choose your destination tickets",
-    "start": G.view && !G.view.rules.stations_per_player
-      ? "draw cards, claim a route or draw tickets"
-      : "draw cards, claim a route, draw tickets or build a station",
-    "second card": "draw your second card",
-    "keep tickets": "choose the tickets to keep",
-    "tunnel": "pay for the tunnel or give up",
-    "payment": "pick the cards of your payment one at a time",
-  }[phase] || phase;
 }
 
 function renderBoard(svgText) {
@@ -518,10 +491,10 @@ function lastSteps() {
 function markLastMoves(board) {
   const line = $("last-moves");
   const steps = lastSteps();
-  line.replaceChildren(el("strong", { text: "Last moves: " }),
+  line.replaceChildren(el("strong", { text: say("last-moves") }), " ",
     ...(steps.length ? steps.map((step, i) => el("span", { class: "last-move-item" },
       el("span", { class: "swatch", style: `background:${PLAYER_COLORS[step.player % PLAYER_COLORS.length]}` }),
-      `${describeStep(step)}${i < steps.length - 1 ? " · " : ""}`)) : [el("span", { text: "none yet" })]));
+      `${describeStep(step)}${i < steps.length - 1 ? " · " : ""}`)) : [el("span", { text: say("none-yet") })]));
   for (const step of steps) {
     for (const e of step.events) {
       if (e.type === "route_claimed" || e.type === "tunnel_declined" || e.type === "tunnel_revealed") {
@@ -536,16 +509,16 @@ function markLastMoves(board) {
 }
 
 function openRouteMenu(routeId, event) {
-  const route = G.map.routes[routeId];
   const menu = $("route-menu");
   // A route whose payment may use substitute sets also offers to start one (Nordic's
   // Lieksa – Murmansk): its cards are then picked one at a time in the payment panel.
   const options = [...byType("claim_route"), ...byType("claim_with_sets")].filter((a) => a.route === routeId);
   menu.replaceChildren(
     // the kit's words for the route (ttr_rules.frontend.route_label): track, colour, length, kind
-    el("div", { class: "menu-title", text: options.length ? options[0].target : `${route.a} – ${route.b}` }),
-    ...options.map((a) => el("button", { type: "button", class: "claim-option", "data-action": a.action, onclick: () => play(a.action), text: a.label.replace(/^Claim .* with /, a.type === "claim_with_sets" ? "Pay with " : "Pay ") })),
-    el("button", { type: "button", class: "cancel", onclick: closeMenu, text: "Cancel" }));
+    el("div", { class: "menu-title", text: options.length ? options[0].target : "" }),
+    // each payment's caption from the server ("Pay 3 black + 1 locomotive": GET /legal)
+    ...options.map((a) => el("button", { type: "button", class: "claim-option", "data-action": a.action, onclick: () => play(a.action), text: a.caption })),
+    el("button", { type: "button", class: "cancel", onclick: closeMenu, text: say("cancel") }));
   const panel = menu.parentElement.getBoundingClientRect();
   menu.style.left = `${Math.max(4, Math.min(event.clientX - panel.left, panel.width - 260))}px`;
   menu.style.top = `${Math.max(4, event.clientY - panel.top + 8)}px`;
@@ -561,20 +534,22 @@ function renderPlayers() {
   const v = G.view;
   const over = v.phase === "game over";
   const totals = G.totals || {};
-  // At the end the hand sizes no longer matter: the final scores take their place.
-  // A board without stations (USA, Nordic) has no column for them.
-  const stations = v.rules.stations_per_player > 0;
-  const head = ["Player", "Trains left", ...(over ? [] : ["Cards"]), "Tickets", ...(stations ? ["Stations left"] : []), "Route points", ...(over ? ["Final score"] : [])];
-  const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
+  // The columns and their headings come from the server (GET /panels): at the end the final
+  // scores take the hand sizes' place, and a board without stations has no column for them.
+  const cell = {
+    player: (s, seat) => nameCell(seat),
+    trains: (s) => el("td", { text: String(s.trains) }),
+    cards: (s) => el("td", { text: String(s.hand_size) }),
+    tickets: (s) => el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
+    stations: (s) => el("td", { text: String(v.rules.stations_per_player - s.stations.length) }),
+    route_points: (s) => el("td", { text: String(s.route_points) }),
+    total: (s, seat) => el("td", { class: "total", text: totals[seat] !== undefined ? String(totals[seat]) : "…" }),
+  };
+  const columns = G.panels.columns.filter((c) => cell[c.key]);
+  const rows = [el("tr", {}, ...columns.map((c) => el("th", { text: c.title })))];
   v.seats.forEach((s, seat) => {
-    rows.push(el("tr", { class: seat === v.current && v.phase !== "game over" ? "current" : "" },
-      nameCell(seat),
-      el("td", { text: String(s.trains) }),
-      ...(over ? [] : [el("td", { text: String(s.hand_size) })]),
-      el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
-      ...(stations ? [el("td", { text: String(v.rules.stations_per_player - s.stations.length) })] : []),
-      el("td", { text: String(s.route_points) }),
-      ...(over ? [el("td", { class: "total", text: totals[seat] !== undefined ? String(totals[seat]) : "…" })] : [])));
+    rows.push(el("tr", { class: seat === v.current && !over ? "current" : "" },
+      ...columns.map((c) => cell[c.key](s, seat))));
   });
   $("player-table").replaceChildren(...rows);
 }
@@ -583,13 +558,13 @@ function renderPlayers() {
 function nameCell(seat) {
   const agent = seat !== G.seat && G.info && G.info.seats[seat] && G.info.seats[seat].agent;
   return el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[seat % PLAYER_COLORS.length]}` }),
-    seat === G.seat ? "You" : `Player ${seat + 1}`, ...(agent ? [el("span", { class: "agent", text: agent })] : []));
+    G.panels.seats[seat].name, ...(agent ? [el("span", { class: "agent", text: agent })] : []));
 }
 
 function renderTurnPanel(myTurn) {
   const v = G.view;
-  $("turn-title").textContent = myTurn ? "Your move" : "Table";
-  $("prompt").textContent = myTurn ? phaseText(v.phase) : "";
+  $("turn-title").textContent = G.panels.title;  // the server's words (GET /panels)
+  $("prompt").textContent = G.panels.prompt;
   // face-up row and piles
   const faceUp = new Map(byType("draw_face_up").map((a) => [a.slot, a.action]));
   $("face-up").replaceChildren(...v.face_up.map((color, slot) => {
@@ -610,10 +585,6 @@ function renderTurnPanel(myTurn) {
   renderStations();
   const others = G.legal.filter((a) => a.type === "pass");
   $("other-actions").replaceChildren(...others.map((a) => el("button", { type: "button", onclick: () => play(a.action), text: a.label })));
-  const claims = byType("claim_route");
-  if (myTurn && v.phase === "start") {
-    $("prompt").textContent += claims.length ? " — click a highlighted route to claim it." : "";
-  }
 }
 
 function setPile(button, action) {
@@ -650,7 +621,7 @@ function renderPayment(myTurn) {
   box.replaceChildren(
     el("div", { class: "tunnel-text", text }),
     el("div", { class: "cards" }, ...picked.map((c) => card(c))),
-    ...(picks.length ? [el("div", { text: "Pick the next card:" }), el("div", { class: "cards payment-picks" }, ...picks)] : []),
+    ...(picks.length && G.panels.pick ? [el("div", { text: G.panels.pick }), el("div", { class: "cards payment-picks" }, ...picks)] : []),
     ...claims);
   box.hidden = false;
 }
@@ -659,12 +630,13 @@ function renderTicketChoice(myTurn) {
   const box = $("ticket-choice");
   const me = G.seat !== null && G.seat !== undefined ? G.view.seats[G.seat] : null;
   const keeps = byType("keep_tickets");
-  if (!myTurn || !keeps.length || !me || !me.offered) { box.hidden = true; box.replaceChildren(); return; }
-  const minimum = Math.min(...keeps.map((a) => a.tickets.length));
-  const labels = me.offered.map((id) => {
-    const t = G.map.tickets[id];
+  if (!myTurn || !keeps.length || !me || !me.offered || !G.panels.keep) { box.hidden = true; box.replaceChildren(); return; }
+  // Each offered ticket in the server's words (GET /tickets: its ends, its worth, "long").
+  const offered = new Map(G.tickets.filter((t) => !t.kept).map((t) => [t.id, t]));
+  const labels = me.offered.filter((id) => offered.has(id)).map((id) => {
+    const t = offered.get(id);
     return el("label", {}, el("input", { type: "checkbox", value: id, checked: true }),
-      el("span", { text: ticketEnds(t) }), el("strong", { text: ` ${ticketPoints(t)}` }), t.long ? el("em", { text: " long" }) : "");
+      el("span", { text: t.ends }), " ", el("strong", { text: t.worth }), ...(t.tag ? [" ", el("em", { text: t.tag })] : []));
   });
   const button = el("button", {
     type: "button", class: "primary", id: "keep-tickets",
@@ -672,9 +644,9 @@ function renderTicketChoice(myTurn) {
       const chosen = [...box.querySelectorAll("input:checked")].map((i) => i.value);
       play(`tickets keep ${chosen.join(",")}`);
     },
-    text: "Keep the checked tickets",
+    text: G.panels.keep_button,
   });
-  box.replaceChildren(el("div", { text: `Keep at least ${minimum} of these tickets:` }), ...labels, button);
+  box.replaceChildren(el("div", { text: G.panels.keep }), ...labels, button);
   box.hidden = false;
 }
 
@@ -684,7 +656,7 @@ function renderStations() {
   area.hidden = cities.length === 0;
   const select = $("station-city");
   const current = select.value;
-  select.replaceChildren(el("option", { value: "", text: "(choose a city)" }),
+  select.replaceChildren(select.querySelector('option[value=""]'),
     ...cities.map((c) => el("option", { value: c, text: c, selected: c === current })));
   renderStationPayments();
 }
@@ -693,7 +665,7 @@ function renderStationPayments() {
   const city = $("station-city").value;
   const options = byType("build_station").filter((a) => a.city === city);
   $("station-payments").replaceChildren(...options.map((a) =>
-    el("button", { type: "button", onclick: () => play(a.action), text: a.label.replace(/^Build a station in .* with /, "Pay ") })));
+    el("button", { type: "button", onclick: () => play(a.action), text: a.caption })));
 }
 
 function renderHand() {
@@ -702,22 +674,7 @@ function renderHand() {
   if (!me) return;
   const hand = me.hand || {};
   const cards = CARD_ORDER.filter((c) => hand[c]).map((c) => card(c, { count: hand[c] }));
-  $("my-hand").replaceChildren(...(cards.length ? cards : [el("span", { class: "hint", text: "No cards." })]));
-}
-
-// A ticket of the map file: "A – B", or "A – France 5, Italia 8" with several destinations.
-function ticketEnds(t) {
-  if (!t.destinations || !t.destinations.length) return `${t.a} – ${t.b}`;
-  const ends = t.destinations.map((d) => Array.isArray(d) ? `${d[0]} ${d[1]}` : `${d.to} ${d.points}`);
-  return `${t.a} – ${ends.join(", ")}`;
-}
-
-function ticketPoints(t) {
-  // A ticket to several destinations: what it scores once done, else the range of its values.
-  if (!t.destinations || !t.destinations.length) return String(t.points);
-  if (t.completed && t.value !== undefined) return String(t.value);
-  const values = t.destinations.map((d) => Array.isArray(d) ? d[1] : d.points);
-  return `${Math.min(...values)}–${Math.max(...values)}`;
+  $("my-hand").replaceChildren(...(cards.length ? cards : [el("span", { class: "hint", text: say("no-cards") })]));
 }
 
 function renderTickets() {
@@ -725,11 +682,13 @@ function renderTickets() {
   $("tickets-panel").hidden = !mine;
   if (!mine) return;
   const kept = G.tickets.filter((t) => t.kept);
+  // The server words each ticket (GET /tickets): its ends, where it stands, what it is worth
+  // (with the points a ticket to several destinations loses, "5–11 (−5)").
   $("my-tickets").replaceChildren(...(kept.length ? kept.map((t) =>
     el("li", { class: `${ticketState(t)}${t.long ? " long" : ""}` },
-      el("span", { text: ticketEnds(t) }),
-      el("span", { class: "state", text: { done: "✓ completed", failed: "✗ failed", open: "open" }[ticketState(t)] }),
-      el("span", { class: "pts", text: ticketPoints(t) }))) : [el("li", { class: "hint", text: "No tickets kept yet." })]));
+      el("span", { text: t.ends }),
+      el("span", { class: "state", text: t.status }),
+      el("span", { class: "pts", text: t.worth }))) : [el("li", { class: "hint", text: say("no-tickets") })]));
 }
 
 // ------------------------------------------------------------------ board view: pan and zoom
@@ -882,7 +841,7 @@ function addStep(step) {
 
 function describeStep(step) {
   // The server words each step as this seat may read it (ttr_rules.render.describe_event).
-  return step.text || `${playerName(step.player)} played`;
+  return step.text || "";
 }
 
 // ------------------------------------------------------------------ scores
@@ -893,35 +852,14 @@ async function showScores() {
   const result = await api(`/api/games/${G.id}/scores`);
   G.totals = Object.fromEntries(result.scores.map((s) => [s.player, s.total]));
   renderPlayers();
-  // Each bonus beyond the longest path (the Globetrotter, a plugin's) has a column of its own.
-  const bonusNames = (result.scores[0]?.bonuses || []).map(([name]) => name);
-  // The map's own name for each bonus ("the European Express" on Europe), from the server.
-  const titles = result.bonus_titles || {};
-  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-  const bonusTitle = (name) => capital((titles[name] || `the ${name.replaceAll("_", " ")} bonus`).replace(/^the /, ""));
-  // Columns the rules cannot fill are left out: stations on a board without them, the
-  // longest-path bonus where it is not scored (the path stays: it breaks ties).
-  const rules = G.view.rules;
-  const stations = rules.stations_per_player > 0;
-  const express = (rules.bonuses || ["express"]).includes("express");
-  // A board with mountain routes: the X marks' share of the route points (U27).
-  const mountains = G.map.routes.some((r) => r.mountain);
-  const head = ["Player", "Route points", ...(mountains ? ["of which mountains"] : []), "Ticket points", "Tickets completed / failed", ...(stations ? ["Station bonus"] : []), "Longest path", ...(express ? [titles.express ? bonusTitle("express") : "Longest-path bonus"] : []), ...bonusNames.map(bonusTitle), "Final score"];
-  const rows = [el("tr", {}, ...head.map((h) => el("th", { text: h })))];
-  const sorted = result.scores.slice().sort((a, b) => b.total - a.total);
-  for (const s of sorted) {
-    const winner = result.winners.includes(s.player);
-    rows.push(el("tr", { class: winner ? "winner" : "" },
-      el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[s.player % PLAYER_COLORS.length]}` }), `${playerName(s.player)}${winner ? " ★" : ""}`),
-      el("td", { text: String(s.route_points) }),
-      ...(mountains ? [el("td", { text: String(s.mountain_points) })] : []),
-      el("td", { text: String(s.ticket_points) }),
-      el("td", { text: `${s.tickets_completed} / ${s.tickets_failed}` }),
-      ...(stations ? [el("td", { text: String(s.station_bonus) })] : []),
-      el("td", { text: String(s.longest_path) }),
-      ...(express ? [el("td", { text: String(s.express_bonus) })] : []),
-      ...s.bonuses.map(([, points]) => el("td", { text: String(points) })),
-      el("td", { class: "total", text: String(s.total) })));
+  // The headline, the headings and the cells come from the server (GET /scores, for this
+  // reader: "You win!"); columns the rules cannot fill are already left out.
+  const rows = [el("tr", {}, ...result.columns.map((h) => el("th", { text: h })))];
+  for (const row of result.rows) {
+    const [name, ...cells] = row.cells;
+    rows.push(el("tr", { class: row.winner ? "winner" : "" },
+      el("td", {}, el("span", { class: "swatch", style: `background:${PLAYER_COLORS[row.player % PLAYER_COLORS.length]}` }), name),
+      ...cells.map((text, i) => el("td", { class: i === cells.length - 1 ? "total" : "", text }))));
   }
   $("score-table").replaceChildren(...rows);
   // Phones: the same table turned on its side (a column per player, the final score first),
@@ -935,8 +873,7 @@ async function showScores() {
       cell.append(...[...row[col].childNodes].map((n) => n.cloneNode(true)));
       return cell;
     }))));
-  const names = result.winners.map(playerName);
-  $("scores-title").textContent = names.length === 1 ? `${names[0]} ${names[0] === "You" ? "win" : "wins"}!` : `Tie: ${names.join(", ")}`;
+  $("scores-title").textContent = result.headline;
   $("record-link").href = `/api/games/${G.id}/record`;
   $("scores").hidden = false;
 }
@@ -950,11 +887,11 @@ async function showHints() {
   const asked = G.posted;
   $("hint-button").disabled = true;
   list.hidden = false;
-  list.replaceChildren(el("li", { text: "Thinking…" }));
+  list.replaceChildren(el("li", { text: say("thinking") }));
   try {
     const hints = await api(`/api/games/${G.id}/hint`);
     if (asked !== G.posted) return;
-    list.replaceChildren(...(hints.length ? hints.map(hintItem) : [el("li", { text: "No hint: it is not your turn." })]));
+    list.replaceChildren(...(hints.length ? hints.map(hintItem) : [el("li", { text: say("no-hint") })]));
     list.scrollIntoView({ block: "nearest" });  // on a phone the list opens inside the bottom sheet
   } catch (err) {
     list.hidden = true;
@@ -968,8 +905,7 @@ function hintItem(hint) {
   const item = el("li", {});
   // The kit's words for the action, and how it compares with the first (ttr_rules.agents.compared).
   const button = el("button", { type: "button", class: "hint-action", onclick: () => play(hint.action), text: hint.label || hint.action });
-  const why = `${hint.reason} (${hint.compared})${hint.risk ? `; risk: ${hint.risk}` : ""}`;
-  item.append(button, el("span", { class: "hint-reason", text: why }));
+  item.append(button, el("span", { class: "hint-reason", text: hint.why }));
   return item;
 }
 
