@@ -210,9 +210,23 @@ def test_a_map_with_problems_exports_no_plugin(tmp_path: Path) -> None:
         (
             b'{"edit": {"op": "set_details", "name": "../../etc", "title": "", "version": "1"}}',
             422,
-            "name",
+            "a map's name is 1 to 40 characters: lower-case letters, digits",
         ),
-        (b'{"edit": {"op": "add_city", "name": "a\\u0000b", "x": 0, "y": 0}}', 422, "name"),
+        (
+            b'{"edit": {"op": "set_details", "name": "ok", "title": "", "version": "1 beta"}}',
+            422,
+            "a map's version is 1 to 20 letters, digits, '.', '+' or '-' (e.g. 1.0)",
+        ),
+        (
+            b'{"edit": {"op": "add_city", "name": "a\\u0000b", "x": 0, "y": 0}}',
+            422,
+            "a city's name is 1 to 60 characters, on one line",
+        ),
+        (
+            b'{"edit": {"op": "set_rule", "name": "max_players", "value": 2.5}}',
+            422,
+            "a rule is a whole number from -1000000 to 1000000, or yes or no",
+        ),
         (b'{"edit": {"op": "delete_route", "index": 5}}', 422, "there is no route number 5"),
         (b'{"edit": {"op": "add_route", "a": "A", "b": "A"}}', 422, "no city named"),
         (b"x" * 3_000_000, 413, "limited to"),
@@ -341,7 +355,14 @@ def test_routes_and_tickets_are_imported_from_csv(tmp_path: Path) -> None:
         refused = c.post(f"/api/import/{kind}", content=body.encode())
         assert refused.status_code == 422 and words in refused.json()["message"], refused.json()
     assert c.post("/api/import/../../x", content=b"").status_code == 404
-    assert c.post("/api/import/routes", content=b"\xff\xfe").status_code == 400
+    refused = c.post(
+        "/api/import/routes", content=b"\xff\xfe", headers={"Content-Type": "text/csv"}
+    )
+    assert refused.status_code == 400 and "not UTF-8 text: save it as UTF-8" in refused.text
+    huge = b"a,b,length\n" + b"A" * 200_000 + b",B,2\n"  # past the csv module's field limit
+    refused = c.post("/api/import/routes", content=huge, headers={"Content-Type": "text/csv"})
+    assert refused.status_code == 422
+    assert refused.json()["message"].startswith("line 2: the CSV cannot be read (field larger")
 
 
 def test_a_map_file_is_imported_and_undone(tmp_path: Path) -> None:
@@ -362,6 +383,11 @@ def test_a_map_file_is_imported_and_undone(tmp_path: Path) -> None:
     refused = c.post("/api/import/map", content=odd)
     assert refused.json()["message"] == "the file is not a map file (cities[1] is not an object)"
     assert c.get("/api/state").json()["map"] == europe
+    big = {"cities": [{"name": f"C{n}"} for n in range(501)], "routes": [], "tickets": []}
+    refused = c.post("/api/import/map", content=json.dumps(big).encode())
+    assert refused.json()["message"] == (
+        "the file is too big to edit (501 cities; a map holds at most 500)"
+    )
     (tmp_path / "odd.json").write_bytes(odd)
     with pytest.raises(EditError, match=r"odd\.json: not a map file \(cities\[1\]"):
         open_workbench("odd.json", tmp_path)

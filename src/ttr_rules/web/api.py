@@ -205,9 +205,10 @@ class BodyLimit:
         try:
             body.decode("utf-8")
         except UnicodeDecodeError:
-            malformed = ApiError(400, "malformed_json", "the request body is not UTF-8 JSON")
-            await malformed.response()(scope, receive, send)
-            return
+            if _is_json(scope):  # a file of another type is the endpoint's to word
+                malformed = ApiError(400, "malformed_json", "the request body is not UTF-8 JSON")
+                await malformed.response()(scope, receive, send)
+                return
         sent = False
 
         async def replay() -> Message:
@@ -218,6 +219,15 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _is_json(scope: Scope) -> bool:
+    """Whether a request's body is JSON by its ``Content-Type`` (or has none)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            media = value.partition(b";")[0].strip().lower()
+            return media in (b"", b"application/json")
+    return True
 
 
 class HeadAsGet:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib.resources import files
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -239,6 +240,7 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
         HostCheck, allowed=frozenset(h.lower() for h in (*LOCAL_HOSTS, *allowed_hosts))
     )
     install_error_handlers(app)
+    _word_text_fields(app)
 
     def answer(change: Callable[[], None]) -> Response:
         with bench.lock:
@@ -412,12 +414,61 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
     return app
 
 
+#: The editor's text fields, in words (pydantic's own name a pattern), by edit and field.
+_FIELD_WORDS = {
+    ("set_details", "name"): "a map's name is 1 to 40 characters: lower-case letters, digits, "
+    "'_', '.' or '-', beginning with a letter or a digit (e.g. alpine-ten)",
+    ("set_details", "version"): "a map's version is 1 to 20 letters, digits, '.', '+' or '-' "
+    "(e.g. 1.0)",
+    ("set_details", "title"): "a map's title is at most 100 characters, on one line",
+    ("set_rule", "value"): "a rule is a whole number from -1000000 to 1000000, or yes or no",
+}
+_CITY_WORDS = "a city's name is 1 to 60 characters, on one line"
+
+
+def _field_words(error: Mapping[str, Any]) -> str | None:
+    """An edit's field refused by its constraints, in words (None: not one of those).
+
+    >>> _field_words({"loc": ("body", "edit", "rename_city", "to"), "type": "string_too_long"})
+    "a city's name is 1 to 60 characters, on one line"
+    """
+    loc = tuple(error.get("loc", ()))
+    if len(loc) < 4 or loc[:2] != ("body", "edit"):
+        return None
+    if (loc[2], loc[3]) in _FIELD_WORDS:
+        return _FIELD_WORDS[loc[2], loc[3]]
+    if loc[3] in ("name", "to", "a", "b") and str(error.get("type", "")).startswith("string_"):
+        return _CITY_WORDS
+    return None
+
+
+def _word_text_fields(app: FastAPI) -> None:
+    """Answer a refused text field of an edit in the editor's words; leave the rest to the
+    shared answer (:func:`~ttr_rules.web.api.install_error_handlers`)."""
+    shared = app.exception_handlers[RequestValidationError]
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        words = [_field_words(error) for error in exc.errors()]
+        if not words or None in words:
+            answer = shared(request, exc)
+            return answer if isinstance(answer, Response) else await answer
+        message = "; ".join(dict.fromkeys(w for w in words if w))
+        return ApiError(422, "invalid_edit", message).response()
+
+    app.add_exception_handler(RequestValidationError, refused)
+
+
 async def _text(request: Request) -> str:
     """The request body as text (UTF-8)."""
     try:
         return (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
-        raise ApiError(400, "not_utf8", "the file is not UTF-8 text") from None
+        raise ApiError(
+            400,
+            "not_utf8",
+            "the file is not UTF-8 text: save it as UTF-8 (a spreadsheet's CSV UTF-8)",
+        ) from None
 
 
 def _replace(document: dict[str, Any], new: dict[str, Any]) -> None:

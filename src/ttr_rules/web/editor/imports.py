@@ -49,7 +49,11 @@ def import_csv(document: dict[str, Any], text: str, kind: str) -> None:
     >>> [c["name"] for c in doc["cities"]], doc["routes"][0]["color"]
     (['Bern', 'Basel'], 'red')
     """
-    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # a field past the csv module's limit, a stray quote at the end
+        raise EditError(f"line {reader.line_num + 1}: the CSV cannot be read ({exc})") from None
     required = _ROUTE_COLUMNS if kind == "routes" else _TICKET_COLUMNS
     header = set(rows[0]) if rows else set()
     missing = [c for c in required if c not in header]

@@ -400,8 +400,8 @@ def _first_cut_off(document: dict[str, Any]) -> str | None:
 
 def not_editable(data: Any) -> str:
     """Why ``data`` (decoded JSON) is no map document the workbench can edit, in words; empty
-    when it is one: an object whose cities, routes and tickets are lists of objects (any other
-    problem is the problem list's to show).
+    when it is one: an object whose cities, routes and tickets are lists of objects, no longer
+    than the workbench's limits (any other problem is the problem list's to show).
 
     >>> not_editable({"cities": [], "routes": [{}], "tickets": [7]})
     'not a map file (tickets[0] is not an object)'
@@ -412,7 +412,9 @@ def not_editable(data: Any) -> str:
         isinstance(data.get(k), list) for k in ("cities", "routes", "tickets")
     ):
         return "not a map file (no cities, routes and tickets)"
-    for key in ("cities", "routes", "tickets"):
+    for key, most in (("cities", MAX_CITIES), ("routes", MAX_ROUTES), ("tickets", MAX_TICKETS)):
+        if len(data[key]) > most:
+            return f"too big to edit ({len(data[key])} {key}; a map holds at most {most})"
         for index, item in enumerate(data[key]):
             if not isinstance(item, dict):
                 return f"not a map file ({key}[{index}] is not an object)"
