@@ -434,3 +434,217 @@ def test_two_tabs_editing_at_once_lose_nothing(tmp_path: Path) -> None:
     assert len(state["map"]["cities"]) == 30 and state["revision"] == 30
     saved = json.loads((tmp_path / "new-map.autosave.json").read_text())
     assert saved == state["map"]
+
+
+def _space_problems(state: dict[str, Any]) -> list[str]:
+    return [p["message"] for p in state["problems"] if ".spaces" in p["message"]]
+
+
+def test_a_route_is_bent_and_its_car_spaces_follow(tmp_path: Path) -> None:
+    c = client("europe", tmp_path)
+    routes = c.get("/api/state").json()["map"]["routes"]
+    double = next(
+        i
+        for i, r in enumerate(routes)
+        if sum({s["a"], s["b"]} == {r["a"], r["b"]} for s in routes) == 2
+    )
+    twin = next(
+        i
+        for i, r in enumerate(routes)
+        if i != double and {r["a"], r["b"]} == {routes[double]["a"], routes[double]["b"]}
+    )
+    state = edit(c, op="bend_route", index=double, bend=0.3)
+    bent, other = state["map"]["routes"][double], state["map"]["routes"][twin]
+    assert bent["bend"] == 0.3 and abs(other["bend"]) == 0.3
+    assert len(bent["spaces"]) == bent["length"] and _space_problems(state) == []
+    # The two tracks stay side by side: each space of one has the other's near it.
+    apart = [
+        min(((p[0] - q[0]) * 1744) ** 2 + ((p[1] - q[1]) * 1125) ** 2 for q in other["spaces"])
+        ** 0.5
+        for p in bent["spaces"]
+    ]
+    assert all(5 < d < 40 for d in apart), apart
+    # A city moved: the bend holds relative to the ends, the spaces are laid again.
+    city = bent["a"]
+    x, y = next(k["position"] for k in state["map"]["cities"] if k["name"] == city)
+    state = edit(c, op="move_city", name=city, x=x + 0.02, y=y + 0.02)
+    moved = state["map"]["routes"][double]
+    assert moved["bend"] == 0.3 and moved["spaces"] != bent["spaces"]
+    assert _space_problems(state) == []
+    state = c.post("/api/undo").json()
+    assert state["map"]["routes"][double]["spaces"] == bent["spaces"]
+    state = edit(c, op="bend_route", index=double, bend=0)
+    assert "bend" not in state["map"]["routes"][double]
+    assert _space_problems(state) == []
+    # The map is Europe still: the bend and the spaces are drawing only.
+    assert map_from_dict(state["map"]).digest == load_map("europe").digest
+
+
+def test_car_spaces_are_laid_on_every_route_or_none(tmp_path: Path) -> None:
+    c = client(None, tmp_path)
+    for n, (x, y) in enumerate([(0.1, 0.1), (0.5, 0.1), (0.5, 0.6)]):
+        edit(c, op="add_city", name=f"C{n}", x=x, y=y)
+    refused = c.post("/api/edit", json={"edit": {"op": "lay_spaces", "on": True}})
+    assert refused.status_code == 422 and "no routes" in refused.json()["message"]
+    edit(c, op="add_route", a="C0", b="C1", length=7)
+    state = edit(c, op="lay_spaces", on=True)
+    assert len(state["map"]["routes"][0]["spaces"]) == 7
+    state = edit(c, op="add_route", a="C1", b="C2", length=8)
+    assert len(state["map"]["routes"][1]["spaces"]) == 8 and _space_problems(state) == []
+    state = edit(c, op="bend_route", index=1, bend=-0.25)
+    assert _space_problems(state) == []
+    assert map_from_dict(state["map"]).geometry is not None
+    state = edit(c, op="lay_spaces", on=False)
+    assert all("spaces" not in r for r in state["map"]["routes"])
+    assert state["map"]["routes"][1]["bend"] == -0.25
+
+
+def test_countries_and_tickets_to_them_are_made_and_changed(tmp_path: Path) -> None:
+    c = client(None, tmp_path)
+    for n, (x, y) in enumerate([(0.1, 0.5), (0.4, 0.5), (0.7, 0.3), (0.7, 0.7), (0.9, 0.5)]):
+        edit(c, op="add_city", name=["Bern", "Zug", "Land 1", "Land 2", "Chur"][n], x=x, y=y)
+    for a, b, length in [("Bern", "Zug", 2), ("Zug", "Land 1", 3), ("Zug", "Land 2", 1)]:
+        edit(c, op="add_route", a=a, b=b, length=length)
+    edit(c, op="add_route", a="Zug", b="Chur", length=4)
+    state = edit(c, op="set_country", name="Land", places=["Land 1", "Land 2"])
+    assert state["map"]["countries"] == [
+        {"name": "Land", "end_points": ["Land 1", "Land 2"], "aliases": []}
+    ]
+    # A ticket to a country: the suggested value is the shortest path to its nearest border.
+    state = edit(c, op="add_ticket", a="Bern", b="Land")
+    assert state["map"]["tickets"][-1] == {
+        "a": "Bern",
+        "destinations": [{"to": "Land", "points": 3}],
+        "penalty": 3,
+        "long": False,
+    }
+    destinations = [{"to": "Land", "points": 5}, {"to": "Chur"}]
+    state = edit(c, op="set_ticket", index=0, a="Bern", destinations=destinations)
+    assert state["map"]["tickets"][0]["destinations"] == [
+        {"to": "Land", "points": 5},
+        {"to": "Chur", "points": 6},
+    ]
+    assert state["map"]["tickets"][0]["penalty"] == 5
+    assert state["tickets"][0]["destinations"] == [
+        {"to": "Land", "shortest": 3, "difference": 2},
+        {"to": "Chur", "shortest": 6, "difference": 0},
+    ]
+    state = edit(c, op="update_ticket", index=0, points=9, long=True)
+    assert {d["points"] for d in state["map"]["tickets"][0]["destinations"]} == {9}
+    # Back to a ticket between two cities, then one from a country.
+    state = edit(c, op="set_ticket", index=0, a="Chur", destinations=[{"to": "Bern", "points": 4}])
+    assert state["map"]["tickets"][0] == {"a": "Chur", "b": "Bern", "points": 4, "long": False}
+    state = edit(c, op="add_ticket", a="Land", b="Chur", points=2)
+    assert state["map"]["tickets"][1]["a"] == "Land"
+    # Renamed: the tickets follow; a border city renamed: the country follows.
+    state = edit(c, op="set_country", name="Land", to="Austria", places=["Land 1", "Land 2"])
+    assert state["map"]["tickets"][1]["a"] == "Austria"
+    state = edit(c, op="rename_city", name="Land 2", to="Austria 2")
+    assert state["map"]["countries"][0]["end_points"] == ["Land 1", "Austria 2"]
+    problems = " ".join(p["message"] for p in state["problems"])
+    assert "stations_per_player" in problems  # the loader's own rule for such tickets
+    state = edit(c, op="delete_country", name="Austria")
+    assert "countries" not in state["map"] and len(state["map"]["tickets"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"op": "set_country", "name": "Bern", "places": ["Zug"]}, "already a city named"),
+        ({"op": "set_country", "name": "X", "places": ["Nowhere"]}, "no city named"),
+        ({"op": "set_country", "name": "X", "places": ["Zug", "Zug"]}, "listed twice"),
+        ({"op": "set_country", "name": "X", "places": []}, "places"),
+        ({"op": "set_country", "name": "X", "places": ["Zug"] * 51}, "places"),
+        ({"op": "delete_country", "name": "X"}, "no country named"),
+        ({"op": "add_ticket", "a": "Bern", "b": "Atlantis"}, "no city or country"),
+        (
+            {"op": "set_ticket", "index": 0, "a": "Bern", "destinations": [{"to": "Bern"}]},
+            "not to Bern itself",
+        ),
+        (
+            {"op": "set_ticket", "index": 0, "a": "Bern", "destinations": [{"to": "Zug"}] * 2},
+            "listed twice",
+        ),
+        ({"op": "set_ticket", "index": 0, "a": "Bern", "destinations": []}, "destinations"),
+        (
+            {"op": "set_ticket", "index": 0, "a": "Bern", "destinations": [{"to": "Zug"}] * 21},
+            "destinations",
+        ),
+        (
+            {"op": "set_ticket", "index": 9, "a": "Bern", "destinations": [{"to": "Zug"}]},
+            "no ticket number 9",
+        ),
+        (
+            {"op": "set_ticket", "index": 0, "a": "Bern", "destinations": [{"to": 5}]},
+            "to",
+        ),
+        ({"op": "bend_route", "index": 0, "bend": 0.9}, "0.5"),
+        ({"op": "bend_route", "index": 0, "bend": "0.1"}, "bend"),
+        ({"op": "bend_route", "index": 7, "bend": 0.1}, "no route number 7"),
+        ({"op": "lay_spaces", "on": "yes"}, "on"),
+    ],
+)
+def test_hostile_country_ticket_and_bend_edits_are_refused_in_words(
+    tmp_path: Path, change: dict[str, Any], words: str
+) -> None:
+    c = client(None, tmp_path)
+    edit(c, op="add_city", name="Bern", x=0.1, y=0.1)
+    edit(c, op="add_city", name="Zug", x=0.3, y=0.1)
+    edit(c, op="add_route", a="Bern", b="Zug", length=2)
+    edit(c, op="add_ticket", a="Bern", b="Zug")
+    before = c.get("/api/state").json()
+    refused = c.post("/api/edit", json={"edit": change})
+    assert refused.status_code == 422, refused.json()
+    assert words in refused.json()["message"]
+    assert c.get("/api/state").json()["revision"] == before["revision"]
+
+
+def test_a_bend_that_is_not_a_finite_number_is_refused(tmp_path: Path) -> None:
+    c = client("europe", tmp_path)
+    for text in (b"NaN", b"Infinity", b"1e400"):
+        body = b'{"edit": {"op": "bend_route", "index": 0, "bend": ' + text + b"}}"
+        refused = c.post("/api/edit", content=body, headers={"Content-Type": "application/json"})
+        assert refused.status_code == 422 and "bend" in refused.json()["message"]
+    assert c.get("/api/state").json()["revision"] == 0
+
+
+def test_the_background_is_moved_scaled_and_locked_beside_the_map_file(tmp_path: Path) -> None:
+    import base64
+
+    c = client("alps.json", tmp_path)
+    refused = c.put("/api/background/place", json={"x": 0.1})
+    assert refused.status_code == 422 and "no background" in refused.json()["message"]
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 20
+    state = c.post("/api/background", json={"data": base64.b64encode(png).decode()}).json()
+    assert state["background_place"] == {"x": 0.0, "y": 0.0, "scale": 1.0, "locked": False}
+    state = c.put("/api/background/place", json={"x": -0.05, "y": 0.1, "scale": 1.2}).json()
+    state = c.put("/api/background/place", json={"locked": True}).json()
+    place = {"x": -0.05, "y": 0.1, "scale": 1.2, "locked": True}
+    assert state["background_place"] == place and not state["unsaved"]
+    assert json.loads((tmp_path / "alps.background.json").read_text()) == place
+    # Saved and opened again: the placing holds, and the map file knows nothing of it.
+    c.post("/api/save")
+    again = client("alps.json", tmp_path).get("/api/state").json()
+    assert again["background_place"] == place and "background" not in again["map"]
+    for body, words in [
+        ({"x": 2}, "x"),
+        ({"scale": 0}, "scale"),
+        ({"scale": 1e308}, "scale"),
+        ({"locked": "yes"}, "locked"),
+        ({"opacity": 1}, "opacity"),
+        ([1, 2], "object"),
+    ]:
+        refused = c.put("/api/background/place", json=body)
+        assert refused.status_code == 422 and words in refused.json()["message"], body
+    for text in (b"NaN", b"-Infinity"):
+        refused = c.put(
+            "/api/background/place",
+            content=b'{"x": ' + text + b"}",
+            headers={"Content-Type": "application/json"},
+        )
+        assert refused.status_code == 422 and "x" in refused.json()["message"]
+    # A hand-spoilt placing file reads as the default, and removing the image removes it.
+    (tmp_path / "alps.background.json").write_text('{"x": "far", "scale": 99}')
+    assert c.get("/api/state").json()["background_place"]["scale"] == 1.0
+    c.delete("/api/background")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alps.json"]

@@ -28,6 +28,7 @@ from ..api import (
 from ..schemas import Number
 from . import edits
 from .imports import MAX_UPLOAD_BYTES, import_csv, map_document
+from .layout import MAX_BEND
 from .playtest import MAX_GAMES, PlayTest
 from .plugin import plugin_zip
 from .workbench import BACKGROUND_TYPES, ROUTE_COLORS, EditError, Workbench
@@ -109,17 +110,56 @@ class DeleteRoute(_Edit):
     index: Index
 
 
+class BendRoute(_Edit):
+    op: Literal["bend_route"]
+    index: Index
+    bend: Annotated[float, Number(-MAX_BEND, MAX_BEND)]
+
+
+class LaySpaces(_Edit):
+    op: Literal["lay_spaces"]
+    on: bool
+
+
+Points = Annotated[int, Number(1, 100)]
+
+
 class AddTicket(_Edit):
     op: Literal["add_ticket"]
     a: CityName
     b: CityName
-    points: Annotated[int, Number(1, 100)] | None = None
+    points: Points | None = None
+
+
+class Destination(_Edit):
+    to: CityName
+    points: Points | None = None
+
+
+class SetTicket(_Edit):
+    op: Literal["set_ticket"]
+    index: Index
+    a: CityName
+    destinations: Annotated[list[Destination], Field(min_length=1, max_length=20)]
+    long: bool = False
+
+
+class SetCountry(_Edit):
+    op: Literal["set_country"]
+    name: CityName
+    to: CityName | None = None
+    places: Annotated[list[CityName], Field(min_length=1, max_length=50)]
+
+
+class DeleteCountry(_Edit):
+    op: Literal["delete_country"]
+    name: CityName
 
 
 class UpdateTicket(_Edit):
     op: Literal["update_ticket"]
     index: Index
-    points: Annotated[int, Number(1, 100)]
+    points: Points
     long: bool = False
 
 
@@ -154,9 +194,14 @@ Edit = Annotated[
     | AddRoute
     | UpdateRoute
     | DeleteRoute
+    | BendRoute
+    | LaySpaces
     | AddTicket
     | UpdateTicket
+    | SetTicket
     | DeleteTicket
+    | SetCountry
+    | DeleteCountry
     | SetDetails,
     Field(discriminator="op"),
 ]
@@ -192,6 +237,17 @@ class NewBackground(BaseModel):
     data: Annotated[str, StringConstraints(max_length=MAX_UPLOAD_BYTES)]
 
 
+class PlaceBackground(BaseModel):
+    """``PUT /api/background/place``: where the background lies (fractions of the frame)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    x: Annotated[float, Number(-1, 1)] | None = None
+    y: Annotated[float, Number(-1, 1)] | None = None
+    scale: Annotated[float, Number(0.1, 10)] | None = None
+    locked: bool | None = None
+
+
 def _change(edit: BaseModel) -> Callable[[dict[str, Any]], None]:
     """The document change an edit request makes."""
     e: Any = edit
@@ -203,9 +259,16 @@ def _change(edit: BaseModel) -> Callable[[dict[str, Any]], None]:
         AddRoute: lambda d: edits.add_route(d, e.a, e.b, e.given()),
         UpdateRoute: lambda d: edits.update_route(d, e.index, e.given()),
         DeleteRoute: lambda d: edits.delete_route(d, e.index),
+        BendRoute: lambda d: edits.bend_route(d, e.index, e.bend),
+        LaySpaces: lambda d: edits.lay_spaces(d, e.on),
         AddTicket: lambda d: edits.add_ticket(d, e.a, e.b, e.points),
         UpdateTicket: lambda d: edits.update_ticket(d, e.index, e.points, e.long),
+        SetTicket: lambda d: edits.set_ticket(
+            d, e.index, e.a, [(x.to, x.points) for x in e.destinations], e.long
+        ),
         DeleteTicket: lambda d: edits.delete_ticket(d, e.index),
+        SetCountry: lambda d: edits.set_country(d, e.name, e.to or e.name, e.places),
+        DeleteCountry: lambda d: edits.delete_country(d, e.name),
         SetDetails: lambda d: edits.set_details(d, e.name, e.title, e.version),
         SetRule: lambda d: edits.set_rule(d, e.name, e.value),
     }
@@ -285,6 +348,10 @@ def create_editor_app(bench: Workbench, allowed_hosts: tuple[str, ...] = ()) -> 
     @app.delete("/api/background", summary="Remove the background image")
     def remove_background() -> Response:
         return answer(lambda: bench.set_background(None))
+
+    @app.put("/api/background/place", summary="Move, scale or lock the background image")
+    def place_background(body: PlaceBackground) -> Response:
+        return answer(lambda: bench.place_background(body.model_dump(exclude_none=True)))
 
     @app.get("/api/background", summary="The background image")
     def background() -> Response:

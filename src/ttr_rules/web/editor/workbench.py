@@ -34,6 +34,7 @@ from ...maps.file import json_error_text, read_file_bytes
 from ..games import write_private
 
 __all__ = [
+    "BACKGROUND_PLACE",
     "BACKGROUND_TYPES",
     "BLANK_FRAME",
     "MAX_CITIES",
@@ -44,7 +45,9 @@ __all__ = [
     "blank_map",
     "not_editable",
     "open_workbench",
+    "places_of",
     "recovery_path",
+    "shortest_between",
     "shortest_spaces",
 ]
 
@@ -104,17 +107,36 @@ def shortest_spaces(routes: list[dict[str, Any]], a: str, b: str) -> int | None:
     >>> shortest_spaces(roads, "A", "C"), shortest_spaces(roads, "A", "D")
     (5, None)
     """
+    return shortest_between(routes, {a}, {b})
+
+
+def places_of(document: dict[str, Any], place: str) -> set[str]:
+    """The cities where ``place`` is reached: a country's border end-points, else the city.
+
+    >>> sorted(places_of({"countries": [{"name": "Land", "end_points": ["L1", "L2"]}]}, "Land"))
+    ['L1', 'L2']
+    """
+    for country in document.get("countries") or ():
+        if isinstance(country, dict) and country.get("name") == place:
+            ends = country.get("end_points")
+            return {e for e in ends if isinstance(e, str)} if isinstance(ends, list) else set()
+    return {place}
+
+
+def shortest_between(routes: list[dict[str, Any]], starts: set[str], ends: set[str]) -> int | None:
+    """The fewest car spaces on a path from any of ``starts`` to any of ``ends`` (None: no
+    path)."""
     near: dict[str, list[tuple[int, str]]] = {}
     for route in routes:
         length = route.get("length")
         if isinstance(length, int) and length > 0:
             near.setdefault(route["a"], []).append((length, route["b"]))
             near.setdefault(route["b"], []).append((length, route["a"]))
-    best = {a: 0}
-    queue = [(0, a)]
+    best = dict.fromkeys(starts, 0)
+    queue = [(0, start) for start in sorted(starts)]
     while queue:
         cost, city = heapq.heappop(queue)
-        if city == b:
+        if city in ends:
             return cost
         if cost > best.get(city, math.inf):
             continue
@@ -123,6 +145,26 @@ def shortest_spaces(routes: list[dict[str, Any]], a: str, b: str) -> int | None:
                 best[other] = cost + length
                 heapq.heappush(queue, (cost + length, other))
     return None
+
+
+#: Where a background lies by default: stretched over the frame, and free to be moved.
+BACKGROUND_PLACE: dict[str, Any] = {"x": 0.0, "y": 0.0, "scale": 1.0, "locked": False}
+_PLACE_RANGES = {"x": (-1.0, 1.0), "y": (-1.0, 1.0), "scale": (0.1, 10.0)}
+_PLACE_WORDS = {
+    "x": "a background's x is a number from -1 to 1 (a fraction of the board's width)",
+    "y": "a background's y is a number from -1 to 1 (a fraction of the board's height)",
+    "scale": "a background's scale is a number from 0.1 to 10",
+    "locked": "a background's locked is true or false",
+}
+
+
+def _placed(key: str, value: Any, fallback: Any) -> Any:
+    """``value`` when it is a valid ``key`` of a background's placing, else ``fallback``."""
+    if key == "locked":
+        return value if isinstance(value, bool) else fallback
+    low, high = _PLACE_RANGES[key]
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
+    return float(value) if ok else fallback
 
 
 #: The kinds of background image, by file extension, and their media types.
@@ -177,6 +219,7 @@ class Workbench:
             "file": self.path.name,
             "recovery": recovery_path(self.path).is_file() and self._recovery_differs(),
             "background": self.background() is not None,
+            "background_place": self.background_place(),
         }
 
     def problems(self) -> list[dict[str, Any]]:
@@ -209,10 +252,27 @@ class Workbench:
         return found
 
     def _ticket_facts(self, ticket: dict[str, Any]) -> dict[str, Any]:
-        if "b" not in ticket:
+        """The shortest path of a ticket and its points' difference from it (of each
+        destination, on a ticket to several)."""
+        if not isinstance(ticket, dict):
             return {"shortest": None, "difference": None}
-        shortest = shortest_spaces(self.document["routes"], ticket["a"], ticket["b"])
-        points = ticket.get("points")
+        if "destinations" not in ticket:
+            return self._path_facts(ticket.get("a"), ticket.get("b"), ticket.get("points"))
+        found = ticket["destinations"] if isinstance(ticket["destinations"], list) else []
+        each = [
+            {"to": d.get("to"), **self._path_facts(ticket.get("a"), d.get("to"), d.get("points"))}
+            for d in found
+            if isinstance(d, dict)
+        ]
+        return {"shortest": None, "difference": None, "destinations": each}
+
+    def _path_facts(self, a: Any, b: Any, points: Any) -> dict[str, Any]:
+        if not isinstance(a, str) or not isinstance(b, str):
+            return {"shortest": None, "difference": None}
+        document = self.document
+        shortest = shortest_between(
+            document["routes"], places_of(document, a), places_of(document, b)
+        )
         off = points - shortest if shortest is not None and isinstance(points, int) else None
         return {"shortest": shortest, "difference": off}
 
@@ -280,13 +340,47 @@ class Workbench:
 
     def set_background(self, data: bytes | None) -> None:
         """Keep ``data`` (a PNG, JPEG or SVG image) as the background, beside the map file,
-        in place of any other (None: remove it)."""
+        in place of any other (None: remove it, and its placing)."""
         kind = None if data is None else background_kind(data)
         for other in BACKGROUND_TYPES:
             if other != kind:
                 self.path.with_name(f"{self.path.stem}.background.{other}").unlink(missing_ok=True)
         if data is not None:
             write_private(self.path.with_name(f"{self.path.stem}.background.{kind}"), data)
+        else:
+            self._place_path().unlink(missing_ok=True)
+        self.revision += 1
+
+    def _place_path(self) -> Path:
+        return self.path.with_name(f"{self.path.stem}.background.json")
+
+    def background_place(self) -> dict[str, Any]:
+        """Where the background lies under the board: its top left corner ``x``, ``y`` and its
+        ``scale`` (1: stretched to the frame) in fractions of the frame, and whether it is
+        ``locked``; kept beside the map file (``NAME.background.json``), not in the map."""
+        try:
+            kept = json.loads(read_file_bytes(self._place_path(), limit=4096).decode("utf-8"))
+        except (OSError, ValueError):
+            return dict(BACKGROUND_PLACE)
+        if not isinstance(kept, dict):
+            return dict(BACKGROUND_PLACE)
+        return {
+            key: _placed(key, kept.get(key), fallback) for key, fallback in BACKGROUND_PLACE.items()
+        }
+
+    def place_background(self, place: dict[str, Any]) -> None:
+        """Move, scale or lock the background (``place``: some of ``x``, ``y``, ``scale``,
+        ``locked``; each checked as :data:`BACKGROUND_PLACE` says)."""
+        if self.background() is None:
+            raise EditError("the map has no background image to place")
+        unknown = sorted(set(place) - set(BACKGROUND_PLACE))
+        if unknown:
+            raise EditError(f"a background is placed by x, y, scale and locked, not {unknown[0]}")
+        merged = {**self.background_place(), **place}
+        for key, value in merged.items():
+            if _placed(key, value, None) is None:
+                raise EditError(_PLACE_WORDS[key])
+        write_private(self._place_path(), json.dumps(merged) + "\n")
         self.revision += 1
 
     # ----------------------------------------------------------------- saving

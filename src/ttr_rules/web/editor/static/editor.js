@@ -12,7 +12,9 @@ const HINTS = {
 let state = null;
 let mode = "select";
 let picked = null;           // the first city of a route or ticket being made
-let selected = null;         // {city: name} | {route: index} | {ticket: index}
+let selected = null;         // {city: name} | {route: index} | {ticket: index} | {country: name}
+let dragging = null;         // the pending drag's cancel, for Escape
+let justDragged = false;
 const board = document.getElementById("board");
 
 function $(id) { return document.getElementById(id); }
@@ -60,9 +62,10 @@ function draw() {
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
   board.replaceChildren();
   el("rect", {x: 0, y: 0, width: w, height: h, fill: "#eef3e2"}, board);
+  const bg = state.background_place || {x: 0, y: 0, scale: 1, locked: true};
   if (state.background) {
-    el("image", {href: `/api/background?r=${state.revision}`, x: 0, y: 0, width: w, height: h,
-      preserveAspectRatio: "none", opacity: 0.55}, board);
+    el("image", {id: "background-image", href: backgroundHref(), x: bg.x * w, y: bg.y * h,
+      width: bg.scale * w, height: bg.scale * h, preserveAspectRatio: "none", opacity: 0.55}, board);
   }
   const car = (state.map.frame && state.map.frame.car_length) || w * 0.035;
   const twins = {};
@@ -78,9 +81,13 @@ function draw() {
     const heat = heatOf(index);
     const fill = heat === null ? COLORS[route.color] || COLORS.gray : heat;
     const pair = twins[[route.a, route.b].sort().join("\u0000")];
-    const shift = pair.length < 2 ? 0 : (pair[0] === index ? -7 : 7);
+    const lead = state.map.routes[pair[0]];
+    const flip = lead.a === route.a ? 1 : -1;
+    const shift = pair.length < 2 ? 0 : (pair[0] === index ? -7 : 7) * flip;
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
     const nx = -(b[1] - a[1]) / len * shift, ny = (b[0] - a[0]) / len * shift;
+    const curve = curveOf(a, b, bendOf(route));
+    const path = (dx, dy) => `M${a[0] + dx},${a[1] + dy} Q${curve.control[0] + dx},${curve.control[1] + dy} ${b[0] + dx},${b[1] + dy}`;
     if (route.spaces && route.spaces.length) {
       for (const [x, y, angle] of route.spaces) {
         el("rect", {x: x * w - car / 2, y: y * h - car / 6, width: car, height: car / 3, rx: 3,
@@ -88,20 +95,21 @@ function draw() {
           "stroke-dasharray": route.tunnel ? "4 3" : ""}, g);
       }
     } else {
-      const dash = Math.max(2, len / Math.max(1, route.length) - 4);
-      el("line", {x1: a[0] + nx, y1: a[1] + ny, x2: b[0] + nx, y2: b[1] + ny, stroke: "#333",
-        "stroke-width": 12}, g);
-      el("line", {x1: a[0] + nx, y1: a[1] + ny, x2: b[0] + nx, y2: b[1] + ny, stroke: fill,
+      const dash = Math.max(2, curve.length / Math.max(1, route.length) - 4);
+      el("path", {d: path(nx, ny), stroke: "#333", "stroke-width": 12, fill: "none"}, g);
+      el("path", {d: path(nx, ny), stroke: fill, fill: "none",
         "stroke-width": 9, "stroke-dasharray": `${dash} 4`, "stroke-dashoffset": -2}, g);
-      const mid = el("text", {x: (a[0] + b[0]) / 2 + nx * 2, y: (a[1] + b[1]) / 2 + ny * 2 + 5,
+      const mid = el("text", {x: curve.middle[0] + nx * 2, y: curve.middle[1] + ny * 2 + 5,
         "text-anchor": "middle", "font-size": 14, "font-weight": "bold"}, g);
       mid.textContent = route.length + (route.tunnel ? " T" : "") +
         (route.ferry_locomotives ? ` F${route.ferry_locomotives}` : "") +
         (route.mountain ? ` M${route.mountain}` : "");
     }
-    el("line", {class: "hit", x1: a[0], y1: a[1], x2: b[0], y2: b[1]}, g);
+    el("path", {class: "hit", d: path(0, 0)}, g);
     g.addEventListener("click", (event) => { event.stopPropagation(); pick({route: index}); });
   });
+  const country = selected && selected.country !== undefined ? countryNamed(selected.country) : null;
+  const borders = new Set(country ? country.end_points || [] : []);
   for (const city of state.map.cities) {
     const at = place(city.name);
     if (!at) continue;
@@ -109,10 +117,126 @@ function draw() {
     if (isSelected("city", city.name)) g.classList.add("selected");
     if (picked === city.name) g.classList.add("picked");
     el("circle", {cx: at[0], cy: at[1], r: 10}, g);
+    if (borders.has(city.name)) el("circle", {class: "country-ring", cx: at[0], cy: at[1], r: 16}, g);
     const label = el("text", {x: at[0] + 13, y: at[1] - 10, class: "city-label"}, g);
     label.textContent = city.name;
     g.addEventListener("pointerdown", (event) => startDrag(event, city.name));
   }
+  if (selected && selected.route !== undefined && state.map.routes[selected.route] && mode === "select") {
+    bendHandle(selected.route);
+  }
+  if (state.background && !bg.locked) backgroundHandles(bg);
+}
+
+let backgroundVersion = Date.now();
+function backgroundHref() { return `/api/background?v=${backgroundVersion}`; }
+
+function bendOf(route) {
+  return typeof route.bend === "number" ? Math.max(-0.5, Math.min(0.5, route.bend)) : 0;
+}
+
+// The quadratic curve the server lays a bent route's spaces on (layout.py): its middle lies
+// ``bend`` times the distance off the straight line, to the right going from a to b.
+function curveOf(a, b, bend) {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const control = [(a[0] + b[0]) / 2 - dy * bend * 2, (a[1] + b[1]) / 2 + dx * bend * 2];
+  const middle = [(a[0] + b[0]) / 2 - dy * bend, (a[1] + b[1]) / 2 + dx * bend];
+  const length = Math.hypot(dx, dy) * (1 + 8 / 3 * bend * bend);
+  return {control, middle, length};
+}
+
+function bendHandle(index) {
+  const route = state.map.routes[index];
+  const a = place(route.a), b = place(route.b);
+  if (!a || !b) return;
+  const dx = b[0] - a[0], dy = b[1] - a[1], square = dx * dx + dy * dy || 1;
+  const middle = curveOf(a, b, bendOf(route)).middle;
+  const handle = el("circle", {class: "bend-handle", id: "bend-handle", cx: middle[0], cy: middle[1], r: 9}, board);
+  const title = el("title", {}, handle);
+  title.textContent = "drag to bend the route; double-click to straighten it";
+  const preview = el("path", {class: "bend-preview", fill: "none", stroke: "#e63946", "stroke-width": 3,
+    "stroke-dasharray": "6 4", "pointer-events": "none"}, board);
+  const bendAt = (event) => {
+    const [x, y] = boardPoint(event), {w, h} = frame();
+    const px = x * w - (a[0] + b[0]) / 2, py = y * h - (a[1] + b[1]) / 2;
+    return Math.max(-0.5, Math.min(0.5, Math.round((px * -dy + py * dx) / square * 1000) / 1000));
+  };
+  handle.addEventListener("dblclick", (event) => {
+    event.stopPropagation();
+    edit({op: "bend_route", index, bend: 0});
+  });
+  handle.addEventListener("click", (event) => event.stopPropagation());
+  handle.addEventListener("pointerdown", (event) => {
+    event.stopPropagation();
+    event.preventDefault();
+    let bend = bendOf(route), moved = false;
+    const move = (e) => {
+      moved = true;
+      bend = bendAt(e);
+      const curve = curveOf(a, b, bend);
+      handle.setAttribute("cx", curve.middle[0]);
+      handle.setAttribute("cy", curve.middle[1]);
+      preview.setAttribute("d", `M${a[0]},${a[1]} Q${curve.control[0]},${curve.control[1]} ${b[0]},${b[1]}`);
+    };
+    dragWith(move, () => { if (moved) edit({op: "bend_route", index, bend}); }, draw);
+  });
+}
+
+// Follows the pointer until it is let go (``done``) or Escape is pressed (``cancel``).
+function dragWith(move, done, cancel) {
+  const stop = () => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    dragging = null;
+  };
+  // The click that ends a drag selects nothing and makes no city.
+  const up = (e) => { stop(); justDragged = true; setTimeout(() => { justDragged = false; }, 0); done(e); };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+  dragging = () => { stop(); cancel(); };
+}
+
+function backgroundHandles(bg) {
+  const {w, h} = frame();
+  const size = Math.max(12, w / 70);
+  const square = (cls, x, y, title) => {
+    const node = el("rect", {class: `bg-handle ${cls}`, x: x - size / 2, y: y - size / 2, width: size, height: size}, board);
+    el("title", {}, node).textContent = title;
+    node.addEventListener("click", (event) => event.stopPropagation());
+    return node;
+  };
+  const image = board.querySelector("#background-image");
+  const mover = square("move", (bg.x + bg.scale / 2) * w, (bg.y + bg.scale / 2) * h, "drag to move the background");
+  const scaler = square("scale", (bg.x + bg.scale) * w, (bg.y + bg.scale) * h, "drag to scale the background");
+  const follow = (handle, next) => (event) => {
+    event.stopPropagation();
+    event.preventDefault();
+    const start = boardPoint(event);
+    let place = bg;
+    const move = (e) => {
+      const [x, y] = boardPoint(e);
+      place = next(x - start[0], y - start[1]);
+      image.setAttribute("x", place.x * w);
+      image.setAttribute("y", place.y * h);
+      image.setAttribute("width", place.scale * w);
+      image.setAttribute("height", place.scale * h);
+      mover.setAttribute("x", (place.x + place.scale / 2) * w - size / 2);
+      mover.setAttribute("y", (place.y + place.scale / 2) * h - size / 2);
+      scaler.setAttribute("x", (place.x + place.scale) * w - size / 2);
+      scaler.setAttribute("y", (place.y + place.scale) * h - size / 2);
+    };
+    dragWith(move, () => placeBackground({x: place.x, y: place.y, scale: place.scale}), draw);
+  };
+  const clamp = (v, low, high) => Math.round(Math.min(high, Math.max(low, v)) * 10000) / 10000;
+  mover.addEventListener("pointerdown", follow(mover, (dx, dy) => ({
+    x: clamp(bg.x + dx, -1, 1), y: clamp(bg.y + dy, -1, 1), scale: bg.scale})));
+  // The scale follows the corner along the diagonal (the image keeps its aspect).
+  scaler.addEventListener("pointerdown", follow(scaler, (dx, dy) => ({
+    x: bg.x, y: bg.y, scale: clamp(bg.scale + (dx + dy) / 2, 0.1, 10)})));
+}
+
+function placeBackground(place) {
+  return call("PUT", "/api/background/place", place);
 }
 
 function isSelected(kind, key) { return selected && selected[kind] === key; }
@@ -141,8 +265,6 @@ function startDrag(event, name) {
     circle.querySelector("text").setAttribute("y", y * h - 10);
   };
   const up = (e) => {
-    window.removeEventListener("pointermove", move);
-    window.removeEventListener("pointerup", up);
     circle.classList.remove("dragging");
     if (moved) {
       const [x, y] = boardPoint(e);
@@ -151,18 +273,23 @@ function startDrag(event, name) {
       cityClicked(name);
     }
   };
-  window.addEventListener("pointermove", move);
-  window.addEventListener("pointerup", up);
+  dragWith(move, up, () => { circle.classList.remove("dragging"); draw(); });
 }
 
 const round = (v) => Math.round(v * 100000) / 100000;
 
 function cityClicked(name) {
   if (mode === "route" || mode === "ticket") {
-    if (picked === null) { picked = name; draw(); return; }
+    if (picked === null) {
+      picked = name;
+      draw();
+      $("hint").textContent = `${name} picked: click the second city (Esc: cancel).`;
+      return;
+    }
     if (picked === name) { picked = null; draw(); return; }
     const a = picked;
     picked = null;
+    $("hint").textContent = HINTS[mode];
     if (mode === "route") {
       const pa = place(a), pb = place(name);
       const car = (state.map.frame && state.map.frame.car_length) || frame().w * 0.035;
@@ -183,6 +310,7 @@ function cityClicked(name) {
 }
 
 board.addEventListener("click", (event) => {
+  if (justDragged) return;
   if (mode !== "city") { selected = null; draw(); form(); return; }
   const [x, y] = boardPoint(event);
   const names = new Set(state.map.cities.map((c) => c.name));
@@ -251,18 +379,117 @@ function form() {
         ferry_locomotives: Number(ferry.value), mountain: Number(mountain.value)})),
       button("Delete route", () => edit({op: "delete_route", index: selected.route}).then(() => pick(null))));
   } else if (selected.ticket !== undefined) {
-    const ticket = state.map.tickets[selected.ticket];
-    if (!ticket) return;
-    const facts = state.tickets[selected.ticket] || {};
-    const points = input("number", ticket.points || 1, {min: 1, max: 100, id: "ticket-points"});
-    const long = input("checkbox", !!ticket.long, {id: "ticket-long"});
-    const heading = document.createElement("p");
-    heading.textContent = `ticket ${ticket.a} – ${ticket.b || "…"}: ` + describe(facts);
-    box.append(heading, field("points", points), field("long", long),
-      button("Apply", () => edit({op: "update_ticket", index: selected.ticket,
-        points: Number(points.value), long: long.checked})),
-      button("Delete ticket", () => edit({op: "delete_ticket", index: selected.ticket}).then(() => pick(null))));
+    ticketForm(box, selected.ticket);
+  } else if (selected.country !== undefined) {
+    countryForm(box, selected.country);
   }
+}
+
+// The cities and countries, as options of a drop-down (countries in a group of their own).
+function placeSelect(value, attributes = {}) {
+  const node = document.createElement("select");
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  const cities = document.createElement("optgroup");
+  cities.label = "cities";
+  for (const c of state.map.cities) cities.append(new Option(c.name, c.name, false, c.name === value));
+  node.append(cities);
+  const countries = state.map.countries || [];
+  if (countries.length) {
+    const group = document.createElement("optgroup");
+    group.label = "countries";
+    for (const c of countries) group.append(new Option(c.name, c.name, false, c.name === value));
+    node.append(group);
+  }
+  return node;
+}
+
+function countryNamed(name) { return (state.map.countries || []).find((c) => c.name === name); }
+
+function ticketEnds(ticket) {
+  if (ticket.destinations) return ticket.destinations.map((d) => ({to: d.to, points: d.points}));
+  return [{to: ticket.b, points: ticket.points}];
+}
+
+function ticketForm(box, index) {
+  const ticket = state.map.tickets[index];
+  if (!ticket) return;
+  const facts = state.tickets[index] || {};
+  const each = facts.destinations || [facts];
+  const heading = document.createElement("p");
+  heading.textContent = `ticket ${ticketText(ticket)}`;
+  const from = placeSelect(ticket.a, {id: "ticket-a"});
+  const rows = document.createElement("div");
+  rows.id = "ticket-destinations";
+  const addRow = (to, points, fact) => {
+    const row = document.createElement("div");
+    row.className = "dest";
+    const where = placeSelect(to, {"aria-label": "destination"});
+    const value = input("number", points ?? "", {min: 1, max: 100, "aria-label": "points", placeholder: "auto"});
+    const note = document.createElement("span");
+    note.className = "facts";
+    note.textContent = fact ? describe(fact) : "";
+    const remove = button("✕", () => { row.remove(); });
+    remove.title = "remove this destination";
+    row.append(where, value, remove, note);
+    rows.append(row);
+  };
+  ticketEnds(ticket).forEach((end, n) => addRow(end.to, end.points, each[n]));
+  const long = input("checkbox", !!ticket.long, {id: "ticket-long"});
+  const penalty = document.createElement("p");
+  if (ticket.destinations) penalty.textContent = `penalty: −${ticket.penalty} (its lowest value, lost when no destination is reached)`;
+  const apply = () => {
+    const destinations = [...rows.querySelectorAll(".dest")].map((row) => {
+      const value = row.querySelector("input").value;
+      return {to: row.querySelector("select").value, points: value === "" ? null : Number(value)};
+    });
+    if (destinations.some((d) => d.points !== null && !Number.isInteger(d.points))) {
+      $("message").textContent = "a ticket's points are a whole number";
+      return;
+    }
+    edit({op: "set_ticket", index, a: from.value, destinations, long: long.checked});
+  };
+  box.append(heading, field("from", from), rows,
+    button("Add destination", () => addRow(state.map.cities[0] ? state.map.cities[0].name : "", null, null)),
+    penalty, field("long", long),
+    button("Apply", apply),
+    button("Delete ticket", () => edit({op: "delete_ticket", index}).then(() => pick(null))));
+  // The first destination's points keep their old id for the one-destination case.
+  const first = rows.querySelector("input");
+  if (first) first.id = "ticket-points";
+}
+
+function countryForm(box, name) {
+  const country = name === "" ? {name: "", end_points: []} : countryNamed(name);
+  if (!country) { box.textContent = "Click a city or a route."; return; }
+  const heading = document.createElement("p");
+  heading.textContent = name === "" ? "a new country: its name and the border cities where it is reached"
+    : `country ${country.name}: reached at ${country.end_points.length} border ${country.end_points.length === 1 ? "city" : "cities"}`;
+  const title = input("text", country.name, {maxlength: 60, id: "country-name"});
+  const places = document.createElement("select");
+  places.multiple = true;
+  places.id = "country-places";
+  places.size = Math.min(8, Math.max(3, state.map.cities.length));
+  for (const c of state.map.cities) {
+    places.add(new Option(c.name, c.name, false, (country.end_points || []).includes(c.name)));
+  }
+  const chosen = () => [...places.selectedOptions].map((o) => o.value);
+  const apply = () => {
+    const to = title.value.trim();
+    if (!to) { $("message").textContent = "a country needs a name"; return; }
+    edit({op: "set_country", name: name === "" ? to : name, to, places: chosen()})
+      .then((d) => { if (d) pick({country: to}); });
+  };
+  box.append(heading, field("name", title), field("border cities (Ctrl+click for several)", places),
+    button(name === "" ? "Add country" : "Apply", apply));
+  if (name !== "") {
+    box.append(button("Delete country", () => edit({op: "delete_country", name}).then(() => pick(null))));
+  }
+}
+
+function ticketText(ticket) {
+  if (!ticket.destinations) return `${ticket.a} – ${ticket.b} (${ticket.points})`;
+  return `${ticket.a} – ` + ticket.destinations.map((d) => `${d.to} ${d.points}`).join(", ") +
+    ` (penalty −${ticket.penalty})`;
 }
 
 function describe(facts) {
@@ -292,11 +519,32 @@ function show(data) {
   tickets.replaceChildren();
   data.map.tickets.forEach((ticket, index) => {
     const item = document.createElement("li");
-    const to = ticket.b || (ticket.destinations || []).map((d) => d.to).join("/");
-    item.textContent = `${ticket.a} – ${to} (${ticket.points ?? ticket.penalty}): ${describe(data.tickets[index])}`;
+    const facts = data.tickets[index] || {};
+    item.textContent = `${ticketText(ticket)}: ` + (facts.destinations
+      ? facts.destinations.map((d) => `${d.to}: ${describe(d)}`).join("; ") : describe(facts));
+    if (isSelected("ticket", index)) item.classList.add("selected");
     item.addEventListener("click", () => pick({ticket: index}));
     tickets.appendChild(item);
   });
+  const countries = $("countries");
+  countries.replaceChildren();
+  for (const country of data.map.countries || []) {
+    const item = document.createElement("li");
+    item.textContent = `${country.name}: ${(country.end_points || []).join(", ") || "no border cities"}`;
+    if (isSelected("country", country.name)) item.classList.add("selected");
+    item.addEventListener("click", () => pick({country: country.name}));
+    countries.append(item);
+  }
+  for (const [id, keep] of [["ticket-from", 0], ["ticket-to", 1]]) {
+    const old = $(id);
+    let value = old.options.length > keep ? old.value : (data.map.cities[keep] || {}).name;
+    if (keep && value === $("ticket-from").value) value = (data.map.cities[1] || {}).name;
+    const fresh = placeSelect(value, {id, "aria-label": old.getAttribute("aria-label")});
+    old.replaceWith(fresh);
+  }
+  showBackground(data);
+  const routes = data.map.routes;
+  $("lay-spaces").checked = routes.length > 0 && routes.every((r) => r.spaces);
   if (document.activeElement === document.body || !$("map-name").value) {
     $("map-name").value = data.map.name || "";
     $("map-title").value = data.map.title || "";
@@ -397,22 +645,90 @@ async function download(path) {
 $("export-map").addEventListener("click", () => download("/api/export/map"));
 $("export-plugin").addEventListener("click", () => download("/api/export/plugin"));
 
+const MODE_KEYS = {"1": "select", "2": "city", "3": "route", "4": "ticket"};
+
+function toggleHelp(open) {
+  const help = $("help");
+  help.hidden = open === undefined ? !help.hidden : !open;
+  $("help-button").setAttribute("aria-expanded", String(!help.hidden));
+}
+$("help-button").addEventListener("click", () => toggleHelp());
+
+function deleteSelected() {
+  if (!selected) return;
+  const gone = () => pick(null);
+  if (selected.city !== undefined) edit({op: "delete_city", name: selected.city}).then(gone);
+  else if (selected.route !== undefined) edit({op: "delete_route", index: selected.route}).then(gone);
+  else if (selected.ticket !== undefined) edit({op: "delete_ticket", index: selected.ticket}).then(gone);
+  else if (selected.country) edit({op: "delete_country", name: selected.country}).then(gone);
+}
+
+// Escape undoes the most recent thing begun: a drag, the first click of a pair, the help.
+function escape() {
+  if (dragging) dragging();
+  else if (picked !== null) { picked = null; draw(); $("hint").textContent = HINTS[mode]; }
+  else if (!$("help").hidden) toggleHelp(false);
+  else if (mode !== "select") setMode("select");
+  else pick(null);
+}
+
 window.addEventListener("keydown", (event) => {
   const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
   const key = event.key.toLowerCase();
-  if ((event.ctrlKey || event.metaKey) && key === "z" && !typing) {
+  const command = event.ctrlKey || event.metaKey;
+  if (command && key === "z" && !typing) {
     event.preventDefault();
     call("POST", event.shiftKey ? "/api/redo" : "/api/undo");
-  } else if ((event.ctrlKey || event.metaKey) && key === "y" && !typing) {
+  } else if (command && key === "y" && !typing) {
     event.preventDefault();
     call("POST", "/api/redo");
-  } else if ((event.ctrlKey || event.metaKey) && key === "s") {
+  } else if (command && key === "s") {
     event.preventDefault();
     call("POST", "/api/save");
   } else if (key === "escape") {
-    setMode("select");
+    if (typing) document.activeElement.blur();
+    escape();
+  } else if (typing || command || event.altKey) {
+    return;
+  } else if (key === "delete" || key === "backspace") {
+    event.preventDefault();
+    deleteSelected();
+  } else if (event.key === "?") {
+    toggleHelp();
+  } else if (MODE_KEYS[key]) {
+    setMode(MODE_KEYS[key]);
   }
 });
+
+$("lay-spaces").addEventListener("change", () => {
+  edit({op: "lay_spaces", on: $("lay-spaces").checked}).then((d) => { if (!d) show(state); });
+});
+
+$("ticket-add").addEventListener("click", () => {
+  edit({op: "add_ticket", a: $("ticket-from").value, b: $("ticket-to").value}).then((data) => {
+    if (data) pick({ticket: data.map.tickets.length - 1});
+  });
+});
+$("country-new").addEventListener("click", () => pick({country: ""}));
+
+function showBackground(data) {
+  $("background-place").hidden = !data.background;
+  const place = data.background_place;
+  if (!place || $("background-place").contains(document.activeElement)) return;
+  $("bg-x").value = place.x;
+  $("bg-y").value = place.y;
+  $("bg-scale").value = place.scale;
+  $("bg-lock").checked = place.locked;
+  for (const id of ["bg-x", "bg-y", "bg-scale"]) $(id).disabled = place.locked;
+}
+for (const [id, key] of [["bg-x", "x"], ["bg-y", "y"], ["bg-scale", "scale"]]) {
+  $(id).addEventListener("change", () => {
+    const value = Number($(id).value);
+    if ($(id).value === "" || !Number.isFinite(value)) { $("message").textContent = `the background's ${key} is a number`; return; }
+    placeBackground({[key]: value});
+  });
+}
+$("bg-lock").addEventListener("change", () => placeBackground({locked: $("bg-lock").checked}));
 
 window.addEventListener("beforeunload", (event) => {
   if (state && state.unsaved) {
@@ -486,6 +802,7 @@ $("background").addEventListener("change", async () => {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let text = "";
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  backgroundVersion = Date.now();
   call("POST", "/api/background", {data: btoa(text)});
 });
 $("no-background").addEventListener("click", () => call("DELETE", "/api/background"));
