@@ -4,6 +4,7 @@ leaving with unsaved changes."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -125,3 +126,117 @@ def test_a_play_test_is_run_and_read_on_the_page(tmp_path: Path) -> None:
         assert all(f.startswith("hsl(") for f in fills)
         browser.close()
     assert not errors, errors
+
+
+def _small_board(tmp_path: Path) -> Any:
+    """A workbench on four cities, a double route and a country, with car spaces laid."""
+    from ttr_rules.web.editor import edits
+
+    bench = open_workbench("alps.json", tmp_path)
+    places = {"Bern": (0.15, 0.5), "Zug": (0.5, 0.3), "Land 1": (0.85, 0.2), "Land 2": (0.8, 0.8)}
+    for name, (x, y) in places.items():
+        bench.apply(lambda d, n=name, x=x, y=y: edits.add_city(d, n, x, y))
+    for a, b in [("Bern", "Zug"), ("Bern", "Zug"), ("Zug", "Land 1"), ("Zug", "Land 2")]:
+        bench.apply(lambda d, a=a, b=b: edits.add_route(d, a, b, {"length": 5}))
+    bench.apply(lambda d: edits.lay_spaces(d, True))
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="7">'
+    bench.set_background(svg + b'<rect width="10" height="7" fill="#9cf"/></svg>')
+    return bench
+
+
+def drag(page: Any, selector: str, dx: float, dy: float) -> None:
+    box = page.locator(selector).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=4)
+    page.mouse.up()
+
+
+def test_bends_countries_background_and_shortcuts_on_the_page(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    bench = _small_board(tmp_path)
+    errors: list[str] = []
+    with running_server(create_editor_app(bench)) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1366, "height": 860})
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/")
+        page.wait_for_selector("g.city", state="attached")
+        # The toolbar is one row at 1366 px and at 1024 px.
+        for width in (1366, 1024):
+            page.set_viewport_size({"width": width, "height": 860})
+            tops = page.eval_on_selector_all(
+                "header button, header label, header select",
+                "nodes => new Set(nodes.map(n => Math.round(n.getBoundingClientRect().top)))",
+            )
+            assert (
+                len(tops) <= 2
+                and page.evaluate("document.querySelector('header').offsetHeight") < 50
+            )
+        page.set_viewport_size({"width": 1366, "height": 860})
+        # A route bent by its handle: both tracks of the double follow; undo straightens them.
+        page.click("g.route[data-route='0'] .hit", force=True)
+        drag(page, "#bend-handle", 0, -90)
+        page.wait_for_function("state.map.routes[0].bend !== undefined")
+        bends = page.evaluate("state.map.routes.slice(0, 2).map(r => r.bend)")
+        assert bends[0] == bends[1] and bends[0] < -0.1
+        assert page.locator("#problem-count").inner_text() != "" and not [
+            p for p in bench.problems() if ".spaces" in p["message"]
+        ]
+        page.keyboard.press("Control+z")
+        page.wait_for_function("state.map.routes[0].bend === undefined")
+        # A country, then a ticket to it, then a second destination, by the forms.
+        page.click("#country-new")
+        page.fill("#country-name", "Land")
+        page.select_option("#country-places", ["Land 1", "Land 2"])
+        page.click("#form >> text=Add country")
+        page.wait_for_function("state.map.countries && state.map.countries.length === 1")
+        assert page.locator(".country-ring").count() == 2
+        page.select_option("#ticket-from", "Bern")
+        page.select_option("#ticket-to", "Land")
+        page.click("#ticket-add")
+        page.wait_for_function("state.map.tickets.length === 1")
+        assert "shortest path 10 spaces; points equal to it" in page.locator("#form").inner_text()
+        page.click("#form >> text=Add destination")
+        page.locator("#ticket-destinations select").nth(1).select_option("Zug")
+        page.locator("#ticket-destinations input").nth(1).fill("7")
+        page.click("#form >> text=Apply")
+        page.wait_for_function("state.map.tickets[0].destinations.length === 2")
+        assert bench.document["tickets"][0]["penalty"] == 7
+        assert "points 2 more than it" in page.locator("#tickets").inner_text()
+        # Delete removes the selected ticket; Escape cancels the first click of a route.
+        page.keyboard.press("Delete")
+        page.wait_for_function("state.map.tickets.length === 0")
+        page.keyboard.press("3")
+        page.click('g.city[data-city="Bern"] circle')
+        page.wait_for_selector("g.city.picked", state="attached")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("g.city.picked", state="detached")
+        page.click('g.city[data-city="Land 1"] circle')
+        page.click('g.city[data-city="Land 2"] circle')
+        page.wait_for_function("state.map.routes.length === 5")
+        assert {bench.document["routes"][4]["a"], bench.document["routes"][4]["b"]} == {
+            "Land 1",
+            "Land 2",
+        }
+        # The help opens with ? and closes with Escape.
+        page.keyboard.press("Escape")
+        page.keyboard.press("?")
+        assert page.locator("#help").is_visible()
+        page.keyboard.press("Escape")
+        assert not page.locator("#help").is_visible()
+        # The background: moved and scaled by its handles, then locked (the handles go).
+        page.click("text=Select")
+        drag(page, ".bg-handle.move", 40, 30)
+        page.wait_for_function("state.background_place.x > 0.02")
+        drag(page, ".bg-handle.scale", -60, -60)
+        page.wait_for_function("state.background_place.scale < 0.95")
+        page.check("#bg-lock")
+        page.wait_for_function("state.background_place.locked")
+        assert page.locator(".bg-handle").count() == 0 and page.locator("#bg-x").is_disabled()
+        browser.close()
+    assert not errors, errors
+    place = json.loads((tmp_path / "alps.background.json").read_text())
+    assert place["locked"] and place["x"] > 0.02 and place["scale"] < 0.95

@@ -105,7 +105,8 @@ function draw() {
         (route.ferry_locomotives ? ` F${route.ferry_locomotives}` : "") +
         (route.mountain ? ` M${route.mountain}` : "");
     }
-    el("path", {class: "hit", d: path(0, 0)}, g);
+    if (bendOf(route)) el("path", {class: "hit", d: path(0, 0)}, g);
+    else el("line", {class: "hit", x1: a[0], y1: a[1], x2: b[0], y2: b[1]}, g);
     g.addEventListener("click", (event) => { event.stopPropagation(); pick({route: index}); });
   });
   const country = selected && selected.country !== undefined ? countryNamed(selected.country) : null;
@@ -199,8 +200,10 @@ function dragWith(move, done, cancel) {
 function backgroundHandles(bg) {
   const {w, h} = frame();
   const size = Math.max(12, w / 70);
+  // A handle stays on the board even when its corner of the image is off it.
+  const at = (v, most) => Math.min(most - size / 2, Math.max(size / 2, v)) - size / 2;
   const square = (cls, x, y, title) => {
-    const node = el("rect", {class: `bg-handle ${cls}`, x: x - size / 2, y: y - size / 2, width: size, height: size}, board);
+    const node = el("rect", {class: `bg-handle ${cls}`, x: at(x, w), y: at(y, h), width: size, height: size}, board);
     el("title", {}, node).textContent = title;
     node.addEventListener("click", (event) => event.stopPropagation());
     return node;
@@ -220,10 +223,10 @@ function backgroundHandles(bg) {
       image.setAttribute("y", place.y * h);
       image.setAttribute("width", place.scale * w);
       image.setAttribute("height", place.scale * h);
-      mover.setAttribute("x", (place.x + place.scale / 2) * w - size / 2);
-      mover.setAttribute("y", (place.y + place.scale / 2) * h - size / 2);
-      scaler.setAttribute("x", (place.x + place.scale) * w - size / 2);
-      scaler.setAttribute("y", (place.y + place.scale) * h - size / 2);
+      mover.setAttribute("x", at((place.x + place.scale / 2) * w, w));
+      mover.setAttribute("y", at((place.y + place.scale / 2) * h, h));
+      scaler.setAttribute("x", at((place.x + place.scale) * w, w));
+      scaler.setAttribute("y", at((place.y + place.scale) * h, h));
     };
     dragWith(move, () => placeBackground({x: place.x, y: place.y, scale: place.scale}), draw);
   };
@@ -714,12 +717,12 @@ $("country-new").addEventListener("click", () => pick({country: ""}));
 function showBackground(data) {
   $("background-place").hidden = !data.background;
   const place = data.background_place;
-  if (!place || $("background-place").contains(document.activeElement)) return;
-  $("bg-x").value = place.x;
-  $("bg-y").value = place.y;
-  $("bg-scale").value = place.scale;
+  if (!place) return;
+  for (const [id, key] of [["bg-x", "x"], ["bg-y", "y"], ["bg-scale", "scale"]]) {
+    if (document.activeElement !== $(id)) $(id).value = place[key];  // not under the typist
+    $(id).disabled = place.locked;
+  }
   $("bg-lock").checked = place.locked;
-  for (const id of ["bg-x", "bg-y", "bg-scale"]) $(id).disabled = place.locked;
 }
 for (const [id, key] of [["bg-x", "x"], ["bg-y", "y"], ["bg-scale", "scale"]]) {
   $(id).addEventListener("change", () => {
