@@ -4,6 +4,7 @@ leaving with unsaved changes."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -129,16 +130,17 @@ def test_a_play_test_is_run_and_read_on_the_page(tmp_path: Path) -> None:
 
 
 def _small_board(tmp_path: Path) -> Any:
-    """A workbench on four cities, a double route and a country, with car spaces laid."""
+    """A workbench on four cities and four routes (one double), with car spaces laid and a
+    background."""
     from ttr_rules.web.editor import edits
 
     bench = open_workbench("alps.json", tmp_path)
     places = {"Bern": (0.15, 0.5), "Zug": (0.5, 0.3), "Land 1": (0.85, 0.2), "Land 2": (0.8, 0.8)}
     for name, (x, y) in places.items():
-        bench.apply(lambda d, n=name, x=x, y=y: edits.add_city(d, n, x, y))
+        bench.apply(functools.partial(edits.add_city, name=name, x=x, y=y))
     for a, b in [("Bern", "Zug"), ("Bern", "Zug"), ("Zug", "Land 1"), ("Zug", "Land 2")]:
-        bench.apply(lambda d, a=a, b=b: edits.add_route(d, a, b, {"length": 5}))
-    bench.apply(lambda d: edits.lay_spaces(d, True))
+        bench.apply(functools.partial(edits.add_route, a=a, b=b, fields={"length": 5}))
+    bench.apply(functools.partial(edits.lay_spaces, on=True))
     svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="7">'
     bench.set_background(svg + b'<rect width="10" height="7" fill="#9cf"/></svg>')
     return bench
