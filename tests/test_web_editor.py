@@ -225,7 +225,7 @@ def test_a_map_with_problems_exports_no_plugin(tmp_path: Path) -> None:
         (
             b'{"edit": {"op": "set_rule", "name": "max_players", "value": 2.5}}',
             422,
-            "a rule is a whole number from -1000000 to 1000000, or yes or no",
+            "value must be a whole number from -1000000 to 1000000, true, false or null",
         ),
         (b'{"edit": {"op": "delete_route", "index": 5}}', 422, "there is no route number 5"),
         (b'{"edit": {"op": "add_route", "a": "A", "b": "A"}}', 422, "no city named"),

@@ -488,7 +488,6 @@ _FIELD_WORDS = {
     ("set_details", "version"): "a map's version is 1 to 20 letters, digits, '.', '+' or '-' "
     "(e.g. 1.0)",
     ("set_details", "title"): "a map's title is at most 100 characters, on one line",
-    ("set_rule", "value"): "a rule is a whole number from -1000000 to 1000000, or yes or no",
 }
 _CITY_WORDS = "a city's name is 1 to 60 characters, on one line"
 
