@@ -85,7 +85,7 @@ from .observation import (
 from .opponents import Choice, Opponent, Policy, build_opponents, check_choices
 from .registration import env_id, register_envs
 
-__all__ = ["ENV_ID", "Opponent", "Policy", "TicketToRideEnv"]
+__all__ = ["ENV_ID", "Choice", "Opponent", "Policy", "TicketToRideEnv"]
 
 #: The registered id of the Europe environment.
 ENV_ID = env_id("europe")
