@@ -111,6 +111,17 @@ def minus(points: int) -> str:
     return f"{MINUS}{points}" if points else "0"
 
 
+def signed(points: int, *, plus: bool = True) -> str:
+    """A score that may be negative, its minus a true one (``plus``: a gain also signed).
+
+    >>> signed(12), signed(-28), signed(0), signed(7, plus=False), signed(-7, plus=False)
+    ('+12', '−28', '0', '7', '−7')
+    """
+    if points < 0:
+        return minus(-points)
+    return f"+{points}" if plus and points else str(points)
+
+
 def route_name(game_map: GameMap, route: int) -> str:
     """A route as a person tells it from its neighbours: ``Paris – Wien``, and for one track of
     a double route its colour (``Berlin – Frankfurt (red)``), or which track when both tracks

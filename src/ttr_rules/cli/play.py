@@ -680,8 +680,9 @@ class _Game:
         try:
             apply_action(self.state, action)
         except IllegalActionError as exc:
+            # the action as the library quotes it: its route by its cities (issue 47)
             why = exc.reason.value + (f" ({exc.detail})" if exc.detail else "")
-            return f"not allowed now: {why}"
+            return f"{exc.said or clipped(command, 40)} is not allowed now: {why}"
         return "not allowed now"
 
     # ----------------------------------------------------------------- showing

@@ -39,7 +39,7 @@ from ..scoring import PlayerScore, final_scores, rank_winners
 from ..scoring.bonuses import bonus_scorer
 from ..state import GameState
 from ..views import PlayerView, SeatView
-from ..words import agrees, counted, joined, with_article
+from ..words import agrees, counted, joined, signed, with_article
 from .scene import as_view, end_scores, is_omniscient
 
 __all__ = [
@@ -324,10 +324,6 @@ SCORE_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
-
-
 def score_table(
     scores: Sequence[PlayerScore],
     *,
@@ -396,16 +392,16 @@ def _score_row(s: PlayerScore, skip: frozenset[str], winner: bool) -> tuple[str,
         "player": f"P{s.player}",
         "routes": str(s.route_points),
         "mountains": str(s.mountain_points),
-        "tickets": _signed(s.ticket_points),
+        "tickets": signed(s.ticket_points),
         "done": str(s.tickets_completed),
         "failed": str(s.tickets_failed),
         "built": str(len(s.station_routes)),
-        "unbuilt+": _signed(s.station_bonus),
+        "unbuilt+": signed(s.station_bonus),
         "path": str(s.longest_path),
-        "express+": _signed(s.express_bonus),
+        "express+": signed(s.express_bonus),
     }
     fixed = [cell for name, cell in cells.items() if name not in skip]
-    bonuses = [_signed(points) for _, points in s.bonuses]
+    bonuses = [signed(points) for _, points in s.bonuses]
     return (*fixed, *bonuses, str(s.total), "*" if winner else "")
 
 

@@ -43,7 +43,7 @@ from ..frontend import (
 from ..render import describe_event
 from ..scoring import final_scores, winners
 from ..views import view_legal_actions
-from ..words import counted, joined, sentence
+from ..words import counted, joined, sentence, signed
 
 __all__ = [
     "describe_legal_actions",
@@ -255,15 +255,19 @@ def score_words(state: GameState, viewer: int | None, agents: Mapping[int, str])
     for score in sorted(scores, key=lambda s: -s.total):
         won = score.player in best
         bonus = dict(score.bonuses)
-        cells = [sentence(seat_name(score.player, viewer, agents)) + (" ★" if won else "")]
-        cells += [str(score.route_points)]
-        cells += [str(score.mountain_points)] if mountains else []
-        cells += [str(score.ticket_points), f"{score.tickets_completed} / {score.tickets_failed}"]
-        cells += [str(score.station_bonus)] if stations else []
-        cells += [str(score.longest_path)]
-        cells += [str(score.express_bonus)] if express else []
-        cells += [str(bonus.get(name, 0)) for name in others]
-        cells += [str(score.total)]
+        numbers = [score.route_points]
+        numbers += [score.mountain_points] if mountains else []
+        numbers += [score.ticket_points]
+        cells = [signed(n, plus=False) for n in numbers]
+        cells += [f"{score.tickets_completed} / {score.tickets_failed}"]
+        numbers = [score.station_bonus] if stations else []
+        numbers += [score.longest_path]
+        numbers += [score.express_bonus] if express else []
+        numbers += [bonus.get(name, 0) for name in others]
+        numbers += [score.total]
+        cells += [signed(n, plus=False) for n in numbers]
+        who = sentence(seat_name(score.player, viewer, agents)) + (" ★" if won else "")
+        cells.insert(0, who)
         rows.append({"player": score.player, "winner": won, "cells": cells})
 
     def name(seat: int) -> str:

@@ -543,7 +543,7 @@ function renderPlayers() {
     tickets: (s) => el("td", { text: String(s.ticket_count) + (s.offered_count ? `+${s.offered_count}` : "") }),
     stations: (s) => el("td", { text: String(v.rules.stations_per_player - s.stations.length) }),
     route_points: (s) => el("td", { text: String(s.route_points) }),
-    total: (s, seat) => el("td", { class: "total", text: totals[seat] !== undefined ? String(totals[seat]) : "…" }),
+    total: (s, seat) => el("td", { class: "total", text: totals[seat] ?? "…" }),
   };
   const columns = G.panels.columns.filter((c) => cell[c.key]);
   const rows = [el("tr", {}, ...columns.map((c) => el("th", { text: c.title })))];
@@ -850,7 +850,7 @@ async function showScores() {
   if (G.scoresShown) return;
   G.scoresShown = true;
   const result = await api(`/api/games/${G.id}/scores`);
-  G.totals = Object.fromEntries(result.scores.map((s) => [s.player, s.total]));
+  G.totals = Object.fromEntries(result.rows.map((r) => [r.player, r.cells[r.cells.length - 1]]));
   renderPlayers();
   // The headline, the headings and the cells come from the server (GET /scores, for this
   // reader: "You win!"); columns the rules cannot fill are already left out.
