@@ -26,7 +26,7 @@ from ..cards import COLORS, Color, Hand
 from ..maps import GameMap, Route, Ticket
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
-from ..words import counted, minus
+from ..words import counted, minus, route_with_number
 from .geometry import (
     COUNTRY_SPACING,
     STATION_SIZE,
@@ -487,7 +487,7 @@ class _Drawing(_Board):
                     "data-route": str(route.id),
                 },
             )
-            ET.SubElement(group, "title").text = _route_title(route, owner)
+            ET.SubElement(group, "title").text = _route_title(self.map, route, owner)
             ET.SubElement(group, _STATIC, {"ref": f"route-{route.id}"})
             spaces = self.geometry.spaces[route.id]
             if owner is not None:
@@ -963,8 +963,11 @@ def _situation(view: PlayerView) -> str:
     return f"player {view.current} to act ({view.phase.value})"
 
 
-def _route_title(route: Route, owner: int | None) -> str:
-    text = f"#{route.id} {route}"
+def _route_title(game_map: GameMap, route: Route, owner: int | None) -> str:
+    """A route's tooltip: its cities and number, then its colour, length and kind as the
+    notation writes them (``Cadiz – Lisboa (route 40): blue 2``)."""
+    kind = str(route).removeprefix(f"{route.a}-{route.b}").strip()
+    text = f"{route_with_number(game_map, route.id)}: {kind}"
     return text + ("" if owner is None else f", claimed by P{owner}")
 
 
