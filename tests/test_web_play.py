@@ -296,6 +296,35 @@ def test_on_a_phone_the_controls_of_each_decision_are_on_screen(site: Any, decis
     assert unreadable == []
 
 
+def test_on_a_phone_choosing_tickets_leaves_the_board_most_of_the_screen(site: Any) -> None:
+    """The ticket sheet shows the offered tickets two to a row and no draws: India's board (a
+    tall one) keeps most of the height with the whole sheet on screen; the handle folds the
+    sheet down to its prompt and unfolds it."""
+    with _page(site, _played("india", lambda s, n: True), PHONE) as (page, _):
+        height = PHONE[1]
+        board = page.locator("#board").bounding_box()
+        sheet = page.locator("#turn-panel").bounding_box()
+        assert board is not None and sheet is not None
+        assert board["height"] >= 0.55 * height and sheet["height"] <= 0.3 * height
+        zoom = page.locator(".zoom-controls").bounding_box()
+        assert zoom is not None  # nothing of the board nor of its zoom buttons under the sheet
+        assert (
+            board["y"] + board["height"] <= zoom["y"] + 1
+            and zoom["y"] + zoom["height"] <= sheet["y"]
+        )
+        assert page.evaluate(_ON_SCREEN, "#keep-tickets") == []
+        assert not page.locator("#draw-blind").is_visible()
+        page.click("#sheet-handle")
+        folded = page.locator("#turn-panel").bounding_box()
+        assert folded is not None and folded["height"] <= 0.08 * height
+        assert (
+            page.locator("#prompt").is_visible() and not page.locator("#keep-tickets").is_visible()
+        )
+        assert page.get_attribute("#sheet-handle", "aria-expanded") == "false"
+        page.click("#sheet-handle")
+        assert page.evaluate(_ON_SCREEN, "#keep-tickets") == []
+
+
 def test_the_last_moves_bar_never_covers_the_board(site: Any) -> None:
     with _page(site, _EUROPE_START, PHONE) as (page, _):
         for y in (0, 200, 400):

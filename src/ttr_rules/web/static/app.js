@@ -583,8 +583,34 @@ function renderTurnPanel(myTurn) {
   renderPayment(myTurn);
   renderTicketChoice(myTurn);
   renderStations();
+  // On a phone the sheet unfolds for each new decision, and drops the draws while tickets are
+  // chosen (style.css), so that the board keeps most of the screen.
+  const panel = $("turn-panel");
+  panel.classList.toggle("choosing-tickets", !$("ticket-choice").hidden);
+  const decision = `${v.turn}/${v.phase}/${v.current}`;
+  if (panel.dataset.foldedAt !== decision) foldSheet(false);
   const others = G.legal.filter((a) => a.type === "pass");
   $("other-actions").replaceChildren(...others.map((a) => el("button", { type: "button", onclick: () => play(a.action), text: a.label })));
+}
+
+function foldSheet(folded) {
+  const panel = $("turn-panel");
+  panel.classList.toggle("folded", folded);
+  panel.dataset.foldedAt = folded && G.view ? `${G.view.turn}/${G.view.phase}/${G.view.current}` : "";
+  $("sheet-handle").setAttribute("aria-expanded", String(!folded));
+}
+
+function fitBoardAboveSheet() {
+  // A phone's sheet is fixed at the bottom: the board and its zoom buttons take the height
+  // left between the bar of last moves and the sheet (style.css).
+  const panel = $("turn-panel");
+  const fixed = getComputedStyle(panel).position === "fixed" && getComputedStyle(panel).display !== "none";
+  const sheet = fixed ? Math.ceil(panel.getBoundingClientRect().height) : 0;
+  const top = $("board").getBoundingClientRect().top + window.scrollY;
+  const zoom = document.querySelector(".zoom-controls").getBoundingClientRect().height;
+  document.body.style.setProperty("--sheet", `${sheet}px`);
+  document.body.style.setProperty("--board-room", `${Math.max(192, Math.floor(innerHeight - sheet - top - zoom - 16))}px`);
+  if (Z.docW) applyBoardView();
 }
 
 function setPile(button, action) {
@@ -923,6 +949,10 @@ window.addEventListener("DOMContentLoaded", () => {
   $("station-city").addEventListener("change", renderStationPayments);
   $("close-scores").addEventListener("click", () => { $("scores").hidden = true; });
   $("hint-button").addEventListener("click", showHints);
+  $("sheet-handle").addEventListener("click", () => foldSheet(!$("turn-panel").classList.contains("folded")));
+  const sheetWatch = new ResizeObserver(fitBoardAboveSheet);
+  sheetWatch.observe($("turn-panel"));
+  sheetWatch.observe($("last-moves"));
   $("colour-blind").checked = symbolsOn();
   $("colour-blind").addEventListener("change", (e) => {
     localStorage.setItem("ttr-web:symbols", e.target.checked ? "1" : "0");
