@@ -556,6 +556,7 @@ def test_countries_and_tickets_to_them_are_made_and_changed(tmp_path: Path) -> N
         ({"op": "set_country", "name": "X", "places": []}, "places"),
         ({"op": "set_country", "name": "X", "places": ["Zug"] * 51}, "places"),
         ({"op": "delete_country", "name": "X"}, "no country named"),
+        ({"op": "set_country", "name": "X" * 61, "places": ["Zug"]}, "a country's name is 1 to 60"),
         ({"op": "add_ticket", "a": "Bern", "b": "Atlantis"}, "no city or country"),
         (
             {"op": "set_ticket", "index": 0, "a": "Bern", "destinations": [{"to": "Bern"}]},
@@ -648,3 +649,17 @@ def test_the_background_is_moved_scaled_and_locked_beside_the_map_file(tmp_path:
     assert c.get("/api/state").json()["background_place"]["scale"] == 1.0
     c.delete("/api/background")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["alps.json"]
+
+
+@pytest.mark.parametrize(
+    "name", ["europe", "usa", "nordic", "switzerland", "india", "legendary-asia"]
+)
+def test_every_route_of_a_printed_board_bent_keeps_its_spaces_valid(name: str) -> None:
+    from ttr_rules.maps import map_problems
+    from ttr_rules.web.editor import edits
+
+    document = map_to_dict(load_map(name))
+    assert all("spaces" in route for route in document["routes"])
+    for index in range(len(document["routes"])):
+        edits.bend_route(document, index, 0.4 if index % 2 else -0.4)
+    assert [p for p in map_problems(document) if "spaces" in p] == []

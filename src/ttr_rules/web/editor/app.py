@@ -488,6 +488,8 @@ _FIELD_WORDS = {
     ("set_details", "version"): "a map's version is 1 to 20 letters, digits, '.', '+' or '-' "
     "(e.g. 1.0)",
     ("set_details", "title"): "a map's title is at most 100 characters, on one line",
+    ("set_country", "name"): "a country's name is 1 to 60 characters, on one line",
+    ("set_country", "to"): "a country's name is 1 to 60 characters, on one line",
 }
 _CITY_WORDS = "a city's name is 1 to 60 characters, on one line"
 

@@ -109,8 +109,7 @@ function draw() {
     else el("line", {class: "hit", x1: a[0], y1: a[1], x2: b[0], y2: b[1]}, g);
     g.addEventListener("click", (event) => { event.stopPropagation(); pick({route: index}); });
   });
-  const country = selected && selected.country !== undefined ? countryNamed(selected.country) : null;
-  const borders = new Set(country ? country.end_points || [] : []);
+  const borders = ringed();
   for (const city of state.map.cities) {
     const at = place(city.name);
     if (!at) continue;
@@ -130,6 +129,17 @@ function draw() {
 }
 
 let backgroundVersion = Date.now();
+// The cities ringed on the board: a selected country's border cities, or the places of a
+// selected ticket (a country by its border cities).
+function ringed() {
+  const spread = (name) => { const c = countryNamed(name); return c ? c.end_points || [] : [name]; };
+  if (!selected) return new Set();
+  if (selected.country !== undefined) return new Set(spread(selected.country));
+  const ticket = selected.ticket !== undefined ? state.map.tickets[selected.ticket] : null;
+  if (!ticket) return new Set();
+  return new Set([ticket.a, ...ticketEnds(ticket).map((end) => end.to)].flatMap(spread));
+}
+
 function backgroundHref() { return `/api/background?v=${backgroundVersion}`; }
 
 function bendOf(route) {
@@ -327,6 +337,17 @@ function pick(what) {
   selected = what;
   draw();
   form();
+  markLists();
+}
+
+// The selected ticket or country stands out in its list.
+function markLists() {
+  $("tickets").querySelectorAll("li").forEach((item, index) => {
+    item.classList.toggle("selected", isSelected("ticket", index));
+  });
+  $("countries").querySelectorAll("li").forEach((item) => {
+    item.classList.toggle("selected", isSelected("country", item.dataset.country));
+  });
 }
 
 function field(label, input) {
@@ -525,7 +546,6 @@ function show(data) {
     const facts = data.tickets[index] || {};
     item.textContent = `${ticketText(ticket)}: ` + (facts.destinations
       ? facts.destinations.map((d) => `${d.to}: ${describe(d)}`).join("; ") : describe(facts));
-    if (isSelected("ticket", index)) item.classList.add("selected");
     item.addEventListener("click", () => pick({ticket: index}));
     tickets.appendChild(item);
   });
@@ -534,7 +554,7 @@ function show(data) {
   for (const country of data.map.countries || []) {
     const item = document.createElement("li");
     item.textContent = `${country.name}: ${(country.end_points || []).join(", ") || "no border cities"}`;
-    if (isSelected("country", country.name)) item.classList.add("selected");
+    item.dataset.country = country.name;
     item.addEventListener("click", () => pick({country: country.name}));
     countries.append(item);
   }
@@ -545,6 +565,7 @@ function show(data) {
     const fresh = placeSelect(value, {id, "aria-label": old.getAttribute("aria-label")});
     old.replaceWith(fresh);
   }
+  markLists();
   showBackground(data);
   const routes = data.map.routes;
   $("lay-spaces").checked = routes.length > 0 && routes.every((r) => r.spaces);
