@@ -117,7 +117,10 @@ function draw() {
     if (isSelected("city", city.name)) g.classList.add("selected");
     if (picked === city.name) g.classList.add("picked");
     el("circle", {cx: at[0], cy: at[1], r: 10}, g);
-    if (borders.has(city.name)) el("circle", {class: "country-ring", cx: at[0], cy: at[1], r: 16}, g);
+    // A ring, as a rounded square: the city's one circle stays its only circle to click.
+    if (borders.has(city.name)) {
+      el("rect", {class: "country-ring", x: at[0] - 16, y: at[1] - 16, width: 32, height: 32, rx: 16}, g);
+    }
     const label = el("text", {x: at[0] + 13, y: at[1] - 10, class: "city-label"}, g);
     label.textContent = city.name;
     g.addEventListener("pointerdown", (event) => startDrag(event, city.name));
