@@ -281,7 +281,7 @@ class _Board:
                         "class": "city-leader",
                         **_line(*place.leader),
                         "stroke": _INK,
-                        "stroke-width": _n(0.9 * self.unit),
+                        "stroke-width": _n(max(0.9 * self.unit, 1.0)),  # a pixel at least
                         **_INERT,
                     },
                 )

@@ -608,9 +608,12 @@ function fitBoardAboveSheet() {
   const sheet = fixed ? Math.ceil(panel.getBoundingClientRect().height) : 0;
   const top = $("board").getBoundingClientRect().top + window.scrollY;
   const zoom = document.querySelector(".zoom-controls").getBoundingClientRect().height;
+  const before = boardBox().h;
   document.body.style.setProperty("--sheet", `${sheet}px`);
   document.body.style.setProperty("--board-room", `${Math.max(192, Math.floor(innerHeight - sheet - top - zoom - 16))}px`);
-  if (Z.docW) applyBoardView();
+  if (!Z.docW) return;
+  if (Z.cy !== null) Z.cy += (boardBox().h - before) / (2 * Z.z);  // the view's top edge stays put
+  applyBoardView();
 }
 
 function setPile(button, action) {
