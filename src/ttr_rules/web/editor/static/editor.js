@@ -96,7 +96,7 @@ function draw() {
       }
     } else {
       const dash = Math.max(2, curve.length / Math.max(1, route.length) - 4);
-      el("path", {d: path(nx, ny), stroke: "#333", "stroke-width": 12, fill: "none"}, g);
+      el("path", {class: "outline", d: path(nx, ny), stroke: "#333", "stroke-width": 12, fill: "none"}, g);
       el("path", {d: path(nx, ny), stroke: fill, fill: "none",
         "stroke-width": 9, "stroke-dasharray": `${dash} 4`, "stroke-dashoffset": -2}, g);
       const mid = el("text", {x: curve.middle[0] + nx * 2, y: curve.middle[1] + ny * 2 + 5,
