@@ -187,6 +187,7 @@ def test_bends_countries_background_and_shortcuts_on_the_page(tmp_path: Path) ->
         assert page.locator("#problem-count").inner_text() != "" and not [
             p for p in bench.problems() if ".spaces" in p["message"]
         ]
+        page.wait_for_selector("#form >> text=Straighten")
         page.keyboard.press("Control+z")
         page.wait_for_function("state.map.routes[0].bend === undefined")
         # A country, then a ticket to it, then a second destination, by the forms.

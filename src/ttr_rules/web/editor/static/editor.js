@@ -4,7 +4,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const COLORS = {gray: "#a7a7a7", red: "#d62828", orange: "#f77f00", yellow: "#f6d32d",
   green: "#2a9d48", blue: "#1d6fd6", purple: "#9b5de5", black: "#222", white: "#fafafa"};
 const HINTS = {
-  select: "Drag a city to move it; click a city or a route to change it.",
+  select: "Drag a city to move it; click a city or a route to change it; drag a selected route's round handle to bend it (? lists the keys).",
   city: "Click the board where the new city goes.",
   route: "Click the first city, then the second.",
   ticket: "Click the two cities of the ticket.",
@@ -405,6 +405,9 @@ function form() {
         length: Number(length.value), color: color.value, tunnel: tunnel.checked,
         ferry_locomotives: Number(ferry.value), mountain: Number(mountain.value)})),
       button("Delete route", () => edit({op: "delete_route", index: selected.route}).then(() => pick(null))));
+    if (bendOf(route)) {
+      box.append(button("Straighten", () => edit({op: "bend_route", index: selected.route, bend: 0})));
+    }
   } else if (selected.ticket !== undefined) {
     ticketForm(box, selected.ticket);
   } else if (selected.country !== undefined) {
