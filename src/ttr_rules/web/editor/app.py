@@ -491,6 +491,12 @@ _FIELD_WORDS = {
     ("set_country", "name"): "a country's name is 1 to 60 characters, on one line",
     ("set_country", "to"): "a country's name is 1 to 60 characters, on one line",
 }
+#: The editor's lists, in words, when the list itself is refused (not one of its items).
+_LIST_WORDS = {
+    ("set_country", "places"): "a country's places are a list of 1 to 50 city names",
+    ("set_ticket", "destinations"): 'a ticket\'s destinations are a list of 1 to 20 {"to": '
+    'PLACE, "points": N}',
+}
 _CITY_WORDS = "a city's name is 1 to 60 characters, on one line"
 
 
@@ -505,6 +511,8 @@ def _field_words(error: Mapping[str, Any]) -> str | None:
         return None
     if (loc[2], loc[3]) in _FIELD_WORDS:
         return _FIELD_WORDS[loc[2], loc[3]]
+    if len(loc) == 4 and (loc[2], loc[3]) in _LIST_WORDS:
+        return _LIST_WORDS[loc[2], loc[3]]
     if loc[3] in ("name", "to", "a", "b") and str(error.get("type", "")).startswith("string_"):
         return _CITY_WORDS
     return None
