@@ -27,6 +27,7 @@ from ttr_rules.notation import format_action
 from ttr_rules.state import GameState, Phase
 from ttr_rules.web import create_app
 from ttr_rules.web.games import Game, GameStore
+from ttr_rules.words import signed
 
 pytestmark = pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
@@ -154,7 +155,7 @@ def test_the_end_says_which_tickets_failed_and_the_final_totals() -> None:
         assert "Final score" in players and "Stations left" in players
         assert "Points\t" not in players
         for s in scores.values():
-            assert str(s.total) in players
+            assert signed(s.total, plus=False) in players  # a true minus
         tickets = page.locator("#my-tickets").inner_text()
         assert "open" not in tickets
         if scores[0].tickets_failed:
@@ -241,7 +242,7 @@ def test_the_final_scores_fit_a_phone() -> None:
         text = table.inner_text()
         assert "Final score" in text
         for s in final_scores(game.state):
-            assert str(s.total) in text
+            assert signed(s.total, plus=False) in text  # a true minus
 
 
 def test_a_phone_pans_the_board_to_a_pending_tunnel() -> None:
