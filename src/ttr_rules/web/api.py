@@ -887,6 +887,25 @@ _BOUNDS = {
     "less_than_equal": ("le", "of at most"),
     "less_than": ("lt", "less than"),
 }
+#: Pydantic's other common error types, in words: what the field must be.
+_KIND_WORDS = {
+    "string_type": "text",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "list_type": "a list",
+    "dict_type": "an object of named fields",
+    "model_type": "an object of named fields",
+    "model_attributes_type": "an object of named fields",
+}
+#: Pydantic's length errors: their bound's words and what is counted.
+_LENGTHS = {
+    "string_too_short": ("min_length", "at least", "character"),
+    "string_too_long": ("max_length", "at most", "character"),
+    "too_short": ("min_length", "at least", "item"),
+    "too_long": ("max_length", "at most", "item"),
+}
+#: The parts of a field's path that name where it was sent, not the field.
+_PLACES = frozenset({"body", "query", "path", "header", "cookie"})
 
 
 def _problem(error: Mapping[str, Any]) -> str:
@@ -902,7 +921,13 @@ def _problem(error: Mapping[str, Any]) -> str:
     >>> _problem({"type": "greater_than", "loc": ("body", "scale"), "ctx": {"gt": 0}})
     'scale must be a number more than 0'
     >>> _problem({"type": "missing", "loc": ("body", "action"), "msg": "Field required"})
-    'body.action: Field required'
+    'action is missing'
+    >>> _problem({"type": "extra_forbidden", "loc": ("body", "edit", "destinations", 0, "x")})
+    'edit.destinations.0.x is not a field this request takes'
+    >>> _problem({"type": "too_long", "loc": ("body", "agents"), "ctx": {"max_length": 1}})
+    'agents must have at most 1 item'
+    >>> _problem({"type": "string_type", "loc": ("body", "map")})
+    'map must be text'
     """
     loc = tuple(error.get("loc", ()))
     kind = error.get("type")
@@ -916,6 +941,17 @@ def _problem(error: Mapping[str, Any]) -> str:
     if loc and kind in _BOUNDS:
         key, words = _BOUNDS[str(kind)]
         return f"{_printable(loc[-1])} must be a number {words} {ctx.get(key, '?')}"
+    path = ".".join(_printable(p) for p in (loc[1:] if loc and loc[0] in _PLACES else loc))
+    if path and kind == "missing":
+        return f"{path} is missing"
+    if path and kind == "extra_forbidden":
+        return f"{path} is not a field this request takes"
+    if loc and kind in _KIND_WORDS:
+        return f"{_printable(loc[-1])} must be {_KIND_WORDS[str(kind)]}"
+    if loc and kind in _LENGTHS and isinstance(ctx.get(_LENGTHS[str(kind)][0]), int):
+        key, words, unit = _LENGTHS[str(kind)]
+        count = ctx[key]
+        return f"{_printable(loc[-1])} must have {words} {count} {unit}{'' if count == 1 else 's'}"
     return f"{'.'.join(_printable(p) for p in loc)}: {error.get('msg', 'invalid')}"
 
 
