@@ -198,7 +198,7 @@ def geometry_problems(game_map: GameMap) -> Iterator[Problem]:
 
 
 def _country_label_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]:
-    """A label position for every country or for none, each inside the frame."""
+    """A label position (or None) for every country, or none at all; each inside the frame."""
     labels, countries = g.country_labels, game_map.countries
     if labels and len(labels) != len(countries):
         yield Problem(
@@ -206,7 +206,7 @@ def _country_label_problems(game_map: GameMap, g: Geometry) -> Iterator[Problem]
         )
         return
     for i, point in enumerate(labels):
-        if not all(0 <= v <= 1 for v in point):
+        if point is not None and not all(0 <= v <= 1 for v in point):
             yield Problem(
                 f"countries[{i}].label_position", "must be [x, y], two numbers from 0 to 1"
             )

@@ -249,7 +249,8 @@ def map_to_dict(game_map: GameMap) -> dict[str, Any]:
         for name, ends in game_map.countries.items()
     ]
     for country, label in zip(countries, labels, strict=False):
-        country["label_position"] = list(label)
+        if label is not None:
+            country["label_position"] = list(label)
     cities: list[dict[str, Any]] = []
     for city in game_map.cities:
         entry: dict[str, Any] = {"name": city}
@@ -863,19 +864,15 @@ def _read_countries(
 def _with_country_labels(
     geometry: Geometry | None, labels: list[tuple[float, float] | None], out: _Collector
 ) -> Geometry | None:
-    """``geometry`` with the countries' label positions, given for every country or for none
-    (they need the board as printed: the frame and the cities' positions)."""
-    placed = [p for p in labels if p is not None]
-    if not placed:
+    """``geometry`` with the countries' label positions (a country without one, such as one
+    just added in the workbench, has its name drawn nowhere); they need the board as printed:
+    the frame and the cities' positions."""
+    if all(p is None for p in labels):
         return geometry
-    if len(placed) < len(labels):
-        if "countries" not in out.holding:  # else a label could not be read: said already
-            out.add("countries", "give a label_position for every country or for none")
-    elif geometry is None:
+    if geometry is None:
         out.add("countries", "label_position needs the frame and the cities' positions")
-    else:
-        return attrs.evolve(geometry, country_labels=tuple(placed))
-    return geometry
+        return None
+    return attrs.evolve(geometry, country_labels=tuple(labels))
 
 
 # --------------------------------------------------------------------------- rule overrides

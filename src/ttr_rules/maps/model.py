@@ -194,7 +194,8 @@ class Geometry:
     them), else one row per route (aligned with ``GameMap.routes``), its ``length`` spaces from
     city ``a`` to city ``b``. ``car_length`` and ``car_width`` (frame pixels, 0: derived from
     the spacing of the spaces) size each car as printed. ``country_labels`` is empty or, aligned
-    with ``GameMap.countries``, where each country's name is printed (the centre of the text).
+    with ``GameMap.countries``, where each country's name is printed (the centre of the text;
+    None for a country whose name is not placed).
     See docs/map-format.md.
 
     >>> from ttr_rules import load_map
@@ -211,8 +212,9 @@ class Geometry:
     spaces: tuple[tuple[SpaceAt, ...], ...] = ()
     car_length: float = 0.0
     car_width: float = 0.0
-    #: The centre of each country's printed name, aligned with ``GameMap.countries`` (or empty).
-    country_labels: tuple[tuple[float, float], ...] = ()
+    #: The centre of each country's printed name (None where not placed), aligned with
+    #: ``GameMap.countries`` (or empty).
+    country_labels: tuple[tuple[float, float] | None, ...] = ()
 
     def pitch(self) -> float:
         """The distance from one car to the next along a route, in frame pixels: the median

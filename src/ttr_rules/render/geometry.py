@@ -231,15 +231,18 @@ def _country_labels(
     moved the least that keeps it off every car and city (the picture's labels are larger
     than the print's)."""
     printed = game_map.geometry
-    if printed is None or not printed.country_labels:
-        return {}
+    if printed is None or len(printed.country_labels) != len(game_map.countries):
+        return {}  # none placed (or not aligned with the countries: a problem of the map)
     width, height, pad = size
     points, spaces, radius = obstacles
     grid = _Grid([(_bounds(s.corners()), _frame(s)) for row in spaces for s in row], 4 * font)
     cities = [(x - radius, y - radius, x + radius, y + radius) for x, y in points.values()]
     h = font * COUNTRY_FONT
     out: dict[str, Label] = {}
-    for country, (fx, fy) in zip(game_map.countries, printed.country_labels, strict=True):
+    for country, place in zip(game_map.countries, printed.country_labels, strict=True):
+        if place is None:
+            continue
+        fx, fy = place
         x, y = pad + fx * (width - 2 * pad), pad + fy * (height - 2 * pad)
         w = text_width(country, h) + COUNTRY_SPACING * h * len(country)
         tall = h * (ASCENT + DESCENT)
