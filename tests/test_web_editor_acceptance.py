@@ -4,10 +4,12 @@ isolated city seen in the problem list, clicked and joined, a 20-game play-test 
 read off the page, and the plugin exported by the page, installed offline in a fresh venv,
 listed by ``ttr maps`` and played by ``ttr simulate --map``.
 
-One flow, in steps that share the page (each step needs the one before)."""
+One flow, in steps that share the page (each step needs the one before); then the hostile
+pass's second tab."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -20,6 +22,8 @@ from typing import Any
 
 import pytest
 from web_helpers import CHROMIUM, CHROMIUM_ARGS
+
+from ttr_rules.web.editor import edits
 
 pytestmark = pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
@@ -207,6 +211,9 @@ def test_the_exported_plugin_installs_in_a_fresh_venv_and_plays(
     archive = tmp_path / download.value.suggested_filename
     download.value.save_as(archive)
     assert archive.name == f"ttr-rules-{MAP_NAME}.zip"
+    assert page.locator("#message.note").inner_text() == (
+        f"{archive.name} downloaded: pip install {archive.name}, then ttr maps lists {MAP_NAME}"
+    )
     shipped = json.loads(
         zipfile.ZipFile(archive).read(
             f"ttr-rules-{MAP_NAME}/src/ttr_rules_map_ten_cities/{MAP_NAME}.json"
@@ -241,3 +248,52 @@ def run(*argv: str | Path) -> str:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+def test_a_second_tab_neither_wipes_typing_nor_moves_a_selection(page: Any, tmp_path: Path) -> None:
+    """The hostile pass's second tab (in the flow's browser, on a server of its own): its
+    edits wait while this tab types in the side form,
+    and a route it deletes is no longer this tab's selection (the next route took its place in
+    the list: an Apply would have changed that one)."""
+    from web_helpers import running_server
+
+    from ttr_rules.web.editor import create_editor_app, open_workbench
+
+    bench = open_workbench("alps.json", tmp_path)
+    for name, x in [("Aosta", 0.2), ("Brig", 0.5), ("Chur", 0.8)]:
+        bench.apply(functools.partial(edits.add_city, name=name, x=x, y=0.5))
+    for a, b in [("Aosta", "Brig"), ("Brig", "Chur")]:
+        bench.apply(functools.partial(edits.add_route, a=a, b=b, fields={"length": 2}))
+    errors: list[str] = []
+    with running_server(create_editor_app(bench)) as base:
+        context = page.context.browser.new_context(viewport={"width": 1366, "height": 860})
+        mine, other = context.new_page(), context.new_page()
+        for tab in (mine, other):
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+            tab.goto(base + "/")
+            tab.wait_for_selector("g.city", state="attached")
+        mine.click('g.city[data-city="Aosta"] circle')
+        mine.fill("#city-name", "Aosta Valley")
+        other.click('g.route[data-route="1"] .hit', force=True)
+        other.click("#form >> text=Delete route")
+        other.wait_for_function("state.map.routes.length === 1")
+        mine.bring_to_front()  # back to the first tab, its text still in the field
+        mine.wait_for_timeout(2500)  # the other tab's edit is taken every 2 s, not while typing
+        assert mine.locator("#city-name").input_value() == "Aosta Valley"
+        mine.press("#city-name", "Enter")  # Enter renames
+        mine.wait_for_selector('g.city[data-city="Aosta Valley"]', state="attached")
+        assert len(bench.document["routes"]) == 1  # the other tab's delete was kept
+        mine.click('g.route[data-route="0"] .hit', force=True)
+        assert mine.locator("#form p").inner_text() == "route Aosta Valley – Brig"
+        other.click("#modes >> text=Add route")
+        other.click('g.city[data-city="Brig"] circle')
+        other.click('g.city[data-city="Chur"] circle')
+        other.wait_for_function("state.map.routes.length === 2")
+        other.keyboard.press("Escape")
+        other.click("#modes >> text=Select")
+        other.click('g.route[data-route="0"] .hit', force=True)
+        other.click("#form >> text=Delete route")  # the route selected in the first tab
+        mine.wait_for_selector("#form >> text=Click a city or a route.")
+        context.close()
+    assert not errors, errors
+    assert [(r["a"], r["b"]) for r in bench.document["routes"]] == [("Brig", "Chur")]

@@ -529,6 +529,14 @@ function describe(facts) {
   return `shortest path ${facts.shortest} ${facts.shortest === 1 ? "space" : "spaces"}; points ${word} it`;
 }
 
+// What a selected route or ticket is, beyond its place in the list (another tab may delete one
+// and move the next into its place).
+function identity(data, what) {
+  const item = what.route !== undefined ? data.map.routes[what.route]
+    : what.ticket !== undefined ? data.map.tickets[what.ticket] : undefined;
+  return item === undefined ? null : JSON.stringify([item.a, item.b, item.destinations]);
+}
+
 function show(data) {
   state = data;
   $("file").textContent = data.file;
@@ -671,7 +679,20 @@ async function download(path) {
   link.download = name ? name[1] : "map";
   link.click();
   URL.revokeObjectURL(link.href);
+  const file = link.download;
+  noted = true;
+  $("message").classList.add("note");
+  $("message").textContent = file.endsWith(".zip")
+    ? `${file} downloaded: pip install ${file}, then ttr maps lists ${state.map.name}`
+    : `${file} downloaded`;
 }
+
+// A note (an export done) reads as one until the next message, an error or nothing.
+let noted = false;
+new MutationObserver(() => {
+  if (!noted) $("message").classList.remove("note");
+  noted = false;
+}).observe($("message"), {childList: true, characterData: true, subtree: true});
 $("export-map").addEventListener("click", () => download("/api/export/map"));
 $("export-plugin").addEventListener("click", () => download("/api/export/plugin"));
 
@@ -853,12 +874,28 @@ $("import").addEventListener("change", async () => {
 
 // Another tab may edit the same map: take its edits when the page is not in the middle of one.
 setInterval(async () => {
-  if (!state || document.hidden || picked !== null) return;
+  if (!state || document.hidden || picked !== null || typing()) return;
   const response = await fetch("/api/state");
   if (!response.ok) return;
   const data = await response.json();
-  if (data.revision !== state.revision && !board.querySelector(".dragging")) show(data);
+  if (data.revision === state.revision || board.querySelector(".dragging")) return;
+  if (selected && identity(state, selected) !== identity(data, selected)) selected = null;
+  show(data);
 }, 2000);
+
+// A field of the side column being typed in: another tab's edits wait, so the text stays.
+function typing() {
+  const field = document.activeElement;
+  return !!field && !!field.closest("aside") && ["INPUT", "SELECT", "TEXTAREA"].includes(field.tagName);
+}
+
+// Enter in a field of the side form does what its Rename or Apply button does.
+$("form").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || event.target.tagName !== "INPUT") return;
+  const apply = [...$("form").querySelectorAll("button")]
+    .find((b) => ["Rename", "Apply", "Add country"].includes(b.textContent));
+  if (apply) { event.preventDefault(); apply.click(); }
+});
 
 setMode("select");
 fetch("/api/rules").then((r) => r.json()).then((defaults) => {
