@@ -26,6 +26,7 @@ from ttr_rules.frontend import (
     group_actions,
 )
 from ttr_rules.render import describe_event, text
+from ttr_rules.words import seat_name
 
 T = TypeVar("T")
 Ask = Callable[[str], str]
@@ -104,7 +105,7 @@ def play(players: int, seed: int, ask: Ask = input) -> GameState:
     while not state.is_terminal:
         seat = state.current
         view = observe(state, seat)
-        print(f"\n--- player {seat}: {view.phase.value} ---")
+        print(f"\n--- {seat_name(seat)}: {view.phase.value} ---")
         show_turn(view, buffer)
         groups = group_actions(view)
         if groups[0].kind == "keep":

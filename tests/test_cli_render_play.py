@@ -67,7 +67,7 @@ def test_render_a_record_at_its_end_and_at_a_turn(record_file: Path, tmp_path: P
     early = tmp_path / "early.svg"
     assert main(["render", str(record_file), "--turn", "5", "--player", "1", "-o", str(early)]) == 0
     text = " ".join(t.text or "" for t in ET.parse(early).getroot().iter(f"{SVG}text"))
-    assert "P1 (you" in text and "turn 5" in text
+    assert "Player 2 (you" in text and "turn 5" in text
     assert _classes(early, "ticket")  # the viewer's tickets are marked
 
 
@@ -212,7 +212,7 @@ def test_play_a_whole_game_in_a_terminal_with_short_menus_and_short_claims(
     longest = claims = 0
     answers_of_claims: list[int] = []
     counting: int | None = None
-    while child.expect(["P0> ", pexpect.EOF]) == 0:
+    while child.expect(["Player 1> ", pexpect.EOF]) == 0:
         screen = child.before
         numbers = [int(n) for n in _ENTRY.findall(screen.rsplit("?", 1)[-1])]
         longest = max([longest, *numbers])
@@ -245,22 +245,22 @@ def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
     )
     child.expect("which tickets do you keep?")
     child.expect(r"1\. \w+ – \w+ \(\d+ points\)")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("xyzzy")
     child.expect("type the numbers of the tickets to keep")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("?")
     child.expect("commands:")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("1")
     child.expect("keep at least 2 tickets")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("1 2")
     child.expect("what do you do?")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("draw blind")
     child.expect(r"you draw")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendintr()
     child.expect("game interrupted")
     child.expect(pexpect.EOF)
@@ -274,9 +274,9 @@ def test_play_a_city_typed_at_the_first_question_lists_its_routes(tmp_path: Path
     script = "1 2\n1\n1\n1\n1\n1\n1\nBarcelona\n\n"
     result = _ttr("play", "--seed", "12", "--plain", "--no-record", stdin=script, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    after = result.stdout.split("P0> Barcelona", 1)[1]
+    after = result.stdout.split("Player 1> Barcelona", 1)[1]
     assert after.lstrip().startswith("which route?")
-    assert "  <- suggested" in after.split("P0>", 1)[0]
+    assert "  <- suggested" in after.split("Player 1>", 1)[0]
     assert "you claim Barcelona – Marseille" in after
 
 
@@ -301,7 +301,7 @@ def test_play_a_whole_game_by_enter_alone_in_a_terminal_claims_routes_and_ends(
     child: Any = _spawn_play(tmp_path, "--seed", "5")
     marked = 0
     said = ""
-    while child.expect(["P0> ", "keep a record of this game"]) == 0:
+    while child.expect(["Player 1> ", "keep a record of this game"]) == 0:
         marked += "<- suggested" in child.before
         said += child.before
         child.sendline("")
@@ -322,18 +322,18 @@ def test_play_keeps_the_tickets_typed_by_their_numbers_and_a_station_by_its_city
     child: Any = _spawn_play(tmp_path, "--seed", "3", "--no-record")
     child.expect(r"which tickets do you keep\? type their numbers")
     child.expect(r" 4\. Brest – Marseille")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("1 3")
     child.expect("you keep 2 tickets")
     child.expect("what do you do")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("4")  # build a station: the city is typed, Tab completes it
     child.expect("a station in which city")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.send("Pari\t")
     child.sendline("")
     child.expect(r"pay Paris with\? \(Enter: 1 white\)")
-    child.expect("P0> ")
+    child.expect("Player 1> ")
     child.sendline("")
     child.expect("you build a station in Paris with 1 white")
     child.sendline("quit")

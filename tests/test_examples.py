@@ -125,7 +125,7 @@ def test_hot_seat_example_plays_with_the_kit(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     assert "ticket 16 (Amsterdam – Pamplona) is named twice" in out
     assert "keep at least 2 tickets of the 4 offered" in out
-    assert "player 0 keeps 2 tickets" in out  # what player 1 missed, before its choice
+    assert "Player 1 keeps 2 tickets" in out  # what Player 2 missed, before its choice
     assert "trains to lay, via" in out  # a ticket's cheapest way left
 
 

@@ -72,7 +72,7 @@ def test_ticket_choices_refused_in_plain_words() -> None:
         choose_tickets(view, [True, 4])
     with pytest.raises(InvalidActionError, match="a list of ticket ids, got str"):
         choose_tickets(view, "4,16")  # type: ignore[arg-type]
-    with pytest.raises(IllegalActionError, match="player 0 acts"):
+    with pytest.raises(IllegalActionError, match="Player 1 acts"):
         choose_tickets(observe(state, 1), [0, 1])
     with pytest.raises(IllegalActionError, match="a spectator keeps no tickets"):
         choose_tickets(public_view(state), [4, 16])

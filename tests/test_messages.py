@@ -80,6 +80,9 @@ RULES: dict[str, re.Pattern[str]] = {
     "a verb that disagrees with 'you'": re.compile(
         r"\b[Yy]ou (?:has|is|was|\w+(?<!ha)(?<![^s]s)s)\b(?<!\bthis)"
     ),
+    # (prose names seats as the web page does, "Player 1" for seat 0: words.seat_name; the
+    # notation, JSON and options count from 0)
+    "a seat named as a program counts it": re.compile(r"\bP\d+\b|\bplayer \d|\bPlayer 0\b"),
     "a verb that disagrees with a player": re.compile(
         r"\b(?:[Pp]layer \d+|P\d+)(?: \([\w -]+\))? "
         r"(?:have|are|draw|claim|keep|take|build|pass|give|win)\b"
@@ -117,6 +120,10 @@ def breaches(message: str, *, for_players: bool = False) -> list[str]:
         ("You has 1 trains left", "a verb that disagrees with 'you'"),
         ("final round: you draws", "a verb that disagrees with 'you'"),
         ("Player 2 (medium) have 3 trains left", "a verb that disagrees with a player"),
+        ("owned by player 1", "a seat named as a program counts it"),
+        ("P1 (greedy) keeps 2 tickets", "a seat named as a program counts it"),
+        ("last move of P0", "a seat named as a program counts it"),
+        ("Player 0 draws a card", "a seat named as a program counts it"),
     ],
 )
 def test_the_rules_catch_the_messages_of_the_issue(message: str, rule: str) -> None:
@@ -126,7 +133,7 @@ def test_the_rules_catch_the_messages_of_the_issue(message: str, rule: str) -> N
 @pytest.mark.parametrize(
     "message",
     [
-        "player 1 draws an orange card from slot 2",
+        "Player 2 draws an orange card from slot 2",
         "keep at least 1 ticket",
         "the offered tickets are 3, 15 and 24",
         "a European Express bonus",
@@ -365,7 +372,7 @@ def _play_output(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[
     lines = capsys.readouterr().out.splitlines()
     assert any(line.startswith("you claim ") for line in lines)
     # (an answer is echoed after the prompt when the input is not a terminal: the person's words)
-    return [line.strip() for line in lines if line.strip() and not line.startswith("P0> ")]
+    return [line.strip() for line in lines if line.strip() and not line.startswith("Player 1> ")]
 
 
 def _web_errors() -> Iterator[str]:

@@ -121,7 +121,7 @@ def test_cli_replay_reproduces_the_final_scores(
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("europe 1.0, ")
-    assert "setup\n  player 0: tickets keep" in out
+    assert "setup\n  Player 1: tickets keep" in out
     assert "\nturn 0\n" in out and "game over" in out
     assert out.rstrip().endswith(format_scores(end).rstrip())
 
@@ -135,8 +135,9 @@ def test_cli_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     state = state_at_turn(record, 12)
     assert state.turn == 12
     assert out.strip() == text(observe(state, 1))
-    assert "turn 12" in out and "P1 (you)" in out and "hand:" in out
-    assert f"player {state.current} to act" in out.splitlines()[0]
+    assert "turn 12" in out and "Player 2 (you)" in out and "hand:" in out
+    acting = "your move" if state.current == 1 else f"Player {state.current + 1} to act"
+    assert acting in out.splitlines()[0]
     assert main(["show", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.strip() == text(public_view(replay(record)))

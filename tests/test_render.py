@@ -195,8 +195,8 @@ def test_notebooks_get_svg_and_print_gets_text(midgame: GameState) -> None:
 def test_text_shows_the_position(midgame: GameState) -> None:
     view = observe(midgame, 3)
     lines = text(view).splitlines()
-    assert "player" in lines[0] and "seen by player 3" in lines[0]
-    assert any(line.startswith("P3 (you):") for line in lines)
+    assert "Player" in lines[0] and "seen by Player 4" in lines[0]
+    assert any(line.startswith("Player 4 (you):") for line in lines)
     assert f"  hand: {midgame.players[3].hand}" in lines
     assert sum(line.startswith("  hand:") for line in lines) == 1
     assert sum(line.startswith("  hand:") for line in text(midgame).splitlines()) == 4
@@ -227,7 +227,7 @@ def test_readable_hand_and_score() -> None:
     assert str(Hand.of({"red": 2, "blue": 1, "locomotive": 3})) == "1 blue, 2 red, 3 locomotives"
     assert str(Hand()) == "no cards"
     line = str(PlayerScore(0, 30, 12, 2, 0, 8, 9, 10, 60))
-    assert line.startswith("P0: 60 points") and "stations +8" in line
+    assert line.startswith("Player 1: 60 points") and "stations +8" in line
 
 
 def test_size_and_bad_input() -> None:

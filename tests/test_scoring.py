@@ -480,16 +480,17 @@ def test_format_scores_lists_every_player_and_marks_the_winner() -> None:
     text = format_scores(state)
     lines = text.splitlines()
     assert lines[0].split()[:2] == ["player", "routes"]
-    rows = {line.split()[0]: line for line in lines[1:4]}
-    assert set(rows) == {"P0", "P1", "P2"}
+    # (seats named as people count them, from 1)
+    rows = {" ".join(line.split()[:2]): line for line in lines[1:4]}
+    assert set(rows) == {"Player 1", "Player 2", "Player 3"}
     assert [seat for seat, line in rows.items() if line.endswith("*")] == [
-        f"P{w}" for w in winners(state)
+        f"Player {w + 1}" for w in winners(state)
     ]
-    assert "P0 stations: Frankfurt -> Frankfurt – München" in text
+    assert "Player 1's stations: Frankfurt -> Frankfurt – München" in text
     # The station columns say what they count: stations built and the unbuilt-station bonus.
     header = lines[0].split()
     built = header.index("built")
-    p0 = rows["P0"].split()
+    p0 = rows["Player 1"].split()[1:]
     assert p0[built] == "1" and p0[built + 1] == "+8"
     words = " ".join(text.split())
     assert "built: stations built" in words and "unbuilt+: bonus for the stations" in words

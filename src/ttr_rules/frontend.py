@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from itertools import pairwise
 
 import networkx as nx
@@ -56,7 +57,16 @@ from .moves.tickets import keep_at_least
 from .notation import format_action
 from .state import Phase
 from .views import PlayerView, events_for, view_legal_actions
-from .words import agrees, counted, joined, minus, route_name, sentence, with_article
+from .words import (
+    agrees,
+    counted,
+    joined,
+    minus,
+    route_name,
+    seat_name,
+    sentence,
+    with_article,
+)
 
 __all__ = [
     "ActionGroup",
@@ -138,7 +148,8 @@ def route_label(game_map: GameMap, route: int) -> str:
 def tunnel_words(view: PlayerView, names: Callable[[int], str] | None = None) -> str | None:
     """The tunnel waiting for its extra cards, in words, as ``view``'s seat reads it (None
     when no tunnel waits): the route, what the revealed cards ask for and, for the seat paying,
-    whether its hand can pay. ``names`` names a seat (by default ``player N``).
+    whether its hand can pay. ``names`` names a seat (by default
+    :func:`~ttr_rules.words.seat_name`: ``Player N``, counted from 1, ``you`` for the reader).
 
     >>> from ttr_rules import ClaimRoute, Color, load_map, observe, scenario, step
     >>> europe = load_map("europe")
@@ -165,7 +176,7 @@ def tunnel_words(view: PlayerView, names: Callable[[int], str] | None = None) ->
         owed = counted(t.owed, f"more {t.color.value} card") + " (or locomotives)"
     said = f"Tunnel {route_name(view.map, t.route)}: the revealed cards ask for {owed}."
     if view.player != view.current:
-        name = (names or _default_name)(view.current)
+        name = (names or _reader_names(view))(view.current)
         return (
             f"{said} {agrees(name, 'choose')} to {'confirm' if t.owed == 0 else 'pay or give up'}."
         )
@@ -178,7 +189,8 @@ def tunnel_words(view: PlayerView, names: Callable[[int], str] | None = None) ->
 
 def payment_words(view: PlayerView, names: Callable[[int], str] | None = None) -> str | None:
     """The claim being paid card by card with substitute sets, in words, as ``view``'s seat
-    reads it (None when none is under way). ``names`` names a seat (by default ``player N``).
+    reads it (None when none is under way). ``names`` names a seat (by default
+    :func:`~ttr_rules.words.seat_name`: ``Player N``, counted from 1, ``you`` for the reader).
 
     >>> from ttr_rules import ClaimWithSets, Color, PayCard, load_map, observe, scenario, step
     >>> nordic = load_map("nordic")
@@ -198,7 +210,7 @@ def payment_words(view: PlayerView, names: Callable[[int], str] | None = None) -
         return None
     route = route_name(view.map, paying.route)
     if view.player != view.current:
-        name = (names or _default_name)(view.current)
+        name = (names or _reader_names(view))(view.current)
         return sentence(f"{agrees(name, 'be')} paying for {route} with substitute sets.")
     picked = (
         f"{counted(len(paying.cards), 'card')} picked so far"
@@ -249,15 +261,15 @@ def phase_prompt(view: PlayerView) -> str:
 def turn_words(view: PlayerView, names: Callable[[int], str] | None = None) -> str:
     """Whose turn it is and what is asked, as ``view``'s seat reads it (a spectator is told
     that it watches); the final round is said. ``names`` names a seat (by default
-    ``player N``).
+    :func:`~ttr_rules.words.seat_name`: ``Player N``, counted from 1, ``you`` for the reader).
 
     >>> from ttr_rules import new_game, observe, public_view
     >>> state = new_game("europe", 2, seed=1)
     >>> turn_words(observe(state, 0))
     'Your turn: choose your destination tickets.'
-    >>> turn_words(observe(state, 1), lambda seat: f"Player {seat + 1}")
+    >>> turn_words(observe(state, 1))
     'Player 1 is choosing destination tickets.'
-    >>> turn_words(public_view(state), lambda seat: f"Player {seat + 1}")
+    >>> turn_words(public_view(state))
     'Player 1 is choosing destination tickets; you are watching.'
     """
     if view.phase is Phase.GAME_OVER:
@@ -265,7 +277,7 @@ def turn_words(view: PlayerView, names: Callable[[int], str] | None = None) -> s
     final = " (final round)" if view.final_turns is not None else ""
     if view.player == view.current:
         return f"Your turn{final}: {phase_prompt(view)}."
-    name = (names or _default_name)(view.current)
+    name = (names or _reader_names(view))(view.current)
     doing = sentence(f"{agrees(name, 'be')} {_DOING.get(view.phase, 'playing')}{final}")
     return f"{doing}; you are watching." if view.player is None else f"{doing}."
 
@@ -290,13 +302,13 @@ def keep_prompt(view: PlayerView) -> str | None:
 
 def verdict(winners: Sequence[int], names: Callable[[int], str] | None = None) -> str:
     """Who won, as a headline: ``You win!``, ``Player 2 wins!``, or the tie (``names`` names a
-    seat, ``you`` for the reader's own; by default ``player N``).
+    seat, ``you`` for the reader's own; by default ``Player N``, counted from 1).
 
     >>> name = lambda seat: "you" if seat == 0 else f"Player {seat + 1}"
     >>> verdict([0], name), verdict([1], name), verdict([0, 2], name)
     ('You win!', 'Player 2 wins!', 'Tie: you and Player 3 share the win.')
     """
-    said = [(names or _default_name)(seat) for seat in winners]
+    said = [(names or seat_name)(seat) for seat in winners]
     if len(said) == 1:
         return sentence(agrees(said[0], "win")) + "!"
     return f"Tie: {joined(said)} share the win."
@@ -322,8 +334,9 @@ def ticket_worth(ticket: Ticket, value: int | None = None) -> str:
     return f"{min(values)}–{max(values)} ({minus(ticket.penalty)})"
 
 
-def _default_name(seat: int) -> str:
-    return f"player {seat}"
+def _reader_names(view: PlayerView) -> Callable[[int], str]:
+    """The seats named for ``view``'s reader: ``you`` for its own, ``Player N`` for others."""
+    return partial(seat_name, reader=view.player)
 
 
 def _ticket_words(ticket: Ticket) -> str:
@@ -871,7 +884,7 @@ def choose_tickets(view: PlayerView, ids: Iterable[int]) -> KeepTickets:
     if seat is None or offered is None:
         raise IllegalActionError(Reason.NOT_YOUR_TURN, action, "a spectator keeps no tickets")
     if view.current != seat:
-        raise IllegalActionError(Reason.NOT_YOUR_TURN, action, f"player {view.current} acts")
+        raise IllegalActionError(Reason.NOT_YOUR_TURN, action, f"{seat_name(view.current)} acts")
     if view.phase not in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
         raise IllegalActionError(
             Reason.WRONG_PHASE, action, f"no tickets to choose in the {view.phase.value} phase"

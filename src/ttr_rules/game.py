@@ -40,7 +40,7 @@ from .moves.turn import finish, settle_row, start_pieces
 from .piles import fisher_yates
 from .rules import Rules
 from .state import GameState, PlayerState
-from .words import action_text
+from .words import action_text, seat_name
 
 __all__ = [
     "StepResult",
@@ -309,7 +309,7 @@ def _problem(state: GameState, action: object, player: int | None) -> Problem | 
     if phase is GAME_OVER:
         return Problem(Reason.GAME_OVER)
     if player is not None and player != state.current:
-        return Problem(Reason.NOT_YOUR_TURN, f"it is player {state.current}'s turn")
+        return Problem(Reason.NOT_YOUR_TURN, f"it is {seat_name(state.current)}'s turn")
     return family[0](state, action)
 
 

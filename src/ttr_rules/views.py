@@ -39,6 +39,7 @@ from .moves.common import payment_cards
 from .moves.payments import can_pay_with_sets, set_payment_choices
 from .rules import Rules
 from .state import GameState, PendingPayment, PendingTunnel, Phase, PlayerState
+from .words import seat_name
 
 __all__ = [
     "PlayerView",
@@ -395,7 +396,7 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
     if view.player is None:
         raise ValueError("a spectator's view has no legal actions")
     if view.phase is not _GAME_OVER and view.player != view.current:
-        raise ValueError(f"player {view.current} acts, not player {view.player}")
+        raise ValueError(f"{seat_name(view.current)} acts, not {seat_name(view.player)}")
     return legal_actions(_skeleton(view))
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (the map model imports this module: its names are for the checker only)
-    from .maps.model import GameMap
+    from .maps.model import GameMap, Ticket
 
 
 def counted(number: int, noun: str) -> str:
@@ -52,6 +52,20 @@ def joined(items: Iterable[object], *, last: str = "and") -> str:
     return f"{', '.join(texts[:-1])} {last} {texts[-1]}"
 
 
+def seat_name(seat: int, reader: int | None = None, agent: str = "") -> str:
+    """How a sentence names a seat: ``Player 2`` (counted from 1, as people count seats; the
+    notation, JSON, options and the API count them from 0), ``you`` for the ``reader``'s own
+    seat, an ``agent`` playing it beside its name. Every sentence for a person names seats
+    this way: the web page, ``ttr play``, the text views and the refusals.
+
+    >>> seat_name(0), seat_name(1, reader=1), seat_name(2, reader=0, agent="medium")
+    ('Player 1', 'you', 'Player 3 (medium)')
+    """
+    if seat == reader:
+        return "you"
+    return f"Player {seat + 1}" + (f" ({agent})" if agent else "")
+
+
 #: Verbs whose third person is not the base form with ``s`` or ``es``.
 _THIRD_PERSON = {"have": "has", "be": "is", "do": "does", "go": "goes"}
 
@@ -66,8 +80,8 @@ def agrees(subject: str, verb: str) -> str:
 
     >>> agrees("You", "have"), agrees("Player 2", "have"), agrees("you", "be")
     ('You have', 'Player 2 has', 'you are')
-    >>> agrees("P1 (greedy)", "pass"), agrees("player 0", "draw"), agrees("you", "claim")
-    ('P1 (greedy) passes', 'player 0 draws', 'you claim')
+    >>> agrees("Player 2 (greedy)", "pass"), agrees("you", "claim")
+    ('Player 2 (greedy) passes', 'you claim')
     """
     if subject.strip().lower() in _PLURAL_SUBJECTS:
         return f"{subject} {'are' if verb == 'be' else verb}"
@@ -181,3 +195,20 @@ def action_text(action: object, game_map: GameMap) -> str:
     if type(route) is int and 0 <= route < len(game_map.routes):
         return text.replace(f"#{route}", route_with_number(game_map, route), 1)
     return text
+
+
+def ticket_ends(ticket: Ticket) -> str:
+    """A ticket's places as the web page and the text views write them: ``Paris – Wien``, and
+    for a ticket to several destinations each with its points (``Bern – France 5 or Italia
+    11``).
+
+    >>> from ttr_rules import Ticket
+    >>> ticket_ends(Ticket(0, "Paris", "Wien", 8))
+    'Paris – Wien'
+    >>> ticket_ends(Ticket(1, "Bern", "", 11, destinations=(("France", 5), ("Italia", 11))))
+    'Bern – France 5 or Italia 11'
+    """
+    if not ticket.destinations:
+        return f"{ticket.a} – {ticket.b}"
+    places = (f"{place} {points}" for place, points in ticket.destinations)
+    return f"{ticket.a} – {joined(places, last='or')}"

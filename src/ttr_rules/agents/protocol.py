@@ -11,6 +11,7 @@ from typing import Protocol, runtime_checkable
 from ..actions import Action
 from ..state import Phase
 from ..views import PlayerView
+from ..words import seat_name
 
 __all__ = ["Agent", "check_view"]
 
@@ -37,5 +38,5 @@ def check_view(view: PlayerView) -> int:
     if view.phase is Phase.GAME_OVER:
         raise ValueError("the game is over")
     if view.player != view.current:
-        raise ValueError(f"player {view.current} acts, not player {view.player}")
+        raise ValueError(f"{seat_name(view.current)} acts, not {seat_name(view.player)}")
     return view.player

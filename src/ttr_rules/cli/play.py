@@ -45,7 +45,9 @@ from ..frontend import (
     choose_tickets,
     find_place,
     group_actions,
+    keep_prompt,
     ticket_status,
+    verdict,
 )
 from ..game import apply_action, check_player_count, legal_actions, new_game, step
 from ..maps import map_groups
@@ -55,7 +57,7 @@ from ..render import counted, describe_event, svg, text
 from ..scoring import final_scores, winners
 from ..state import GameState, Phase
 from ..views import PlayerView, observe, view_legal_actions
-from ..words import clipped
+from ..words import clipped, seat_name, sentence
 from .common import check_output_dir, check_output_file, integer, shown
 from .games import check_game_count
 from .maps import map_named
@@ -370,7 +372,7 @@ class _Game:
         names = ", ".join(self._who(s) for s in sorted(self.agents))
         self.out.line(
             f"{self.state.map.title or self.state.map.name}, seed {self.state.seed} "
-            f"(--seed {self.state.seed} deals this game again). You are P{self.human}; "
+            f"(--seed {self.state.seed} deals this game again). You are {seat_name(self.human)}; "
             f"against {names}. Type ? for help.",
             style="bold",
         )
@@ -390,20 +392,18 @@ class _Game:
         return True
 
     def _verdict(self) -> str:
-        """Who won, in a sentence: ``P1 (greedy) wins with 134 points; you scored 24``."""
+        """Who won, as the kit's headline, and the points: ``Player 2 (greedy) wins! 134
+        points to your 24.``"""
         scores = final_scores(self.state)
         best = winners(self.state)
         mine = counted(scores[self.human].total, "point")
-        if best == (self.human,):
-            return f"you win with {mine}"
-        names = " and ".join(self._who(seat) for seat in best)
-        verb = "win" if len(best) > 1 else "wins"
         top = counted(scores[best[0]].total, "point")
-        tie = " (you share the win)" if self.human in best else f"; you scored {mine}"
-        return f"{names} {verb} with {top}{tie}"
+        points = f"{mine}." if self.human in best else f"{top} to your {scores[self.human].total}."
+        return f"{verdict(best, self._who)} {sentence(points)}"
 
     def _who(self, seat: int) -> str:
-        return "you" if seat == self.human else f"P{seat} ({self.agents[seat].name})"
+        agent = "" if seat == self.human else self.agents[seat].name
+        return seat_name(seat, self.human, agent)
 
     def _apply(self, seat: int, action: Action) -> None:
         phase = self.state.phase
@@ -503,15 +503,13 @@ class _Game:
         least = min(len(cast(KeepTickets, a).tickets) for a in group.actions)
         suggested = self._suggested if isinstance(self._suggested, KeepTickets) else None
         marked = [n for n, t in enumerate(offered, 1) if suggested and t in suggested.tickets]
-        enter = f"; Enter: {' '.join(map(str, marked))}" if marked else ""
-        self.out.line(
-            f"which tickets do you keep? type their numbers, e.g. 1 3 (at least {least}{enter})",
-            style="bold",
-        )
+        enter = f" (Enter: {' '.join(map(str, marked))})" if marked else ""
+        self.out.line(keep_prompt(view) or f"Keep at least {least}:", style="bold")
         for number, status in enumerate(ticket_status(view, offered=True), 1):
             t = status.ticket
             tag = "  <- suggested" if number in marked else ""
             self.out.line(f"  {number:>2}. {t.words}: {status.progress}{_toward(status)}{tag}")
+        self.out.line(f"type their numbers, e.g. 1 3{enter}", style="bold")
         while True:
             answer = self._read()
             if answer == "" and suggested is not None:
@@ -622,7 +620,7 @@ class _Game:
     def _read(self, completions: Sequence[str] = ()) -> str:
         """The next answer that is not a command (commands are done here)."""
         while True:
-            answer = self.answers.read(f"P{self.human}> ", completions)
+            answer = self.answers.read(f"{seat_name(self.human)}> ", completions)
             if answer is None:
                 raise _Leave
             command = answer.strip()

@@ -17,7 +17,7 @@ from ..scoring import PlayerScore, final_scores
 from ..serialization import converter, to_json
 from ..state import GameState, Phase
 from ..views import observe, public_view
-from ..words import counted
+from ..words import counted, seat_name
 from .common import integer, json_line
 from .maps import map_named
 
@@ -117,7 +117,7 @@ def replay_lines(record: GameRecord, game_map: GameMap | None = None) -> Iterato
     rules = "map defaults" if record.rules is None else "custom"
     yield (
         f"{record.map} {record.map_version or ''}".rstrip()
-        + f", {record.players} players, seed {record.seed}, first player {record.first_player},"
+        + f", {record.players} players, seed {record.seed}, {seat_name(record.first_player)} first,"
         + f" rules: {rules}, {counted(len(record.actions), 'action')}"
     )
     heading: str | None = None
@@ -127,7 +127,7 @@ def replay_lines(record: GameRecord, game_map: GameMap | None = None) -> Iterato
         if label != heading:
             yield label
             heading = label
-        yield f"  player {before.current}: {replayed.text}"
+        yield f"  {seat_name(before.current)}: {replayed.text}"
         for event in replayed.events:
             text = describe_event(event, before.map)
             if text:

@@ -15,7 +15,7 @@ from ..errors import Reason
 from ..events import RouteClaimed, TunnelDeclined, TunnelRevealed
 from ..maps.index import CLAIM_SPAN, MapIndex, map_index, payment_indices
 from ..state import GameState, PendingPayment, PendingTunnel, Phase, evolve
-from ..words import counted, route_name, route_with_number
+from ..words import counted, route_name, route_with_number, seat_name
 from .common import (
     LOCOMOTIVE,
     PAYMENT,
@@ -332,8 +332,9 @@ def _route_problem(state: GameState, board: MapIndex, r: int) -> Problem | None:
         return Problem(
             Reason.NO_SUCH_ROUTE, f"the routes are numbered 0 to {len(board.length) - 1}"
         )
-    if state.route_owner[r] is not None:
-        return Problem(Reason.ROUTE_TAKEN, f"owned by player {state.route_owner[r]}")
+    owner = state.route_owner[r]
+    if owner is not None:
+        return Problem(Reason.ROUTE_TAKEN, f"owned by {seat_name(owner)}")
     seat = state.current
     other = board.double[r]
     if other >= 0 and state.route_owner[other] is not None:

@@ -18,7 +18,7 @@ from ..errors import Reason
 from ..events import StationBuilt
 from ..maps.index import MapIndex, map_index, payment_indices
 from ..state import GameState, Phase, evolve
-from ..words import counted
+from ..words import counted, seat_name
 from .common import (
     START,
     ActionRules,
@@ -113,7 +113,7 @@ def build_problem(state: GameState, action: BuildStation) -> Problem | None:
         return Problem(Reason.NO_SUCH_CITY, f"the map has no city named {action.city}")
     owner = state.station_owner(action.city)
     if owner is not None:
-        return Problem(Reason.STATION_TAKEN, f"player {owner} has a station in {action.city}")
+        return Problem(Reason.STATION_TAKEN, f"{seat_name(owner)} has a station in {action.city}")
     player = state.players[state.current]
     cost = len(player.stations) + 1
     if cost > state.rules.stations_per_player:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 import attrs
@@ -39,7 +40,16 @@ from ..scoring import PlayerScore, final_scores, rank_winners
 from ..scoring.bonuses import bonus_scorer
 from ..state import GameState
 from ..views import PlayerView, SeatView
-from ..words import agrees, counted, joined, signed, with_article
+from ..words import (
+    agrees,
+    counted,
+    joined,
+    minus,
+    seat_name,
+    signed,
+    ticket_ends,
+    with_article,
+)
 from .scene import as_view, end_scores, is_omniscient
 
 __all__ = [
@@ -65,7 +75,7 @@ def text(state_or_view: GameState | PlayerView) -> str:
 
     >>> from ttr_rules import new_game, observe
     >>> print(text(observe(new_game("europe", 2, seed=3), 1)).splitlines()[0])
-    europe 1.0: turn 0, player 0 to act (initial tickets), seen by player 1
+    europe 1.0: turn 0, Player 1 to act (initial tickets), seen by Player 2
     """
     view = as_view(state_or_view)
     m = view.map
@@ -74,9 +84,15 @@ def text(state_or_view: GameState | PlayerView) -> str:
         if is_omniscient(view)
         else "a spectator"
         if view.player is None
-        else f"player {view.player}"
+        else seat_name(view.player)
     )
-    acting = "game over" if view.is_terminal else f"player {view.current} to act"
+    acting = (
+        "game over"
+        if view.is_terminal
+        else "your move"
+        if view.current == view.player
+        else f"{seat_name(view.current)} to act"
+    )
     situation = "" if view.is_terminal else f" ({view.phase.value})"
     lines = [
         f"{m.name} {m.version}: turn {view.turn}, {acting}{situation}, seen by {who}",
@@ -116,7 +132,7 @@ def _seat_lines(view: PlayerView, seat: int, s: SeatView) -> list[str]:
         stations += f" (built: {', '.join(s.stations)})"
     offered = f", {s.offered_count} offered" if s.offered_count else ""
     lines = [
-        f"P{seat}{you}: {counted(s.trains, 'train')}{stations},"
+        f"{seat_name(seat)}{you}: {counted(s.trains, 'train')}{stations},"
         f" {counted(s.route_points, 'route point')}, {counted(s.hand_size, 'card')},"
         f" {counted(s.ticket_count, 'ticket')}{offered}",
         f"  routes: {', '.join(routes) or 'none'}",
@@ -154,9 +170,17 @@ def cards_text(cards: Iterable[Color]) -> str:
 
 
 def ticket_text(ticket: Ticket) -> str:
-    """``Paris-Wien (8)``: a ticket's cities and points (``Bern-France 5/Italia 11 (−5)`` for
-    a ticket to several destinations)."""
-    return str(ticket)
+    """A ticket's places, as the web page writes them (:func:`ttr_rules.words.ticket_ends`),
+    and its points, or the points a ticket to several destinations loses (a true minus).
+
+    >>> ticket_text(Ticket(0, "Paris", "Wien", 8))
+    'Paris – Wien (8)'
+    >>> places = (("France", 5), ("Italia", 11))
+    >>> ticket_text(Ticket(1, "Bern", "", 11, destinations=places, penalty=5))
+    'Bern – France 5 or Italia 11 (−5)'
+    """
+    worth = minus(ticket.penalty) if ticket.destinations else str(ticket.points)
+    return f"{ticket_ends(ticket)} ({worth})"
 
 
 def _pile(cards: Sequence[Color]) -> str:
@@ -173,13 +197,9 @@ _ENDINGS: dict[Termination, str] = {
     Termination.PASSES: "every player passed in one round",
 }
 
-#: Who a seat is in a sentence: ``player 1`` by default; a front end passes its own names
-#: (``you`` for its reader, who is then spoken to: ``you have``).
+#: Who a seat is in a sentence: :func:`ttr_rules.words.seat_name` by default (``Player 2``,
+#: ``you`` for the reader, who is then spoken to: ``you have``); a front end may pass its own.
 Names = Callable[[int], str]
-
-
-def _player(seat: int) -> str:
-    return f"player {seat}"
 
 
 def route_words(game_map: GameMap, route: int) -> str:
@@ -281,18 +301,18 @@ def describe_event(
 
     ``viewer`` says who reads it: ``"all"`` (the default) sees everything, a seat or None (a
     spectator) does not see the colour of another player's blind draw, the only private fact
-    an event carries. ``names`` names the seats (default ``player N``); a seat named ``you``
-    is spoken to (``you have``, ``player 1 has``).
+    an event carries. ``names`` names the seats (default :func:`ttr_rules.words.seat_name`:
+    ``Player N`` counted from 1, ``you`` for a seat reading); a seat named ``you`` is spoken to
+    (``you have``, ``Player 2 has``).
 
     >>> from ttr_rules import Color, load_map
     >>> from ttr_rules.events import CardDrawn, FinalRoundStarted
     >>> drawn = CardDrawn(player=1, color=Color.ORANGE, slot=None)
     >>> describe_event(drawn, load_map("europe"))
-    'player 1 draws an orange card from the deck'
+    'Player 2 draws an orange card from the deck'
     >>> describe_event(drawn, load_map("europe"), viewer=0)
-    'player 1 draws a card from the deck'
-    >>> you = lambda seat: "you" if seat == 0 else f"Player {seat + 1}"
-    >>> describe_event(FinalRoundStarted(player=0, trains=1), load_map("europe"), names=you)
+    'Player 2 draws a card from the deck'
+    >>> describe_event(FinalRoundStarted(player=0, trains=1), load_map("europe"), viewer=0)
     'final round: you have 1 train left'
     """
     if (
@@ -302,7 +322,8 @@ def describe_event(
         and viewer != event.player
     ):
         event = attrs.evolve(event, color=None)
-    return _EVENT_TEXT[type(event)](event, game_map, names or _player)
+    reader = viewer if isinstance(viewer, int) else None
+    return _EVENT_TEXT[type(event)](event, game_map, names or partial(seat_name, reader=reader))
 
 
 # --------------------------------------------------------------------------- scores
@@ -343,11 +364,11 @@ def score_table(
     >>> from ttr_rules import PlayerScore
     >>> print(score_table([PlayerScore(0, 12, 8, 2, 0, 8, 6, 10, 38)], winners=[0], legend=False))
     player  routes  tickets  done  failed  built  unbuilt+  path  express+  total
-    P0          12       +8     2       0      0        +8     6       +10     38  *
+    Player 1        12       +8     2       0      0        +8     6       +10     38  *
     >>> globetrotter = PlayerScore(1, 12, 8, 2, 0, 0, 6, 0, 30, bonuses=(("globetrotter", 10),))
     >>> print(score_table([globetrotter], legend=False))
     player  routes  tickets  done  failed  built  unbuilt+  path  express+  globetrotter+  total
-    P1          12       +8     2       0      0         0     6         0            +10     30
+    Player 2        12       +8     2       0      0         0     6         0            +10     30
     """
     top = set(winners)
     skip = _unused_columns(game_map)
@@ -389,7 +410,7 @@ def _unused_columns(game_map: GameMap | None) -> frozenset[str]:
 
 def _score_row(s: PlayerScore, skip: frozenset[str], winner: bool) -> tuple[str, ...]:
     cells = {
-        "player": f"P{s.player}",
+        "player": seat_name(s.player),
         "routes": str(s.route_points),
         "mountains": str(s.mountain_points),
         "tickets": signed(s.ticket_points),
@@ -464,5 +485,5 @@ def _station_lines(game_map: GameMap, scores: Sequence[PlayerScore]) -> list[str
                 f"{city} (no route)" if rid is None else f"{city} -> {route_name(game_map, rid)}"
                 for city, rid in s.station_routes
             )
-            lines.append(f"  P{s.player} stations: {used}")
+            lines.append(f"  {seat_name(s.player)}'s stations: {used}")
     return lines

@@ -24,6 +24,7 @@ from ..events import Termination
 from ..maps.index import Edge, map_index
 from ..rules import TIE_BREAKERS, Rules
 from ..state import GameState
+from ..words import seat_name, signed
 from .bonuses import bonus_scorer, express_holders
 from .tickets import TicketResult, ticket_result
 from .trail import longest_trail, network_trail
@@ -70,15 +71,17 @@ class PlayerScore:
         """One line: the total and where it comes from (the score table with every player is
         :func:`ttr_rules.render.format_scores`).
 
-        >>> print(PlayerScore(1, 40, -4, 2, 1, 4, 12, 0, 40))
-        P1: 40 points (routes 40, tickets -4: 2 done 1 failed, stations +4, express 0, path 12)
+        >>> print(PlayerScore(1, 40, -4, 2, 1, 4, 12, 0, 40))  # doctest: +NORMALIZE_WHITESPACE
+        Player 2: 40 points (routes 40, tickets −4: 2 done 1 failed, stations +4, express 0,
+        path 12)
         """
-        ticket = f"{self.ticket_points:+d}" if self.ticket_points else "0"
-        station = f"+{self.station_bonus}" if self.station_bonus else "0"
-        express = f"+{self.express_bonus}" if self.express_bonus else "0"
-        others = "".join(f", {name} {points:+d}" for name, points in self.bonuses)
+        ticket = signed(self.ticket_points)
+        station = signed(self.station_bonus)
+        express = signed(self.express_bonus)
+        others = "".join(f", {name} {signed(points)}" for name, points in self.bonuses)
         return (
-            f"P{self.player}: {self.total} points (routes {self.route_points}, tickets {ticket}:"
+            f"{seat_name(self.player)}: {self.total} points"
+            f" (routes {self.route_points}, tickets {ticket}:"
             f" {self.tickets_completed} done {self.tickets_failed} failed, stations {station},"
             f" express {express}{others}, path {self.longest_path})"
         )

@@ -25,6 +25,7 @@ from .. import (
     legal_actions,
     observe,
     to_json,
+    words,
 )
 from ..frontend import (
     TicketStatus,
@@ -43,7 +44,7 @@ from ..frontend import (
 from ..render import describe_event
 from ..scoring import final_scores, winners
 from ..views import view_legal_actions
-from ..words import counted, joined, sentence, signed
+from ..words import counted, sentence, signed, ticket_ends
 
 __all__ = [
     "describe_legal_actions",
@@ -58,15 +59,12 @@ __all__ = [
 
 def seat_name(seat: int, viewer: int | None, agents: Mapping[int, str]) -> str:
     """How the page names ``seat`` to ``viewer``: ``you``, ``Player 2``, ``Player 2 (medium)``
-    (seats counted from 1, as the page shows them).
+    (:func:`ttr_rules.words.seat_name`, with the agent playing the seat).
 
     >>> seat_name(0, 0, {}), seat_name(1, 0, {1: "medium"}), seat_name(0, None, {})
     ('you', 'Player 2 (medium)', 'Player 1')
     """
-    if seat == viewer:
-        return "you"
-    agent = agents.get(seat)
-    return f"Player {seat + 1}" + (f" ({agent})" if agent else "")
+    return words.seat_name(seat, viewer, agents.get(seat, ""))
 
 
 def step_words(
@@ -164,12 +162,10 @@ def ticket_words(status: TicketStatus, over: bool) -> dict[str, str | None]:
 'status': 'open', 'tag': None}
     """
     ticket = status.ticket
-    places = (f"{place} {points}" for place, points in ticket.destinations)
-    ends = joined(places, last="or") if ticket.destinations else ticket.b
     worth = ticket_worth(ticket, status.points if status.done else None)
     state = "✓ completed" if status.done else "✗ failed" if over else "open"
     return {
-        "ends": f"{ticket.a} – {ends}",
+        "ends": ticket_ends(ticket),
         "worth": worth,
         "status": state,
         "tag": "long" if ticket.long else None,
