@@ -67,7 +67,7 @@ def test_render_a_record_at_its_end_and_at_a_turn(record_file: Path, tmp_path: P
     early = tmp_path / "early.svg"
     assert main(["render", str(record_file), "--turn", "5", "--player", "1", "-o", str(early)]) == 0
     text = " ".join(t.text or "" for t in ET.parse(early).getroot().iter(f"{SVG}text"))
-    assert "Player 2 (you" in text and "turn 5" in text
+    assert "P1 (you" in text and "turn 5" in text
     assert _classes(early, "ticket")  # the viewer's tickets are marked
 
 
