@@ -67,7 +67,7 @@ def test_render_a_record_at_its_end_and_at_a_turn(record_file: Path, tmp_path: P
     early = tmp_path / "early.svg"
     assert main(["render", str(record_file), "--turn", "5", "--player", "1", "-o", str(early)]) == 0
     text = " ".join(t.text or "" for t in ET.parse(early).getroot().iter(f"{SVG}text"))
-    assert "P1 (you" in text and "turn 5" in text
+    assert "Player 2 (you" in text and "turn 5" in text
     assert _classes(early, "ticket")  # the viewer's tickets are marked
 
 
@@ -192,7 +192,7 @@ def _answer(screen: str) -> tuple[str, bool]:
         entries = dict(re.findall(r"^ +(\d+)\. (\w+)", screen, re.M))
         claim = [n for n, word in entries.items() if word == "Claim"]
         return (claim[0], True) if claim else ("1", False)
-    if question.startswith("pay ") or "tickets do you keep" in question:
+    if question.startswith("pay ") or "type their numbers" in screen:  # Enter: the suggested
         return "", False
     return "1", False
 
@@ -243,7 +243,7 @@ def test_play_in_a_terminal_bad_input_and_ctrl_c(tmp_path: Path) -> None:
         timeout=120,
         dimensions=(50, 160),
     )
-    child.expect("which tickets do you keep?")
+    child.expect(r"Keep at least \d+ of these \d+ tickets:")
     child.expect(r"1\. \w+ – \w+ \(\d+ points\)")
     child.expect("Player 1> ")
     child.sendline("xyzzy")
@@ -320,7 +320,7 @@ def test_play_keeps_the_tickets_typed_by_their_numbers_and_a_station_by_its_city
 ) -> None:
     pexpect = pytest.importorskip("pexpect")
     child: Any = _spawn_play(tmp_path, "--seed", "3", "--no-record")
-    child.expect(r"which tickets do you keep\? type their numbers")
+    child.expect(r"Keep at least \d+ of these \d+ tickets:")
     child.expect(r" 4\. Brest – Marseille")
     child.expect("Player 1> ")
     child.sendline("1 3")

@@ -19,6 +19,7 @@ import pytest
 from ttr_rules import final_scores, read_record, replay
 from ttr_rules.cli import main
 from ttr_rules.sim import GameSpec, play_spec
+from ttr_rules.words import signed
 
 ALPINE = Path(__file__).parents[1] / "examples/custom_map_plugin/src/ttr_rules_alpine/alpine.json"
 TTR = [sys.executable, "-m", "ttr_rules"]
@@ -36,10 +37,15 @@ def test_a_line_per_game_then_the_summary(capsys: pytest.CaptureFixture[str]) ->
     lines = out.splitlines()
     assert lines[0].startswith("game 1 (seed 5): ") and lines[1].startswith("game 2 (seed 6): ")
     row = play_spec(GameSpec(seed=5, players=3))
-    assert f"P0 {row.totals[0]}, P1 {row.totals[1]}, P2 {row.totals[2]}" in lines[0]
+    named = ", ".join(
+        f"Player {seat + 1} {signed(t, plus=False)}" for seat, t in enumerate(row.totals)
+    )
+    assert named in lines[0]
     assert lines[2].startswith("2 games of 3 players on europe (random×3) in ")
     assert "games/s" in lines[2]
-    assert lines[3].startswith("wins by seat: P0 ") and lines[4].startswith("mean score by seat")
+    assert lines[3].startswith("wins by seat: Player 1 ") and lines[4].startswith(
+        "mean score by seat"
+    )
 
 
 def test_json_lines_and_nothing_else_on_stdout(capsys: pytest.CaptureFixture[str]) -> None:

@@ -162,7 +162,7 @@ def test_the_legend_lists_players_face_up_row_and_piles(midgame: GameState) -> N
     legend = next(e for e in root.iter() if e.get("id") == "legend")
     words = " ".join(t.text or "" for t in legend.iter(f"{SVG}text"))
     for seat, p in enumerate(midgame.players):
-        assert f"P{seat}" in words
+        assert f"Player {seat + 1}" in words
         assert f"{p.trains} trains" in words
         assert f"{p.route_points} route points" in words
     assert f"deck {len(midgame.deck)} cards" in words
@@ -219,7 +219,7 @@ def test_the_end_of_a_game_shows_scores() -> None:
     # At the end every view shows every kept ticket (so any seat's may be marked) and scores.
     for view in (public_view(end), observe(end, 1)):
         words = " ".join(t.text or "" for t in parse(svg(view, tickets_of=2)).iter(f"{SVG}text"))
-        assert "score " in words and "P2's tickets:" in words
+        assert "score " in words and "Player 3's tickets:" in words
         assert text(view).splitlines()[-1] == text(end).splitlines()[-1]
 
 

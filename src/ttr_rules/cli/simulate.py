@@ -14,6 +14,7 @@ import sys
 import time
 
 from ..sim import BalanceStats, GameResult
+from ..words import seat_name, signed
 from .common import json_line
 from .games import GameSetup, add_game_arguments, game_setup, played, uninterrupted
 
@@ -35,10 +36,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def game_line(index: int, result: GameResult) -> str:
-    """``game 3 (seed 2): P1 wins; P0 71, P1 96, P2 58; 181 turns, 290 decisions``."""
+    """``game 3 (seed 2): Player 2 wins; Player 1 71, Player 2 96, Player 3 58; 181 turns,
+    290 decisions`` (seats named as every sentence names them, a negative score with a true
+    minus)."""
     best = result.winners
-    who = ", ".join(f"P{s}" for s in best) + (" win (tie)" if len(best) > 1 else " wins")
-    scores = ", ".join(f"P{seat} {total}" for seat, total in enumerate(result.totals))
+    who = " and ".join(seat_name(s) for s in best) + (" win (tie)" if len(best) > 1 else " wins")
+    scores = ", ".join(
+        f"{seat_name(seat)} {signed(total, plus=False)}" for seat, total in enumerate(result.totals)
+    )
     ended = "" if result.termination == "trains" else f", ended by {result.termination}"
     return (
         f"game {index} (seed {result.seed}): {who}; {scores}; "
@@ -63,9 +68,12 @@ def summary_lines(
         return lines
     n = stats.games
     seats = range(stats.players)
-    wins = "  ".join(f"P{s} {stats.wins[s]} ({stats.wins[s] / n:.0%})" for s in seats)
+    wins = "  ".join(f"{seat_name(s)} {stats.wins[s]} ({stats.wins[s] / n:.0%})" for s in seats)
     ties = f" ({stats.ties} tied games count for each winner)" if stats.ties else ""
-    means = "  ".join(f"P{s} {m:.1f}" for s, m in zip(seats, stats.mean_scores(), strict=True))
+    means = "  ".join(
+        f"{seat_name(s)} {m:.1f}".replace("-", "−")
+        for s, m in zip(seats, stats.mean_scores(), strict=True)
+    )
     ends = ", ".join(f"{k} {v}" for k, v in sorted(stats.terminations.items()))
     lines += [
         f"wins by seat: {wins}{ties}",

@@ -94,7 +94,7 @@ class Ticket:
 
     >>> t = Ticket(0, "Bern", "", 11, destinations=(("France", 5), ("Italia", 11)), penalty=5)
     >>> print(t)
-    Bern-France 5/Italia 11 (-5)
+    Bern-France 5/Italia 11 (−5)
     >>> t.targets, t.loss
     ((('France', 5), ('Italia', 11)), 5)
     """

@@ -26,7 +26,7 @@ from ..cards import COLORS, Color, Hand
 from ..maps import GameMap, Route, Ticket
 from ..state import GameState, Phase
 from ..views import PlayerView, SeatView
-from ..words import counted, minus, route_with_number
+from ..words import counted, minus, route_with_number, seat_name
 from .geometry import (
     COUNTRY_SPACING,
     STATION_SIZE,
@@ -397,7 +397,7 @@ class _Drawing(_Board):
             if is_omniscient(v)
             else "a spectator"
             if v.player is None
-            else f"player {v.player}"
+            else seat_name(v.player)
         )
         return f"{self.map.title or self.map.name}: turn {v.turn}, {_situation(v)} (seen by {who})"
 
@@ -649,7 +649,7 @@ class _Drawing(_Board):
             raise ValueError(f"tickets_of must be a seat from 0 to {len(self.view.seats) - 1}")
         tickets = self.view.seats[seat].tickets
         if tickets is None:
-            raise ValueError(f"player {seat}'s tickets are hidden in this view")
+            raise ValueError(f"{seat_name(seat)}'s tickets are hidden in this view")
         return tickets
 
     def _stations(self, layer: ET.Element) -> None:
@@ -741,7 +741,7 @@ class _Drawing(_Board):
         s = self.view.seats[seat]
         parts = [_ticket_short(self.map.tickets[i]) for i in s.tickets or ()]
         offered = [_ticket_short(self.map.tickets[i]) for i in s.offered or ()]
-        owner = "your" if seat == self.view.player else f"P{seat}'s"
+        owner = "your" if seat == self.view.player else f"{seat_name(seat)}'s"
         rows = _wrap(f"{owner} tickets: ", parts or ["none"], int(self.width / (6.6 * self.unit)))
         if offered:
             rows += _wrap("offered: ", offered, int(self.width / (6.6 * self.unit)))
@@ -782,7 +782,7 @@ class _Drawing(_Board):
             marks.append("you")
         if seat == self.view.current and self.view.phase is not Phase.GAME_OVER:
             marks.append("to act")
-        name = f"P{seat}" + (f" ({', '.join(marks)})" if marks else "")
+        name = seat_name(seat) + (f" ({', '.join(marks)})" if marks else "")
         stations_left = self.view.rules.stations_per_player - len(s.stations)
         tickets = counted(s.ticket_count, "ticket") + (
             f" (+{s.offered_count} offered)" if s.offered_count else ""
@@ -799,7 +799,7 @@ class _Drawing(_Board):
         if total is not None:
             facts += f" · score {total}" + (" — winner" if winner else "")
         self._text(g, x + box + 6 * self.unit, y, name, font, bold=True, cls=f"player owner-{seat}")
-        self._text(g, x + box + 118 * self.unit, y, facts, font, cls=f"player-facts owner-{seat}")
+        self._text(g, x + box + 170 * self.unit, y, facts, font, cls=f"player-facts owner-{seat}")
 
     def _hand_row(self, g: ET.Element, x: float, y: float, hand: Hand, font: float) -> None:
         self._text(g, x, y, "hand", font)
@@ -960,7 +960,7 @@ def _player_colour(seat: int) -> str:
 def _situation(view: PlayerView) -> str:
     if view.phase is Phase.GAME_OVER:
         return "game over"
-    return f"player {view.current} to act ({view.phase.value})"
+    return f"{seat_name(view.current)} to act ({view.phase.value})"
 
 
 def _route_title(game_map: GameMap, route: Route, owner: int | None) -> str:
@@ -968,7 +968,7 @@ def _route_title(game_map: GameMap, route: Route, owner: int | None) -> str:
     notation writes them (``Cadiz – Lisboa (route 40): blue 2``)."""
     kind = str(route).removeprefix(f"{route.a}-{route.b}").strip()
     text = f"{route_with_number(game_map, route.id)}: {kind}"
-    return text + ("" if owner is None else f", claimed by P{owner}")
+    return text + ("" if owner is None else f", claimed by {seat_name(owner)}")
 
 
 def _highlighted(highlight: Highlight, game_map: GameMap) -> tuple[set[int], set[str]]:
