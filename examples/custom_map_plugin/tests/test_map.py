@@ -51,7 +51,7 @@ def test_a_game_scores_the_summit_bonus_under_its_name() -> None:
     header = table[0].split()
     assert header[-2:] == ["summit+", "total"]
     column = header.index("summit+")
-    shown = [line.split()[column] for line in table[1:4]]
+    shown = [line.split()[column + 1] for line in table[1:4]]  # a row begins "Player N"
     assert shown == [f"+{p}" if p else "0" for p in points]
     legend = " ".join(" ".join(table[4:]).split())
     assert "summit+: The Summit bonus, 5 points to every player tied for the most tunnel" in legend
